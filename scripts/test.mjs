@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// Runs every test: type check, Vitest (node + browser projects), Playwright e2e.
+// Every step runs even if an earlier one failed; the last line is `tests: N passed, N failed`.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+
+const reports = 'reports';
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+
+const run = (label, command, args) => {
+  console.log(`\n== ${label}: ${command} ${args.join(' ')}`);
+  const { status } = spawnSync(command, args, { stdio: 'inherit', env: process.env });
+  return status === 0;
+};
+const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined);
+
+let passed = 0;
+let failed = 0;
+const lines = [];
+
+const typesOk = run('type check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
+if (!typesOk) failed += 1; // a broken type check counts as one failure
+lines.push(`type check: ${typesOk ? 'ok' : 'FAILED'}`);
+
+const vitestOk = run('vitest (node + browser)', 'npx', [
+  'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/vitest.json`,
+]);
+const vitest = readJson(`${reports}/vitest.json`);
+if (vitest) {
+  passed += vitest.numPassedTests;
+  failed += vitest.numFailedTests;
+  lines.push(`vitest: ${vitest.numPassedTests} passed, ${vitest.numFailedTests} failed, ${vitest.numPendingTests + vitest.numTodoTests} skipped`);
+}
+if (!vitestOk && (!vitest || vitest.numFailedTests === 0)) {
+  failed += 1; // the run failed without a failing test: a crash, an unhandled error, a missing report
+  lines.push('vitest: run failed outside any test');
+}
+
+const e2eOk = run('playwright e2e', 'npx', ['playwright', 'test']);
+const e2e = readJson(`${reports}/playwright.json`);
+if (e2e) {
+  const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = e2e.stats ?? {};
+  passed += expected + flaky;
+  failed += unexpected;
+  lines.push(`playwright: ${expected + flaky} passed, ${unexpected} failed, ${skipped} skipped${flaky ? ` (${flaky} flaky)` : ''}`);
+}
+if (!e2eOk && (!e2e || (e2e.stats?.unexpected ?? 0) === 0)) {
+  failed += 1;
+  lines.push('playwright: run failed outside any test');
+}
+
+console.log(`\n${lines.join('\n')}`);
+console.log(`tests: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && typesOk && vitestOk && e2eOk ? 0 : 1);

@@ -1,0 +1,39 @@
+import type { Message } from '../runner/messages.js';
+import type { ToolCall, ToolDefinition } from '../tools/types.js';
+
+/** How the model may use tools on one request. */
+export type ToolChoice = 'auto' | 'required' | 'none' | { name: string };
+
+/** Token counts as the server reports them. */
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'error' | (string & {});
+
+/** One model request. */
+export interface EngineRequest {
+  messages: readonly Message[];
+  /** Sent natively when the engine supports it; otherwise already taught in the system prompt. */
+  tools: readonly ToolDefinition[];
+  toolChoice?: ToolChoice;
+  signal?: AbortSignal;
+}
+
+/** What an engine streams back, in order. Exactly one `finish` ends a successful stream. */
+export type EngineEvent =
+  | { type: 'text'; text: string }
+  /** A native tool call, complete (deltas already merged by index). */
+  | { type: 'tool_call'; call: ToolCall }
+  | { type: 'usage'; usage: Usage }
+  /** `provider`: fields the server needs echoed back on the assistant message. */
+  | { type: 'finish'; reason: FinishReason; provider?: Record<string, unknown> };
+
+/** A model behind a streaming interface. Created from a plain-data config in the realm that runs the loop. */
+export interface Engine {
+  /** True: tools travel in the request and calls come back as `tool_call` events. False: calls are parsed from text. */
+  readonly nativeTools: boolean;
+  stream(request: EngineRequest): AsyncIterable<EngineEvent>;
+}

@@ -1,0 +1,31 @@
+import { InvalidToolError } from '../errors/invalid-tool-error.js';
+import { TOOL_NAME_PATTERN } from './policy.js';
+import type { Tool } from './types.js';
+
+/** Check a tool's name, description, schema shape and policy; throws InvalidToolError naming the problem. */
+export function checkTool(tool: Tool): void {
+  const name = typeof tool?.name === 'string' ? tool.name : String(tool?.name);
+  const fail = (detail: string): never => {
+    throw new InvalidToolError(name, detail);
+  };
+  if (!TOOL_NAME_PATTERN.test(name)) {
+    fail('the name must be 1 to 64 letters, digits, "_" or "-" (what OpenAI-compatible servers accept)');
+  }
+  if (typeof tool.description !== 'string') fail('description must be a string');
+  if (typeof tool.call !== 'function') fail('call must be a function');
+  const schema = tool.parameters as unknown;
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    fail('parameters must be a JSON Schema object');
+  }
+  if ((schema as { type?: unknown }).type !== 'object') {
+    fail('parameters must describe an object (`type: "object"` at the top level)');
+  }
+  if (!(Number.isFinite(tool.timeoutMs) && tool.timeoutMs > 0)) fail('timeoutMs must be a positive number');
+  if (!(Number.isInteger(tool.maxRetries) && tool.maxRetries >= 0)) fail('maxRetries must be a whole number >= 0');
+  if (!(Number.isFinite(tool.retryDelayMs) && tool.retryDelayMs >= 0)) fail('retryDelayMs must be a number >= 0');
+  if (typeof tool.idempotent !== 'boolean') fail('idempotent must be true or false (say whether a retry is safe)');
+  const approval = tool.needsApproval;
+  if (approval !== undefined && typeof approval !== 'boolean' && typeof approval !== 'function') {
+    fail('needsApproval must be a boolean or a function of the arguments');
+  }
+}

@@ -1,0 +1,31 @@
+import type { ArgsValidator } from './validate-args.js';
+
+export type DecodedArgs = { ok: true; value: unknown } | { ok: false; message: string };
+
+const MAX_PROBLEMS = 10;
+const SNIPPET = 200;
+
+/**
+ * Turn a call's raw arguments into validated args. Absent arguments mean `{}`; a
+ * string is JSON the engine could not parse, or a model's double encoding.
+ */
+export function decodeArgs(toolName: string, raw: unknown, validate: ArgsValidator): DecodedArgs {
+  let value: unknown = raw ?? {};
+  if (typeof raw === 'string') {
+    if (raw.trim() === '') value = {};
+    else {
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        const snippet = raw.length > SNIPPET ? `${raw.slice(0, SNIPPET)}…` : raw;
+        return { ok: false, message: `Invalid arguments for "${toolName}": not valid JSON: ${snippet}` };
+      }
+    }
+  }
+  const checked = validate(value);
+  if (checked.ok) return checked;
+  const shown = checked.problems.slice(0, MAX_PROBLEMS);
+  const more = checked.problems.length - shown.length;
+  const tail = more > 0 ? `; and ${more} more` : '';
+  return { ok: false, message: `Invalid arguments for "${toolName}": ${shown.join('; ')}${tail}` };
+}

@@ -1,0 +1,55 @@
+import type { JsonValue } from './types.js';
+
+/** Why an output cannot reach the model as JSON, and where in it. */
+export class NotJsonError extends Error {}
+
+/**
+ * The JSON value the model will read for a tool's output, built the way
+ * `JSON.stringify` would (toJSON honoured, undefined object fields dropped), except
+ * that what JSON would silently mangle or refuse (a function, a symbol, a BigInt, a
+ * cycle, a Map or Set, a non-finite number) throws a NotJsonError naming its path.
+ */
+export function toJsonOutput(value: unknown): JsonValue {
+  return convert(value === undefined ? null : value, '', new Set());
+}
+
+function convert(value: unknown, path: string, ancestors: Set<object>): JsonValue {
+  const at = path === '' ? 'the output' : path;
+  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    value = (value as { toJSON(key: string): unknown }).toJSON(path.split('/').pop() ?? '');
+  }
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      if (!Number.isFinite(value)) throw new NotJsonError(`${at} is ${value}, which JSON cannot hold`);
+      return value;
+    case 'bigint':
+      throw new NotJsonError(`${at} is a BigInt; return it as a string or number`);
+    case 'function':
+      throw new NotJsonError(`${at} is a function`);
+    case 'symbol':
+      throw new NotJsonError(`${at} is a symbol`);
+    case 'undefined':
+      return null; // as JSON.stringify does inside arrays
+  }
+  if (value === null) return null;
+  const object = value as object;
+  if (object instanceof Map || object instanceof Set) {
+    throw new NotJsonError(`${at} is a ${object.constructor.name}; convert it to an array or object`);
+  }
+  if (ancestors.has(object)) throw new NotJsonError(`${at} refers back to itself (a cycle)`);
+  ancestors.add(object);
+  try {
+    if (Array.isArray(object)) return object.map((item, i) => convert(item, `${path}/${i}`, ancestors));
+    const out: Record<string, JsonValue> = {};
+    for (const [key, item] of Object.entries(object)) {
+      if (item === undefined) continue; // as JSON.stringify does in objects
+      out[key] = convert(item, `${path}/${key}`, ancestors);
+    }
+    return out;
+  } finally {
+    ancestors.delete(object);
+  }
+}

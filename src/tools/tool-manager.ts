@@ -1,0 +1,91 @@
+import type { ToolRegistry } from './registry.js';
+import { decodeArgs } from './decode-args.js';
+import { runAttempt, type AttemptOutcome } from './run-attempt.js';
+import type { Tool, ToolCall, ToolResult } from './types.js';
+
+/** Options for one `execute`. */
+export interface ExecuteOptions {
+  /** Aborting it ends the call as `aborted`, with no retry. */
+  signal?: AbortSignal;
+  /** Reuse a key (e.g. when resuming a journaled call); otherwise a fresh one per call. */
+  idempotencyKey?: string;
+  /** Called as each attempt starts (1-based). */
+  onAttempt?: (attempt: number) => void;
+  /** Called when a timed-out attempt will be retried after `delayMs`. */
+  onRetry?: (info: { attempt: number; nextAttempt: number; delayMs: number }) => void;
+}
+
+/** Runs one call under its tool's policy. Never rejects for a tool's failure: failures are results. */
+export class ToolManager {
+  constructor(readonly registry: ToolRegistry) {}
+
+  /** Decode, validate and run `call`, with its timeout and retries; resolves with its ToolResult. */
+  async execute(call: ToolCall, options: ExecuteOptions = {}): Promise<ToolResult> {
+    const started = performance.now();
+    const { id, name } = call;
+    const fail = (attempts: number, code: string, message: string): ToolResult => ({
+      id, name, ok: false, error: { code, message }, attempts, durationMs: performance.now() - started,
+    });
+    const done = (attempts: number, outcome: AttemptOutcome, tool: Tool): ToolResult =>
+      outcome.kind === 'ok'
+        ? { id, name, ok: true, output: outcome.output, attempts, durationMs: performance.now() - started }
+        : fail(attempts, outcome.kind, messageOf(outcome, tool, attempts));
+
+    const entry = this.registry.entry(name);
+    if (!entry) {
+      const known = this.registry.names();
+      return fail(0, 'unknown_tool', `Unknown tool "${name}". Available tools: ${known.length ? known.join(', ') : 'none'}`);
+    }
+    const { tool, validate } = entry;
+    const args = decodeArgs(name, call.arguments, validate);
+    if (!args.ok) return fail(0, 'invalid_arguments', args.message);
+    const { signal } = options;
+    if (signal?.aborted) return done(0, { kind: 'aborted', reason: signal.reason }, tool);
+
+    const idempotencyKey = options.idempotencyKey ?? crypto.randomUUID();
+    for (let attempt = 1; ; attempt++) {
+      options.onAttempt?.(attempt);
+      const outcome = await runAttempt(tool, args.value, { callId: id, attempt, idempotencyKey }, signal);
+      const retry = outcome.kind === 'timeout' && tool.idempotent && attempt <= tool.maxRetries;
+      if (!retry) return done(attempt, outcome, tool);
+      options.onRetry?.({ attempt, nextAttempt: attempt + 1, delayMs: tool.retryDelayMs });
+      if (!(await sleep(tool.retryDelayMs, signal))) return done(attempt, { kind: 'aborted', reason: signal?.reason }, tool);
+    }
+  }
+}
+
+function messageOf(outcome: Exclude<AttemptOutcome, { kind: 'ok' }>, tool: Tool, attempts: number): string {
+  const { name } = tool;
+  switch (outcome.kind) {
+    case 'timeout': {
+      const tries = attempts > 1 ? ` on each of ${attempts} attempts` : '';
+      return `Tool "${name}" timed out after ${tool.timeoutMs} ms${tries}`;
+    }
+    case 'aborted':
+      return `Tool "${name}" was aborted${describeReason(outcome.reason)}`;
+    default:
+      return outcome.message;
+  }
+}
+
+function describeReason(reason: unknown): string {
+  if (reason === undefined) return '';
+  const text = reason instanceof Error ? reason.message : String(reason);
+  return text ? `: ${text}` : '';
+}
+
+/** Wait `ms`; resolves false at once if `signal` aborts first. */
+function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

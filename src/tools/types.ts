@@ -1,0 +1,90 @@
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+
+/** A JSON value: what tool outputs and decoded arguments are made of. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** A JSON Schema for a tool's parameters; its top level must describe an object. */
+export type ParametersSchema = Exclude<JSONSchema, boolean> & { readonly type: 'object' };
+
+/** The arguments a literal schema describes (`unknown` for a schema typed only as a schema). */
+export type ArgsOf<S> = S extends ParametersSchema
+  ? JSONSchema extends S
+    ? Record<string, unknown>
+    : FromSchema<S>
+  : Record<string, unknown>;
+
+/** A model's request to run one tool. `arguments` is the parsed JSON value (or the raw text if it did not parse). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: unknown;
+  /** Provider fields a server needs echoed back with this call (kept verbatim). */
+  provider?: Record<string, unknown>;
+}
+
+/** What a tool receives besides its arguments. */
+export interface ToolContext {
+  /** Aborted when the attempt times out or the run is aborted; `reason` says which. */
+  signal: AbortSignal;
+  callId: string;
+  /** 1 for the first attempt, 2 for the first retry, and so on. */
+  attempt: number;
+  /** The same for every attempt of one call: pass it to your server to deduplicate. */
+  idempotencyKey: string;
+}
+
+/** Error codes a ToolResult can carry. */
+export type ToolErrorCode =
+  | 'unknown_tool'
+  | 'invalid_arguments'
+  | 'tool_error'
+  | 'timeout'
+  | 'aborted'
+  | 'crashed'
+  | (string & {});
+
+export interface ToolSuccess {
+  id: string;
+  name: string;
+  ok: true;
+  output: JsonValue;
+  attempts: number;
+  durationMs: number;
+}
+
+export interface ToolFailure {
+  id: string;
+  name: string;
+  ok: false;
+  error: { code: ToolErrorCode; message: string };
+  attempts: number;
+  durationMs: number;
+}
+
+/** The outcome of one call, success or failure; failures are data, never exceptions. */
+export type ToolResult = ToolSuccess | ToolFailure;
+
+/** What the model is told about a tool. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  parameters: ParametersSchema;
+}
+
+/** The effect policy of a tool: plain data, read in one place (the ToolManager). */
+export interface ToolPolicy {
+  /** Per attempt, enforced by aborting `ctx.signal`. */
+  timeoutMs: number;
+  /** Retries after a timeout, for idempotent tools only. */
+  maxRetries: number;
+  retryDelayMs: number;
+  /** Safe to run twice. Only idempotent tools are ever retried. */
+  idempotent: boolean;
+}
+
+/** A registered unit of work the model may call. */
+export interface Tool<Args = any, Output = unknown> extends ToolDefinition, ToolPolicy {
+  /** Ask a person before running (a boolean, or decided from the arguments). */
+  needsApproval?: boolean | ((args: Args) => boolean | Promise<boolean>);
+  call(args: Args, ctx: ToolContext): Output | Promise<Output>;
+}

@@ -1,0 +1,3 @@
+import { describeToolCore } from '../contract/tool-core.js';
+
+describeToolCore('chromium');
