@@ -4,6 +4,8 @@ import { chromiumArgs, chromiumExecutable } from './chromium.config.js';
 
 export default defineConfig({
   worker: { format: 'es' },
+  // Listed up front so the dev server never reloads a test page to re-optimise them.
+  optimizeDeps: { include: ['comlink', 'eventsource-parser', 'ajv', 'idb'] },
   build: { outDir: 'dist/app', target: 'es2022' },
   test: {
     projects: [

@@ -25,3 +25,33 @@ export type {
   ToolResult,
   ToolSuccess,
 } from './tools/types.js';
+
+// Parser
+export { TagToolCallParser, type TagParserOptions } from './parser/tag-parser.js';
+export type { ParseError, ParsePart, ParseResult, ToolCallParser, ToolCallStream } from './parser/types.js';
+export { InvalidTagsError } from './errors/invalid-tags-error.js';
+
+// Engines
+export { openAICompatible, type OpenAICompatibleConfig, type OpenAICompatibleOptions } from './engines/openai-compatible.js';
+export { scriptedEngine, type ScriptedEngineConfig, type ScriptedReply, type ScriptedToolCall } from './engines/scripted.js';
+export { createEngine, type EngineDeps } from './engines/create-engine.js';
+export type { EngineConfig } from './engines/config.js';
+export type { Engine, EngineEvent, EngineRequest, FinishReason, ToolChoice, Usage } from './engines/types.js';
+export { EngineError, type EngineErrorCode } from './errors/engine-error.js';
+export { EngineHttpError } from './errors/engine-http-error.js';
+
+// Agents and the loop
+export { Agent, type AgentOptions } from './runner/agent.js';
+export { ChatRunner, type ChatRunnerOptions, type Run, type RunOptions } from './runner/chat-runner.js';
+export { ConcurrencyBudget } from './runner/limiter.js';
+export { MemoryConversationStore, type ConversationStore } from './runner/conversation-store.js';
+export type { RunEvent } from './runner/events.js';
+export type { RunResult } from './runner/run-result.js';
+export type { AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage } from './runner/messages.js';
+export { MaxIterationsError } from './errors/max-iterations-error.js';
+export { RunAbortedError } from './errors/run-aborted-error.js';
+
+// Worker runtime
+export { createWorkerRunner, WorkerRunner, type WorkerRunnerOptions, type WorkerToolsOptions } from './worker/worker-runner.js';
+export { exposeTools } from './worker/expose-tools.js';
+export type { WorkerSource } from './worker/tool-worker.js';

@@ -8,7 +8,8 @@ export type AttemptOutcome =
   | { kind: 'timeout' }
   | { kind: 'aborted'; reason: unknown }
   | { kind: 'tool_error'; message: string }
-  | { kind: 'crashed'; message: string };
+  /** `code`: a coded infrastructure failure (say `worker_crashed`) kept as is; otherwise `crashed`. */
+  | { kind: 'crashed'; message: string; code?: string };
 
 /**
  * Run one attempt of a call under its timeout. The attempt's signal is aborted on
@@ -67,6 +68,7 @@ function toOutcome(toolName: string, output: unknown): AttemptOutcome {
 
 function classifyThrow(toolName: string, error: unknown): AttemptOutcome {
   if (isAmbiError(error, 'tool_error')) return { kind: 'tool_error', message: error.message };
+  if (isAmbiError(error)) return { kind: 'crashed', code: error.code, message: error.message };
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return { kind: 'crashed', message: `Tool "${toolName}" failed unexpectedly: ${detail}` };
 }

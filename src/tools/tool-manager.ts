@@ -29,7 +29,7 @@ export class ToolManager {
     const done = (attempts: number, outcome: AttemptOutcome, tool: Tool): ToolResult =>
       outcome.kind === 'ok'
         ? { id, name, ok: true, output: outcome.output, attempts, durationMs: performance.now() - started }
-        : fail(attempts, outcome.kind, messageOf(outcome, tool, attempts));
+        : fail(attempts, outcome.kind === 'crashed' ? (outcome.code ?? 'crashed') : outcome.kind, messageOf(outcome, tool, attempts));
 
     const entry = this.registry.entry(name);
     if (!entry) {

@@ -1,0 +1,27 @@
+import { EngineError } from '../errors/engine-error.js';
+
+/** The coded error for a request its caller aborted; the signal's reason is kept as `cause`. */
+export function abortedError(signal?: AbortSignal): EngineError {
+  return new EngineError('aborted', 'The model request was aborted', { cause: signal?.reason });
+}
+
+/** Throw `aborted` if the signal already fired. */
+export function throwIfAborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw abortedError(signal);
+}
+
+/** Wait `ms`, rejecting with `aborted` as soon as the signal fires. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortedError(signal));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortedError(signal));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,8 @@
+import type { OpenAICompatibleConfig } from './openai-compatible.js';
+import type { ScriptedEngineConfig } from './scripted.js';
+
+/**
+ * Every engine config: plain data, discriminated by `kind`, so it can be posted to a worker.
+ * New kinds (say `local`) join this union and `createEngine`'s switch.
+ */
+export type EngineConfig = OpenAICompatibleConfig | ScriptedEngineConfig;

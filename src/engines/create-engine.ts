@@ -1,0 +1,23 @@
+import { EngineError } from '../errors/engine-error.js';
+import type { EngineConfig } from './config.js';
+import { createOpenAICompatibleEngine } from './openai-engine.js';
+import { createScriptedEngine } from './scripted-engine.js';
+import type { Engine } from './types.js';
+
+/** What an engine may borrow from its realm (tests and odd runtimes swap `fetch`). */
+export interface EngineDeps {
+  fetch?: typeof fetch;
+}
+
+/** Build the live Engine for a plain-data config, in the realm that runs the loop. */
+export function createEngine(config: EngineConfig, deps: EngineDeps = {}): Engine {
+  switch (config.kind) {
+    case 'openai-compatible':
+      // Wrapped, because a browser's fetch called off `globalThis` throws "Illegal invocation".
+      return createOpenAICompatibleEngine(config, deps.fetch ?? ((input, init) => globalThis.fetch(input, init)));
+    case 'scripted':
+      return createScriptedEngine(config);
+    default:
+      throw new EngineError('invalid_engine_config', `Unknown engine kind: ${String((config as { kind?: unknown }).kind)}`);
+  }
+}

@@ -1,0 +1,45 @@
+import { EngineError } from '../errors/engine-error.js';
+
+/** What `openAICompatible` accepts. Plain data only: the config crosses to a Web Worker. */
+export interface OpenAICompatibleOptions {
+  /** The API root, e.g. `https://api.openai.com/v1`; `/chat/completions` is appended (a query string is kept). */
+  baseURL: string;
+  model: string;
+  /** Sent as `Authorization: Bearer …`. Leave it out for servers that need none, or put another scheme in `headers`. */
+  apiKey?: string;
+  /** True (default): tools travel in `tools` and calls come back as `tool_calls`. False: the runner parses calls from text. */
+  nativeTools?: boolean;
+  /** Merged over the defaults (so `headers` can replace Authorization, e.g. Azure's `api-key`). */
+  headers?: Record<string, string>;
+  temperature?: number;
+  /** Sent as `max_tokens`. */
+  maxTokens?: number;
+  /** Spread into the request body last: it can add fields or override any (a key set to `undefined` is dropped). */
+  extraBody?: Record<string, unknown>;
+  /** Retries after a 429, a 5xx or a network failure, only before any output. Default 2. */
+  maxRetries?: number;
+  /** Longest silence allowed: waiting for the response, and between two pieces of the stream. No limit if unset. */
+  timeoutMs?: number;
+}
+
+/** A plain-data description of an OpenAI-compatible endpoint (`/chat/completions` with SSE streaming). */
+export interface OpenAICompatibleConfig extends Omit<OpenAICompatibleOptions, 'nativeTools' | 'maxRetries'> {
+  kind: 'openai-compatible';
+  nativeTools: boolean;
+  maxRetries: number;
+}
+
+/** Describe an OpenAI-compatible model endpoint; defaults are filled so the config reads the same everywhere. */
+export function openAICompatible(options: OpenAICompatibleOptions): OpenAICompatibleConfig {
+  if (typeof options.baseURL !== 'string' || options.baseURL.trim() === '') {
+    throw new EngineError('invalid_engine_config', 'openAICompatible: `baseURL` is required');
+  }
+  if (typeof options.model !== 'string' || options.model.trim() === '') {
+    throw new EngineError('invalid_engine_config', 'openAICompatible: `model` is required');
+  }
+  const maxRetries = options.maxRetries ?? 2;
+  if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+    throw new EngineError('invalid_engine_config', 'openAICompatible: `maxRetries` must be a whole number >= 0');
+  }
+  return { ...options, kind: 'openai-compatible', nativeTools: options.nativeTools ?? true, maxRetries };
+}

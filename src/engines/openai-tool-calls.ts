@@ -1,0 +1,108 @@
+import { newCallId } from '../tools/ids.js';
+import type { ToolCall } from '../tools/types.js';
+
+/** A call being assembled from `delta.tool_calls` pieces. */
+interface PendingCall {
+  /** Sort key: the server's `index`, or the arrival position when it sent none. */
+  order: number;
+  id?: string;
+  name: string;
+  args: string;
+  provider?: Record<string, unknown>;
+}
+
+/** Keys of a tool-call delta we interpret; any other key is a provider field echoed back verbatim. */
+const KNOWN_KEYS = new Set(['index', 'id', 'type', 'function']);
+
+/** Merges streamed tool-call deltas into whole calls. */
+export interface ToolCallMerger {
+  /** Take one entry of a chunk's `delta.tool_calls`. */
+  add(delta: unknown): void;
+  /** The merged calls in index order, arguments parsed (raw text when they do not parse). */
+  finish(): ToolCall[];
+}
+
+/** Start merging the tool-call deltas of one response. */
+export function createToolCallMerger(): ToolCallMerger {
+  const calls: PendingCall[] = [];
+  const byIndex = new Map<number, PendingCall>();
+
+  const open = (order: number, id: string | undefined): PendingCall => {
+    const call: PendingCall = { order, id, name: '', args: '' };
+    calls.push(call);
+    return call;
+  };
+
+  const withIndex = (index: number, id: string | undefined): PendingCall => {
+    const current = byIndex.get(index);
+    // Some servers (Ollama, proxies in front of Gemini) give every call index 0: a new id means a new call.
+    if (current && (id === undefined || current.id === undefined || current.id === id)) return current;
+    const call = open(index, id);
+    byIndex.set(index, call);
+    return call;
+  };
+
+  const withoutIndex = (id: string | undefined, name: string): PendingCall => {
+    if (id !== undefined) return calls.find((c) => c.id === id) ?? open(calls.length, id);
+    const last = calls.at(-1);
+    // No index and no id (Gemini): a piece continues the last call, unless it names another
+    // tool or the last call's arguments are already a whole JSON value.
+    if (!last) return open(0, undefined);
+    const startsAnother = name !== '' && last.name !== '' && (name !== last.name || isCompleteJson(last.args));
+    return startsAnother ? open(calls.length, undefined) : last;
+  };
+
+  return {
+    add(delta) {
+      if (!isRecord(delta)) return;
+      const id = typeof delta.id === 'string' && delta.id !== '' ? delta.id : undefined;
+      const fn = isRecord(delta.function) ? delta.function : {};
+      const name = typeof fn.name === 'string' ? fn.name : '';
+      const call =
+        typeof delta.index === 'number' ? withIndex(delta.index, id) : withoutIndex(id, name);
+      call.id ??= id;
+      // The name arrives whole in the first piece; later pieces repeat it or send "" (LM Studio).
+      if (call.name === '' && name !== '') call.name = name;
+      if (typeof fn.arguments === 'string') call.args += fn.arguments;
+      // Some servers send the arguments as an object rather than JSON text.
+      else if (fn.arguments !== undefined && fn.arguments !== null) call.args = JSON.stringify(fn.arguments);
+      for (const [key, value] of Object.entries(delta)) {
+        if (!KNOWN_KEYS.has(key) && value !== undefined) (call.provider ??= {})[key] = value;
+      }
+    },
+    finish() {
+      return [...calls]
+        .sort((a, b) => a.order - b.order)
+        .map((call) => ({
+          id: call.id ?? newCallId(),
+          name: call.name,
+          arguments: parseArguments(call.args),
+          ...(call.provider ? { provider: call.provider } : {}),
+        }));
+    },
+  };
+}
+
+/** JSON arguments as a value; empty text is `{}`; text that does not parse stays raw for the ToolManager to report. */
+export function parseArguments(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function isCompleteJson(text: string): boolean {
+  if (text.trim() === '') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

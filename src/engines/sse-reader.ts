@@ -1,0 +1,82 @@
+import { createParser, type ParseError } from 'eventsource-parser';
+import { EngineError } from '../errors/engine-error.js';
+import { preview } from './server-message.js';
+
+/** One server-sent event. */
+export interface SseMessage {
+  /** The `event:` name, if the server gave one (`error` for a server-reported failure). */
+  event?: string;
+  data: string;
+  /** Dispatched by the end-of-stream flush: complete only if the server just forgot the blank line. */
+  trailing: boolean;
+}
+
+/** How reading reports progress and failures to the request that owns the body. */
+export interface SseReadHooks {
+  /** Called for every piece received (restarts the idle timeout). */
+  onActivity?(): void;
+  /** The coded error for a failed read (aborted, timed out, or the connection broke). */
+  explain(error: unknown): Error;
+}
+
+/**
+ * Read an SSE body as messages. Comments (keep-alives) are skipped by the parser. Breaking
+ * out of the loop cancels the body, which closes the connection.
+ */
+export async function* readSse(body: ReadableStream<Uint8Array>, hooks: SseReadHooks): AsyncGenerator<SseMessage> {
+  const queue: SseMessage[] = [];
+  let flushing = false;
+  let failure: EngineError | undefined;
+  const parser = createParser({
+    onEvent: (event) => queue.push({ event: event.event, data: event.data, trailing: flushing }),
+    onError: (error) => {
+      failure ??= fieldFailure(error, queue, flushing);
+    },
+  });
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  try {
+    for (;;) {
+      let piece: ReadableStreamReadResult<Uint8Array>;
+      try {
+        piece = await reader.read();
+      } catch (error) {
+        throw hooks.explain(error);
+      }
+      if (piece.done) break;
+      hooks.onActivity?.();
+      parser.feed(decoder.decode(piece.value, { stream: true }));
+      yield* drain(queue, () => failure);
+    }
+    // Dispatch a last event that lacks its blank line (llama.cpp ends with a bare `data: [DONE]`).
+    flushing = true;
+    parser.feed(`${decoder.decode()}\n\n`);
+    yield* drain(queue, () => failure);
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
+
+function* drain(queue: SseMessage[], failure: () => EngineError | undefined): Generator<SseMessage> {
+  while (queue.length > 0) yield queue.shift()!;
+  const error = failure();
+  if (error) throw error;
+}
+
+/**
+ * A line the SSE grammar does not know. Old llama.cpp servers report failures as a bare
+ * `error: {json}` field: surfaced as an `error` event. A line of raw JSON (an NDJSON body, not
+ * SSE) is malformed. Other unknown fields are ignored, as the SSE spec says.
+ */
+function fieldFailure(error: ParseError, queue: SseMessage[], trailing: boolean): EngineError | undefined {
+  if (error.type !== 'unknown-field') return undefined;
+  if (error.field === 'error') {
+    queue.push({ event: 'error', data: error.value ?? '', trailing });
+    return undefined;
+  }
+  const line = error.line ?? error.field ?? '';
+  if (/^\s*[[{]/.test(line)) {
+    return new EngineError('malformed_stream', `The model server sent a line that is not SSE: ${preview(line, 200)}`);
+  }
+  return undefined;
+}

@@ -1,0 +1,9 @@
+import { AmbiError } from './ambi-error.js';
+
+/** A run was aborted (by `run.abort()` or its signal) before the model answered. */
+export class RunAbortedError extends AmbiError {
+  constructor(readonly reason?: unknown) {
+    const detail = reason instanceof Error ? reason.message : reason === undefined ? '' : String(reason);
+    super('aborted', detail ? `The run was aborted: ${detail}` : 'The run was aborted', { cause: reason });
+  }
+}

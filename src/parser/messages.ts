@@ -1,0 +1,45 @@
+/**
+ * Error messages for the model. Each says what is wrong, then shows the expected
+ * format, because the model reads it in the next turn and has to fix its own output.
+ */
+
+/** The tags a message refers to. */
+export interface TagTexts {
+  open: string;
+  close: string;
+}
+
+/** One line showing the expected format with these tags. */
+export function expectedFormat(tags: TagTexts): string {
+  return `Expected format: ${tags.open}{"name": "tool_name", "args": {"key": "value"}}${tags.close}`;
+}
+
+const kindOf = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+
+/** Messages for each way a block can fail, given the parser's tags. */
+export function formatMessages(tags: TagTexts) {
+  const format = expectedFormat(tags);
+  return {
+    empty: () => `The tool call block is empty: put one JSON object inside the tags. ${format}`,
+    invalidJson: (detail: string, stringLeftOpen: boolean) =>
+      `The tool call is not valid JSON (${detail}).` +
+      (stringLeftOpen
+        ? ` A string seems to be left open: check for a missing closing quote or an unescaped " inside a string.`
+        : '') +
+      ` Put exactly one JSON object (or a JSON array of them) between the tags and nothing else. ${format}`,
+    notAnObject: (value: unknown) =>
+      `A tool call must be a JSON object with "name" and "args", but this is ${kindOf(value)}. ${format}`,
+    emptyList: () => `The tool call block holds an empty list: put at least one call in it, or leave the block out. ${format}`,
+    badName: (name: unknown) =>
+      name === undefined
+        ? `The tool call has no "name": give the tool's name as a non-empty string. ${format}`
+        : `The tool call's "name" must be a non-empty string, but it is ${JSON.stringify(name)}. ${format}`,
+    bothArgs: () => `The tool call has both "args" and "arguments": give the arguments once, under "args". ${format}`,
+    unclosed: () => `The tool call block is never closed: end it with ${tags.close}. ${format}`,
+    inList: (index: number, message: string) => `Item ${index + 1} of the list: ${message[0]!.toLowerCase()}${message.slice(1)}`,
+  };
+}
+
+/** The message builders for one set of tags. */
+export type FormatMessages = ReturnType<typeof formatMessages>;

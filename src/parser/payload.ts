@@ -1,0 +1,74 @@
+import { newCallId } from '../tools/ids.js';
+import type { FormatMessages } from './messages.js';
+import type { ParsePart } from './types.js';
+
+type CallOrError = Extract<ParsePart, { type: 'call' | 'error' }>;
+
+const error = (message: string, raw: string): CallOrError => ({
+  type: 'error',
+  error: { code: 'malformed_tool_call', message, raw },
+});
+
+/** How a block was delimited: by a close tag outside strings, or by the end-of-input fallback. */
+export interface BlockSource {
+  /** The whole block as written, tags included (the `raw` of a block-level error). */
+  raw: string;
+  /** True when the block was cut at the first literal close tag because a string never closed. */
+  fallback: boolean;
+}
+
+/** Turn the text between two tags into calls and errors, in the order they were written. */
+export function readBlock(payload: string, source: BlockSource, messages: FormatMessages): CallOrError[] {
+  const json = unfence(payload.trim());
+  if (json === '') return [error(messages.empty(), source.raw)];
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (cause) {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    return [error(messages.invalidJson(detail, source.fallback), source.raw)];
+  }
+  if (!Array.isArray(value)) {
+    const part = readCall(value, messages);
+    return [typeof part === 'string' ? error(part, source.raw) : part];
+  }
+  if (value.length === 0) return [error(messages.emptyList(), source.raw)];
+  return value.map((item: unknown, index) => {
+    const part = readCall(item, messages);
+    // An item's own JSON is its raw snippet: the model sees which element was wrong.
+    return typeof part === 'string' ? error(messages.inList(index, part), JSON.stringify(item)) : part;
+  });
+}
+
+/** One `{"name", "args"}` object as a call, or the message saying why it is not one. */
+function readCall(item: unknown, messages: FormatMessages): CallOrError | string {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return messages.notAnObject(item);
+  const fields = item as Record<string, unknown>;
+  const name = fields.name;
+  if (typeof name !== 'string' || name.trim() === '') return messages.badName(name);
+  const hasArgs = Object.hasOwn(fields, 'args');
+  const hasArguments = Object.hasOwn(fields, 'arguments');
+  // Taking one and ignoring the other would drop the model's data silently.
+  if (hasArgs && hasArguments) return messages.bothArgs();
+  const args = hasArgs ? fields.args : hasArguments ? fields.arguments : {};
+  return { type: 'call', call: { id: newCallId(), name, arguments: decodeDoubleEncoded(args) } };
+}
+
+/** Some models send arguments as a JSON string; decode it, or keep the raw string for a later stage to report. */
+function decodeDoubleEncoded(args: unknown): unknown {
+  if (typeof args !== 'string') return args;
+  try {
+    return JSON.parse(args);
+  } catch {
+    return args;
+  }
+}
+
+/** The body of a Markdown code fence (```json ... ``` or ``` ... ```) that spans the whole payload. */
+function unfence(payload: string): string {
+  if (payload.length < 6 || !payload.startsWith('```') || !payload.endsWith('```')) return payload;
+  // Drop an info string such as `json` when a line break, space or the JSON itself follows it.
+  const body = payload.slice(3, -3);
+  const info = /^[A-Za-z][\w+-]*(?=[\s[{]|$)/.exec(body);
+  return (info ? body.slice(info[0].length) : body).trim();
+}

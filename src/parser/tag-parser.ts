@@ -1,0 +1,73 @@
+import type { ToolDefinition } from '../tools/types.js';
+import { collectParts } from './collect.js';
+import { tagInstructions } from './instructions.js';
+import { InvalidTagsError } from '../errors/invalid-tags-error.js';
+import { formatMessages, type FormatMessages } from './messages.js';
+import { TagToolCallStream } from './stream.js';
+import { Tag } from './tag.js';
+import type { ParseResult, ToolCallParser } from './types.js';
+
+/** The tags that delimit a call; both default to the `[TOOL_CALL]` pair. */
+export interface TagParserOptions {
+  open?: string;
+  close?: string;
+}
+
+/**
+ * Reads calls written as `[TOOL_CALL]{"name": ..., "args": {...}}[/TOOL_CALL]` (or other
+ * tags) in model text. Batch parsing is the stream fed once, so both agree exactly.
+ */
+export class TagToolCallParser implements ToolCallParser {
+  readonly open: string;
+  readonly close: string;
+  private readonly openTag: Tag;
+  private readonly closeTag: Tag;
+  private readonly messages: FormatMessages;
+
+  /** A parser for the given tags (default `[TOOL_CALL]` / `[/TOOL_CALL]`); throws InvalidTagsError for unusable tags. */
+  constructor(options: TagParserOptions = {}) {
+    const { open = '[TOOL_CALL]', close = '[/TOOL_CALL]' } = options;
+    checkTags(open, close);
+    this.open = open;
+    this.close = close;
+    this.openTag = new Tag(open);
+    this.closeTag = new Tag(close);
+    this.messages = formatMessages({ open, close });
+  }
+
+  /** A parser for the Hermes format: `<tool_call>` / `</tool_call>`. */
+  static hermes(): TagToolCallParser {
+    return new TagToolCallParser({ open: '<tool_call>', close: '</tool_call>' });
+  }
+
+  /** Parse a complete reply into its text outside tags, its calls and its format errors. */
+  parse(text: string): ParseResult {
+    const stream = this.stream();
+    return collectParts([...stream.push(text), ...stream.end()]);
+  }
+
+  /** Start an incremental parse of a reply that arrives in chunks. */
+  stream(): TagToolCallStream {
+    return new TagToolCallStream(this.openTag, this.closeTag, this.messages);
+  }
+
+  /** System-prompt text that teaches this parser's tags and the given tools. */
+  instructions(definitions: readonly ToolDefinition[]): string {
+    return tagInstructions(definitions, { open: this.open, close: this.close });
+  }
+}
+
+function checkTags(open: unknown, close: unknown): void {
+  for (const [which, tag] of [['open', open], ['close', close]] as const) {
+    if (typeof tag !== 'string' || tag.trim() === '') {
+      throw new InvalidTagsError(`the ${which} tag must be a non-blank string, got ${JSON.stringify(tag)}`);
+    }
+  }
+  if (open === close) {
+    throw new InvalidTagsError(`the open and close tags must differ (both are ${JSON.stringify(open)}), or a block could never be told from its end`);
+  }
+  // The close tag is only searched outside JSON strings; a quote in it would itself open or end a string.
+  if ((close as string).includes('"')) {
+    throw new InvalidTagsError(`the close tag must not contain a double quote, got ${JSON.stringify(close)}`);
+  }
+}

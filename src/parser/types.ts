@@ -1,0 +1,41 @@
+import type { ToolCall, ToolDefinition } from '../tools/types.js';
+
+/** A tool-call block that yielded no call. `message` is addressed to the model so it can correct itself. */
+export interface ParseError {
+  code: 'malformed_tool_call';
+  /** What is wrong, and the expected format in brief. */
+  message: string;
+  /** The snippet exactly as the model wrote it (a whole tag block, or one item of a list). */
+  raw: string;
+}
+
+/** Everything a reply holds: the text outside tags, the calls, and one error per unusable snippet. */
+export interface ParseResult {
+  text: string;
+  calls: ToolCall[];
+  errors: ParseError[];
+}
+
+/** One piece of a streamed reply, in reply order. */
+export type ParsePart =
+  | { type: 'text'; text: string }
+  | { type: 'call'; call: ToolCall }
+  | { type: 'error'; error: ParseError };
+
+/** An incremental parser for one reply: feed chunks as they arrive, then end it once. */
+export interface ToolCallStream {
+  /** Parts that are certain after this chunk (text is held back only while it may begin a tag). */
+  push(chunk: string): ParsePart[];
+  /** The parts left once the reply is complete (held-back text, an unclosed block). */
+  end(): ParsePart[];
+}
+
+/** A way of writing tool calls in model text: the extension point for other formats. */
+export interface ToolCallParser {
+  /** Parse a complete reply. */
+  parse(text: string): ParseResult;
+  /** Start parsing a reply that arrives in chunks. */
+  stream(): ToolCallStream;
+  /** System-prompt text that teaches the model this format and the given tools. */
+  instructions(definitions: readonly ToolDefinition[]): string;
+}

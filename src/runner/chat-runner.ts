@@ -1,0 +1,110 @@
+import { isAmbiError } from '../errors/ambi-error.js';
+import type { ToolChoice } from '../engines/types.js';
+import type { Agent } from './agent.js';
+import { Approvals } from './approvals.js';
+import { EventChannel, type RunEvent } from './events.js';
+import { ConcurrencyBudget, Limiter } from './limiter.js';
+import { runLoop } from './run-loop.js';
+import type { RunResult } from './run-result.js';
+
+export interface ChatRunnerOptions {
+  /** Calls of one reply that run at once (default 5). */
+  concurrency?: number;
+  /** A cap shared with other runners and leaves, on top of `concurrency`. */
+  budget?: ConcurrencyBudget;
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  /** Model turns allowed (default 10). */
+  maxIterations?: number;
+  /** A conversation id in the agent's store: the run continues it and appends to it. */
+  conversation?: string;
+  toolChoice?: ToolChoice;
+  /** An id of your own for the run (default: a fresh UUID). */
+  runId?: string;
+}
+
+/** A run in progress. */
+export interface Run {
+  readonly runId: string;
+  /** Every event of the run, in order; ends when the run settles. Read it once. */
+  readonly events: AsyncIterable<RunEvent>;
+  /** The answer, or a coded error (`aborted`, `max_iterations`, an engine's code). */
+  readonly result: Promise<RunResult>;
+  /** Stop now: every running tool's signal aborts and `result` rejects with code `aborted`. */
+  abort(reason?: unknown): void;
+  /** Let a call that waits for approval run. */
+  approve(callId: string): void;
+  /** Refuse a call that waits for approval; the model is told, with the reason. */
+  deny(callId: string, reason?: string): void;
+}
+
+export const DEFAULT_CONCURRENCY = 5;
+export const DEFAULT_MAX_ITERATIONS = 10;
+
+/** Runs agents: the ReAct loop with a per-run concurrency limit. */
+export class ChatRunner {
+  readonly concurrency: number;
+  readonly budget: ConcurrencyBudget | undefined;
+
+  constructor(options: number | ChatRunnerOptions = DEFAULT_CONCURRENCY) {
+    const { concurrency = DEFAULT_CONCURRENCY, budget } = typeof options === 'number' ? { concurrency: options } : options;
+    new Limiter(concurrency); // validates the limit now rather than at the first call
+    this.concurrency = concurrency;
+    this.budget = budget;
+  }
+
+  /** Start a run of `agent` on `input`. */
+  run(agent: Agent, input: string, options: RunOptions = {}): Run {
+    const maxIterations = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
+    if (!(Number.isInteger(maxIterations) && maxIterations >= 1)) {
+      throw new RangeError(`maxIterations must be a whole number >= 1 (got ${maxIterations})`);
+    }
+    const runId = options.runId ?? crypto.randomUUID();
+    const channel = new EventChannel();
+    const controller = new AbortController();
+    const outer = options.signal;
+    if (outer?.aborted) controller.abort(outer.reason);
+    else outer?.addEventListener('abort', () => controller.abort(outer.reason), { once: true });
+    const approvals = new Approvals();
+    const limiters = this.budget ? [new Limiter(this.concurrency), this.budget] : [new Limiter(this.concurrency)];
+
+    const result = runLoop({
+      runId,
+      agent,
+      input,
+      maxIterations,
+      ...(options.conversation !== undefined ? { conversation: options.conversation } : {}),
+      ...(options.toolChoice !== undefined ? { toolChoice: options.toolChoice } : {}),
+      tools: agent.tools,
+      limiters,
+      approvals,
+      emit: (event) => channel.push(event),
+      signal: controller.signal,
+    }).then(
+      (value) => {
+        channel.push({ type: 'run_finished', result: value });
+        channel.close();
+        return value;
+      },
+      (error: unknown) => {
+        const code = isAmbiError(error) ? error.code : 'internal_error';
+        channel.push({ type: 'run_failed', error: { code, message: error instanceof Error ? error.message : String(error) } });
+        channel.close();
+        throw error;
+      },
+    );
+    // The failure is also an event: a caller who reads only events gets no unhandled rejection.
+    result.catch(() => {});
+
+    return {
+      runId,
+      events: channel,
+      result,
+      abort: (reason) => controller.abort(reason),
+      approve: (callId) => void approvals.decide(callId, { approved: true }),
+      deny: (callId, reason) => void approvals.decide(callId, { approved: false, ...(reason ? { reason } : {}) }),
+    };
+  }
+}

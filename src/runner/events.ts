@@ -1,0 +1,69 @@
+import type { FinishReason, Usage } from '../engines/types.js';
+import type { ParseError } from '../parser/types.js';
+import type { ToolCall, ToolResult } from '../tools/types.js';
+import type { RunResult } from './run-result.js';
+
+/** What a run reports as it goes, in order. `leafId` marks an event that comes from a leaf run. */
+export type RunEvent = (
+  | { type: 'run_started'; runId: string; input: string }
+  | { type: 'text_delta'; text: string }
+  | { type: 'tool_call'; call: ToolCall }
+  | { type: 'format_error'; error: ParseError }
+  | { type: 'approval_requested'; call: ToolCall }
+  | { type: 'approval_resolved'; callId: string; approved: boolean; reason?: string }
+  | { type: 'tool_started'; callId: string; name: string; attempt: number }
+  | { type: 'tool_retry'; callId: string; name: string; attempt: number; nextAttempt: number; delayMs: number }
+  | { type: 'tool_finished'; result: ToolResult }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'iteration_finished'; iteration: number; finishReason: FinishReason; toolCalls: number }
+  | { type: 'run_finished'; result: RunResult }
+  | { type: 'run_failed'; error: { code: string; message: string } }
+) & { leafId?: string };
+
+/**
+ * A single-reader event queue that never stalls the producer. Its memory stays bounded
+ * by the run's own work: consecutive text deltas merge into one while unread.
+ */
+export class EventChannel implements AsyncIterable<RunEvent> {
+  readonly #queue: RunEvent[] = [];
+  #wake: (() => void) | undefined;
+  #closed = false;
+
+  /** Queue an event (a text delta joins an unread one before it). */
+  push(event: RunEvent): void {
+    if (this.#closed) return;
+    const last = this.#queue.at(-1);
+    if (event.type === 'text_delta' && last?.type === 'text_delta' && last.leafId === event.leafId) {
+      last.text += event.text;
+    } else {
+      this.#queue.push(event);
+    }
+    this.#notify();
+  }
+
+  /** No more events; the reader drains what is queued, then ends. */
+  close(): void {
+    this.#closed = true;
+    this.#notify();
+  }
+
+  #notify(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+
+  /** Everything queued now (waiting for at least one event), or null once closed and drained. */
+  async take(): Promise<RunEvent[] | null> {
+    while (this.#queue.length === 0) {
+      if (this.#closed) return null;
+      await new Promise<void>((resolve) => (this.#wake = resolve));
+    }
+    return this.#queue.splice(0);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<RunEvent> {
+    // Each batch is handed over and forgotten, so a slow reader holds no history.
+    for (let batch = await this.take(); batch; batch = await this.take()) yield* batch;
+  }
+}

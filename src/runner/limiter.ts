@@ -1,0 +1,50 @@
+/** A FIFO counting semaphore: at most `limit` holders at once. */
+export class Limiter {
+  #active = 0;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(readonly limit: number) {
+    if (!(Number.isInteger(limit) && limit >= 1)) throw new RangeError(`A concurrency limit must be a whole number >= 1 (got ${limit})`);
+  }
+
+  /** Slots in use now. */
+  get active(): number {
+    return this.#active;
+  }
+
+  /** Wait for a slot; resolves with its release function, or rejects with the signal's reason. */
+  acquire(signal?: AbortSignal): Promise<() => void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.#active < this.limit) {
+      this.#active++;
+      return Promise.resolve(this.#releaser());
+    }
+    return new Promise((resolve, reject) => {
+      const grant = () => {
+        signal?.removeEventListener('abort', onAbort);
+        this.#active++;
+        resolve(this.#releaser());
+      };
+      const onAbort = () => {
+        const at = this.#waiting.indexOf(grant);
+        if (at >= 0) this.#waiting.splice(at, 1);
+        reject(signal?.reason);
+      };
+      this.#waiting.push(grant);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  #releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#active--;
+      this.#waiting.shift()?.();
+    };
+  }
+}
+
+/** A process-wide cap on running tool calls, shared by several runners and their leaves. */
+export class ConcurrencyBudget extends Limiter {}

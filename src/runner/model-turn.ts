@@ -1,0 +1,78 @@
+import type { EngineRequest, FinishReason, Usage } from '../engines/types.js';
+import type { ParseError, ParsePart } from '../parser/types.js';
+import type { ToolCall, ToolResult } from '../tools/types.js';
+import type { Agent } from './agent.js';
+import type { RunEvent } from './events.js';
+
+/** One model reply, streamed to its end. */
+export interface ModelTurn {
+  /** Text outside tool-call tags: what a person reads. */
+  text: string;
+  /** Everything the model wrote, tags included: what the model reads back. */
+  rawText: string;
+  calls: ToolCall[];
+  errors: ParseError[];
+  finishReason: FinishReason;
+  usage?: Usage;
+  provider?: Record<string, unknown>;
+  /** Calls already started while the reply streamed (idempotent ones only), by call id. */
+  started: Map<string, Promise<ToolResult>>;
+}
+
+export interface TurnContext {
+  agent: Agent;
+  request: EngineRequest;
+  emit: (event: RunEvent) => void;
+  /** Start this call now rather than after the reply, or return undefined to wait. */
+  startEarly: (call: ToolCall) => Promise<ToolResult> | undefined;
+}
+
+/**
+ * Stream one reply: text deltas out as they come, tagged calls parsed as they close,
+ * native calls as the engine completes them. Calls that may start early start here.
+ */
+export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
+  const { agent, emit } = ctx;
+  const parser = agent.parser.stream();
+  const turn: ModelTurn = { text: '', rawText: '', calls: [], errors: [], finishReason: 'stop', started: new Map() };
+  const take = (parts: ParsePart[]) => {
+    for (const part of parts) {
+      if (part.type === 'text') {
+        turn.text += part.text;
+        emit({ type: 'text_delta', text: part.text });
+      } else if (part.type === 'call') addCall(part.call);
+      else {
+        turn.errors.push(part.error);
+        emit({ type: 'format_error', error: part.error });
+      }
+    }
+  };
+  const addCall = (call: ToolCall) => {
+    turn.calls.push(call);
+    emit({ type: 'tool_call', call });
+    const running = ctx.startEarly(call);
+    if (running) turn.started.set(call.id, running);
+  };
+
+  for await (const event of agent.engine.stream(ctx.request)) {
+    switch (event.type) {
+      case 'text':
+        turn.rawText += event.text;
+        take(parser.push(event.text));
+        break;
+      case 'tool_call':
+        addCall(event.call);
+        break;
+      case 'usage':
+        turn.usage = event.usage;
+        emit({ type: 'usage', usage: event.usage });
+        break;
+      case 'finish':
+        turn.finishReason = event.reason;
+        if (event.provider) turn.provider = event.provider;
+        break;
+    }
+  }
+  take(parser.end());
+  return turn;
+}

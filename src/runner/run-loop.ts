@@ -1,0 +1,129 @@
+import { isAmbiError } from '../errors/ambi-error.js';
+import { EngineError } from '../errors/engine-error.js';
+import { MaxIterationsError } from '../errors/max-iterations-error.js';
+import { RunAbortedError } from '../errors/run-aborted-error.js';
+import type { ToolChoice, Usage } from '../engines/types.js';
+import type { ToolResult } from '../tools/types.js';
+import type { Agent } from './agent.js';
+import { dispatchCall, mayStartEarly, type DispatchContext } from './dispatch.js';
+import type { Message } from './messages.js';
+import { modelTurn, type ModelTurn } from './model-turn.js';
+import type { RunResult } from './run-result.js';
+import { formatErrorMessage, toolMessage } from './tool-message.js';
+
+/** Everything one run's loop works with. */
+export interface LoopContext extends DispatchContext {
+  runId: string;
+  agent: Agent;
+  input: string;
+  maxIterations: number;
+  conversation?: string;
+  toolChoice?: ToolChoice;
+}
+
+/**
+ * The ReAct loop: ask the model, run the calls of its reply, feed the results back in
+ * call order, until it answers. The conversation only ever grows by whole steps (a reply
+ * with all of its results), so an abort or a failure never leaves a call without its result.
+ */
+export async function runLoop(ctx: LoopContext): Promise<RunResult> {
+  const { agent, signal } = ctx;
+  const store = agent.conversations;
+  const history = ctx.conversation ? await store.load(ctx.conversation) : [];
+  const startLength = history.length;
+  const opening: Message[] = [];
+  if (history.length === 0 && agent.preamble) opening.push({ role: 'system', content: agent.preamble });
+  opening.push({ role: 'user', content: ctx.input });
+  const messages = [...history, ...opening];
+  const save = (step: Message[]) => (ctx.conversation ? store.append(ctx.conversation, step) : Promise.resolve());
+  await save(opening);
+  ctx.emit({ type: 'run_started', runId: ctx.runId, input: ctx.input });
+
+  const toolResults: ToolResult[] = [];
+  let usage: Usage | undefined;
+  for (let iteration = 1; ; iteration++) {
+    // On the last allowed turn nothing starts early: calls it asks for are never run.
+    const turn = await askModel(ctx, messages, iteration < ctx.maxIterations);
+    usage = addUsage(usage, turn.usage);
+    const assistant: Message = { role: 'assistant', content: turn.rawText, ...(turn.provider ? { provider: turn.provider } : {}) };
+    const wantsMore = turn.calls.length > 0 || turn.errors.length > 0;
+    if (!wantsMore) {
+      messages.push(assistant);
+      await save([assistant]);
+      ctx.emit({ type: 'iteration_finished', iteration, finishReason: turn.finishReason, toolCalls: 0 });
+      const result: RunResult = { runId: ctx.runId, text: turn.text.trim(), messages, iterations: iteration, toolResults };
+      if (usage) result.usage = usage;
+      return result;
+    }
+    if (iteration >= ctx.maxIterations) {
+      if (ctx.conversation) await store.truncate(ctx.conversation, startLength);
+      throw new MaxIterationsError(ctx.maxIterations);
+    }
+    // Every call of the reply, in call order; early ones are already running.
+    const results = await Promise.all(turn.calls.map((call) => turn.started.get(call.id) ?? dispatchCall(call, ctx)));
+    if (signal.aborted) throw new RunAbortedError(signal.reason);
+    if (turn.calls.length > 0) assistant.toolCalls = turn.calls;
+    const step: Message[] = [assistant, ...results.map((result) => toolMessage(result, agent.maxResultChars))];
+    if (turn.errors.length > 0) step.push(formatErrorMessage(turn.errors));
+    messages.push(...step);
+    toolResults.push(...results);
+    await save(step);
+    ctx.emit({ type: 'iteration_finished', iteration, finishReason: turn.finishReason, toolCalls: turn.calls.length });
+  }
+}
+
+/** One model turn; an engine failure stops the calls that started early before it propagates. */
+async function askModel(ctx: LoopContext, messages: readonly Message[], allowEarly: boolean): Promise<ModelTurn> {
+  const { agent, signal } = ctx;
+  if (signal.aborted) throw new RunAbortedError(signal.reason);
+  const early = new AbortController();
+  const onAbort = () => early.abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  const earlyCtx: DispatchContext = { ...ctx, signal: early.signal };
+  const started: Array<Promise<ToolResult>> = [];
+  try {
+    return await modelTurn({
+      agent,
+      emit: ctx.emit,
+      request: { messages: requestMessages(agent, messages), tools: agent.registry.definitions(), signal, ...(ctx.toolChoice ? { toolChoice: ctx.toolChoice } : {}) },
+      startEarly: (call) => {
+        if (!allowEarly || !mayStartEarly(call, agent.tools)) return undefined;
+        const running = dispatchCall(call, earlyCtx);
+        started.push(running);
+        return running;
+      },
+    });
+  } catch (error) {
+    early.abort(error);
+    await Promise.all(started);
+    if (signal.aborted) throw new RunAbortedError(signal.reason);
+    throw isAmbiError(error) ? error : wrapEngineFailure(error);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** The messages one request sends: the system prompt carries the format instructions when calls travel as text. */
+function requestMessages(agent: Agent, messages: readonly Message[]): Message[] {
+  const definitions = agent.registry.definitions();
+  if (agent.engine.nativeTools || definitions.length === 0) return [...messages];
+  const instructions = agent.parser.instructions(definitions);
+  const [first, ...rest] = messages;
+  if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n\n${instructions}` }, ...rest];
+  return [{ role: 'system', content: instructions }, ...messages];
+}
+
+function addUsage(total: Usage | undefined, turn: Usage | undefined): Usage | undefined {
+  if (!turn) return total;
+  if (!total) return { ...turn };
+  return {
+    promptTokens: total.promptTokens + turn.promptTokens,
+    completionTokens: total.completionTokens + turn.completionTokens,
+    totalTokens: total.totalTokens + turn.totalTokens,
+  };
+}
+
+function wrapEngineFailure(error: unknown): EngineError {
+  const message = error instanceof Error ? error.message : String(error);
+  return new EngineError('engine_error', `The engine failed: ${message}`, { cause: error });
+}

@@ -1,0 +1,18 @@
+import type { Usage } from '../engines/types.js';
+import type { ToolResult } from '../tools/types.js';
+import type { Message } from './messages.js';
+
+/** What a finished run gives back. */
+export interface RunResult {
+  runId: string;
+  /** The model's final answer (text outside any tool-call tags). */
+  text: string;
+  /** The whole conversation after the run, system prompt first. */
+  messages: Message[];
+  /** Model turns taken. */
+  iterations: number;
+  /** Every call of the run, in call order. */
+  toolResults: ToolResult[];
+  /** Summed over the run's model turns, when the engine reports usage. */
+  usage?: Usage;
+}

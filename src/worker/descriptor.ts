@@ -1,0 +1,28 @@
+import type { Tool } from '../tools/types.js';
+import type { ToolDescriptor, ToolInvoker } from './protocol.js';
+
+/** The plain-data face of a tool, for the realm that validates and times its calls. */
+export function toDescriptor(tool: Tool): ToolDescriptor {
+  const rule = tool.needsApproval;
+  return {
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.parameters,
+    timeoutMs: tool.timeoutMs,
+    maxRetries: tool.maxRetries,
+    retryDelayMs: tool.retryDelayMs,
+    idempotent: tool.idempotent,
+    approval: typeof rule === 'function' ? 'ask' : rule ? 'always' : 'never',
+  };
+}
+
+/** A tool whose calls go through `invoker` to the realm where its code lives. */
+export function remoteTool(descriptor: ToolDescriptor, invoker: ToolInvoker): Tool {
+  const { approval, ...definition } = descriptor;
+  return {
+    ...definition,
+    needsApproval: approval === 'ask' ? (args) => invoker.needsApproval(args) : approval === 'always',
+    // The signal travels as its own argument: Comlink converts top-level arguments only.
+    call: (args, { signal, ...ctx }) => invoker.call(args, ctx, signal),
+  };
+}

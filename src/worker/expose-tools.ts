@@ -1,0 +1,29 @@
+import * as Comlink from 'comlink';
+import { AmbiError } from '../errors/ambi-error.js';
+import { checkTool } from '../tools/check-tool.js';
+import type { Tool } from '../tools/types.js';
+import { toDescriptor } from './descriptor.js';
+import { askHere, callHere } from './page-invoker.js';
+import type { ToolHostApi } from './protocol.js';
+import { registerTransferHandlers } from './transfer-handlers.js';
+
+/** In a dedicated tool-worker module: serve these tools to a WorkerRunner (`runner.workerTools(...)`). */
+export function exposeTools(tools: readonly Tool[], endpoint: Comlink.Endpoint = globalThis as unknown as Comlink.Endpoint): void {
+  registerTransferHandlers();
+  const byName = new Map<string, Tool>();
+  for (const tool of tools) {
+    checkTool(tool);
+    byName.set(tool.name, tool);
+  }
+  const find = (name: string): Tool => {
+    const tool = byName.get(name);
+    if (!tool) throw new AmbiError('unknown_tool', `This tool worker has no tool "${name}"`);
+    return tool;
+  };
+  const api: ToolHostApi = {
+    descriptors: async () => tools.map(toDescriptor),
+    call: async (name, args, ctx, signal) => callHere(find(name), args, ctx, signal),
+    needsApproval: async (name, args) => askHere(find(name), args),
+  };
+  Comlink.expose(api, endpoint);
+}

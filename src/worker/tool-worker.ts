@@ -1,0 +1,117 @@
+import * as Comlink from 'comlink';
+import { AmbiError } from '../errors/ambi-error.js';
+import type { JsonValue } from '../tools/types.js';
+import type { ToolDescriptor, ToolHostApi, ToolInvoker, WireContext } from './protocol.js';
+
+/** Where a dedicated tool worker comes from: a module URL, or a factory (what a production build needs). */
+export type WorkerSource = string | URL | (() => Worker);
+
+/** One live worker and the calls in flight in it. */
+interface Live {
+  worker: Worker;
+  api: Comlink.Remote<ToolHostApi>;
+  inflight: Set<(error: AmbiError) => void>;
+  dead: boolean;
+}
+
+/** Default wait between aborting a worker tool's signal and terminating a worker that ignores it. */
+export const DEFAULT_GRACE_MS = 100;
+
+/**
+ * Owns a dedicated tool worker on the page. A call whose signal aborts retires its
+ * worker (new calls get a fresh one); if the call has not settled after `graceMs`, the
+ * worker is terminated, which really stops runaway CPU work, and the calls still in it
+ * end with `worker_terminated`. A worker that errors or fails to load ends its calls
+ * with `worker_crashed`.
+ */
+export class ToolWorkerSupervisor {
+  #current: Live | undefined;
+  readonly #all = new Set<Live>();
+
+  constructor(
+    readonly source: WorkerSource,
+    readonly graceMs = DEFAULT_GRACE_MS,
+  ) {}
+
+  /** Start the worker and read the tools it serves. */
+  async start(): Promise<ToolDescriptor[]> {
+    const live = this.#live();
+    return this.#track(live, live.api.descriptors());
+  }
+
+  /** A Comlink proxy the runner worker calls for tool `name`. */
+  invoker(name: string): ToolInvoker {
+    return Comlink.proxy({
+      call: (args: unknown, ctx: WireContext, signal: AbortSignal) => this.#call(name, args, ctx, signal),
+      needsApproval: (args: unknown) => {
+        const live = this.#live();
+        return this.#track(live, live.api.needsApproval(name, args));
+      },
+    });
+  }
+
+  /** Terminate every worker; calls in flight end with `closed`. */
+  close(): void {
+    for (const live of this.#all) this.#kill(live, new AmbiError('closed', 'The runner was closed'));
+  }
+
+  #call(name: string, args: unknown, ctx: WireContext, signal: AbortSignal): Promise<JsonValue> {
+    const live = this.#live();
+    let settled = false;
+    const running = this.#track<JsonValue>(live, live.api.call(name, args, ctx, signal) as Promise<JsonValue>);
+    running.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    signal.addEventListener('abort', () => {
+      if (settled) return;
+      if (this.#current === live) this.#current = undefined; // takes no new calls
+      setTimeout(() => {
+        if (!settled) this.#kill(live, new AmbiError('worker_terminated', `The tool worker was terminated: "${name}" did not stop within ${this.graceMs} ms of its abort`));
+      }, this.graceMs);
+    }, { once: true });
+    return running;
+  }
+
+  /** The current worker, started if there is none. */
+  #live(): Live {
+    if (this.#current && !this.#current.dead) return this.#current;
+    const worker = typeof this.source === 'function' ? this.source() : new Worker(this.source, { type: 'module' });
+    const live: Live = { worker, api: Comlink.wrap<ToolHostApi>(worker), inflight: new Set(), dead: false };
+    worker.addEventListener('error', (event) => {
+      event.preventDefault();
+      const detail = event.message || 'the worker script failed to load or threw';
+      this.#kill(live, new AmbiError('worker_crashed', `The tool worker crashed: ${detail}`));
+    });
+    worker.addEventListener('messageerror', () => this.#kill(live, new AmbiError('worker_crashed', 'The tool worker sent a message that could not be read')));
+    this.#current = live;
+    this.#all.add(live);
+    return live;
+  }
+
+  /** A call's promise that also rejects if its worker dies. */
+  #track<T>(live: Live, promise: Promise<T>): Promise<T> {
+    if (live.dead) return Promise.reject(new AmbiError('worker_crashed', 'The tool worker is gone'));
+    return new Promise<T>((resolve, reject) => {
+      live.inflight.add(reject);
+      promise.then(resolve, reject).finally(() => {
+        live.inflight.delete(reject);
+        this.#retireIfIdle(live);
+      });
+    });
+  }
+
+  #retireIfIdle(live: Live): void {
+    if (live !== this.#current && live.inflight.size === 0 && !live.dead) this.#kill(live, new AmbiError('closed', 'retired'));
+  }
+
+  #kill(live: Live, error: AmbiError): void {
+    if (live.dead) return;
+    live.dead = true;
+    live.worker.terminate();
+    this.#all.delete(live);
+    if (this.#current === live) this.#current = undefined;
+    for (const reject of live.inflight) reject(error);
+    live.inflight.clear();
+  }
+}

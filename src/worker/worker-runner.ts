@@ -1,0 +1,168 @@
+import * as Comlink from 'comlink';
+import { AmbiError, isAmbiError } from '../errors/ambi-error.js';
+import { DuplicateToolError } from '../errors/duplicate-tool-error.js';
+import type { EngineConfig } from '../engines/config.js';
+import type { Run, RunOptions } from '../runner/chat-runner.js';
+import { EventChannel } from '../runner/events.js';
+import type { RunResult } from '../runner/run-result.js';
+import { checkTool } from '../tools/check-tool.js';
+import type { Tool } from '../tools/types.js';
+import { toDescriptor } from './descriptor.js';
+import { pageInvoker } from './page-invoker.js';
+import type { RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireRunOptions } from './protocol.js';
+import { ToolWorkerSupervisor, type WorkerSource } from './tool-worker.js';
+import { cloneableReason, registerTransferHandlers } from './transfer-handlers.js';
+
+export interface WorkerRunnerOptions {
+  engine: EngineConfig;
+  /** Calls of one reply that run at once (default 5). */
+  concurrency?: number;
+  preamble?: string;
+  maxResultChars?: number;
+  /** Start the runner worker yourself (default: the one bundled with ambi-web). */
+  worker?: () => Worker;
+}
+
+export interface WorkerToolsOptions {
+  /** How long a worker tool may ignore its aborted signal before its worker is terminated (default 100 ms). */
+  graceMs?: number;
+}
+
+/** Start a runner in a Web Worker; the page keeps its own tools and only sees events and results. */
+export function createWorkerRunner(options: WorkerRunnerOptions): WorkerRunner {
+  return new WorkerRunner(options);
+}
+
+/** The page's handle on a runner worker. Every pending call rejects with a coded error if that worker dies or is closed. */
+export class WorkerRunner {
+  readonly #worker: Worker;
+  readonly #api: Comlink.Remote<RunnerWorkerApi>;
+  readonly #names = new Set<string>();
+  readonly #supervisors: ToolWorkerSupervisor[] = [];
+  readonly #died: Promise<never>;
+  #die!: (error: AmbiError) => void;
+  #dead: AmbiError | undefined;
+  /** Registrations and configuration, in order; each run waits for them. */
+  #ready: Promise<void>;
+  #registrationErrors: unknown[] = [];
+
+  constructor(options: WorkerRunnerOptions) {
+    registerTransferHandlers();
+    this.#died = new Promise<never>((_, reject) => {
+      this.#die = (error) => {
+        if (this.#dead) return;
+        this.#dead = error;
+        reject(error);
+      };
+    });
+    this.#died.catch(() => {});
+    this.#worker = options.worker?.() ?? new Worker(new URL('../../workers/runner.worker.ts', import.meta.url), { type: 'module' });
+    this.#worker.addEventListener('error', (event) => {
+      event.preventDefault();
+      this.#die(new AmbiError('worker_crashed', `The runner worker crashed: ${event.message || 'it failed to load or threw'}`));
+      this.#worker.terminate();
+    });
+    this.#api = Comlink.wrap<RunnerWorkerApi>(this.#worker);
+    const { engine, concurrency, preamble, maxResultChars } = options;
+    this.#ready = this.#guard(this.#api.configure({ engine, ...defined({ concurrency, preamble, maxResultChars }) }));
+    this.#ready.catch(() => {});
+  }
+
+  /** Add a tool that stays on the page (DOM, app state); the worker calls it through a proxy. */
+  tool(tool: Tool): this {
+    checkTool(tool);
+    this.#claim(tool.name);
+    this.#register(toDescriptor(tool), pageInvoker(tool));
+    return this;
+  }
+
+  /** Start a dedicated tool worker (a module that calls `exposeTools`) and add its tools; resolves with their names. */
+  async workerTools(source: WorkerSource, options: WorkerToolsOptions = {}): Promise<string[]> {
+    const supervisor = new ToolWorkerSupervisor(source, options.graceMs);
+    this.#supervisors.push(supervisor);
+    const descriptors = await this.#guard(supervisor.start());
+    for (const descriptor of descriptors) this.#claim(descriptor.name);
+    for (const descriptor of descriptors) this.#register(descriptor, supervisor.invoker(descriptor.name));
+    await this.#ready;
+    return descriptors.map((d) => d.name);
+  }
+
+  /** Start a run in the worker; same `Run` shape as `ChatRunner.run`. */
+  run(input: string, options: RunOptions = {}): Run {
+    const runId = options.runId ?? crypto.randomUUID();
+    const channel = new EventChannel();
+    const wire: WireRunOptions = defined({ maxIterations: options.maxIterations, conversation: options.conversation, toolChoice: options.toolChoice });
+    const started = this.#ready.then(() => {
+      const failed = this.#registrationErrors.splice(0);
+      if (failed.length > 0) throw failed[0];
+      return this.#guard(this.#api.startRun(runId, input, wire));
+    });
+    const result: Promise<RunResult> = started.then(() => this.#guard(this.#api.result(runId)));
+    result.catch(() => {});
+    void this.#pump(runId, started, result, channel).finally(() => {
+      channel.close();
+      void result.catch(() => {}).finally(() => this.#api.release(runId).catch(() => {}));
+    });
+    const send = (action: () => Promise<void>) => void started.then(action).catch(() => {});
+    const abort = (reason?: unknown) => send(() => this.#guard(this.#api.abort(runId, cloneableReason(reason))));
+    if (options.signal?.aborted) abort(options.signal.reason);
+    else options.signal?.addEventListener('abort', () => abort(options.signal?.reason), { once: true });
+    return {
+      runId,
+      events: channel,
+      result,
+      abort,
+      approve: (callId) => send(() => this.#guard(this.#api.approve(runId, callId))),
+      deny: (callId, reason) => send(() => this.#guard(this.#api.deny(runId, callId, reason))),
+    };
+  }
+
+  /** End the runner worker and every tool worker; whatever is pending rejects with code `closed`. */
+  close(): void {
+    this.#die(new AmbiError('closed', 'The runner was closed'));
+    this.#worker.terminate();
+    for (const supervisor of this.#supervisors) supervisor.close();
+  }
+
+  /** Copy the run's events from the worker, batch by batch; a dead worker ends them with `run_failed`. */
+  async #pump(runId: string, started: Promise<void>, result: Promise<RunResult>, channel: EventChannel): Promise<void> {
+    try {
+      await started;
+      for (let batch = await this.#guard(this.#api.nextEvents(runId)); batch; batch = await this.#guard(this.#api.nextEvents(runId))) {
+        for (const event of batch) {
+          // The worker sends run_finished without its result: the result crosses once, via result().
+          channel.push(event.type === 'run_finished' ? { ...event, result: await result } : event);
+        }
+      }
+    } catch (error) {
+      const code = isAmbiError(error) ? error.code : 'worker_crashed';
+      channel.push({ type: 'run_failed', error: { code, message: error instanceof Error ? error.message : String(error) } });
+    }
+  }
+
+  #claim(name: string): void {
+    if (this.#names.has(name)) throw new DuplicateToolError(name);
+    this.#names.add(name);
+  }
+
+  #register(descriptor: ToolDescriptor, invoker: ToolInvoker): void {
+    this.#ready = this.#ready.then(() =>
+      this.#guard(this.#api.registerTool(descriptor, invoker)).catch((error: unknown) => {
+        if (isAmbiError(error, 'worker_crashed') || isAmbiError(error, 'closed')) throw error;
+        this.#names.delete(descriptor.name);
+        this.#registrationErrors.push(error);
+      }),
+    );
+    this.#ready.catch(() => {});
+  }
+
+  /** A worker call that also rejects when the worker dies or the runner closes. */
+  #guard<T>(call: Promise<T>): Promise<T> {
+    if (this.#dead) return Promise.reject(this.#dead);
+    return Promise.race([call, this.#died]);
+  }
+}
+
+function defined<T extends Record<string, unknown>>(fields: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as never;
+}

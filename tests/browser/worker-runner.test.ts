@@ -1,0 +1,202 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createWorkerRunner,
+  defineTool,
+  isAmbiError,
+  scriptedEngine,
+  ToolError,
+  type Run,
+  type RunEvent,
+  type ScriptedReply,
+  type WorkerRunner,
+} from '../../src/index.js';
+
+const open: WorkerRunner[] = [];
+afterEach(() => open.splice(0).forEach((runner) => runner.close()));
+
+function runnerWith(replies: ScriptedReply[], concurrency?: number): WorkerRunner {
+  const runner = createWorkerRunner({ engine: scriptedEngine(replies), ...(concurrency ? { concurrency } : {}) });
+  open.push(runner);
+  return runner;
+}
+
+const toolWorker = () => new Worker(new URL('./fixtures/tools.worker.ts', import.meta.url), { type: 'module' });
+
+async function collect(run: Run, onEvent?: (event: RunEvent) => void): Promise<RunEvent[]> {
+  const events: RunEvent[] = [];
+  for await (const event of run.events) {
+    events.push(event);
+    onEvent?.(event);
+  }
+  return events;
+}
+
+const callOf = (name: string, args: unknown = {}, id?: string): ScriptedReply => ({ toolCalls: [{ ...(id ? { id } : {}), name, arguments: args }] });
+
+describe('WorkerRunner: main-thread tools', () => {
+  it('runs a main-thread tool that reads the DOM, from the runner worker', async () => {
+    const heading = document.createElement('h2');
+    heading.id = 'greeting';
+    heading.textContent = 'Hello from the page';
+    document.body.append(heading);
+    const readDom = defineTool({
+      name: 'read_heading',
+      description: 'Read the heading text',
+      parameters: { type: 'object', properties: { selector: { type: 'string' } }, required: ['selector'] },
+      idempotent: true,
+      call: ({ selector }) => document.querySelector(selector)?.textContent ?? null,
+    });
+    const runner = runnerWith([callOf('read_heading', { selector: '#greeting' }), 'It says hello.']).tool(readDom);
+    const result = await runner.run('What does the heading say?').result;
+    expect(result.toolResults).toMatchObject([{ ok: true, output: 'Hello from the page' }]);
+    expect(result.text).toBe('It says hello.');
+    heading.remove();
+  });
+
+  it('streams events across the boundary in order', async () => {
+    const echo = defineTool({ name: 'echo', description: 'x', parameters: { type: 'object' }, idempotent: false, call: () => 'hi' });
+    const run = runnerWith([{ text: 'Calling.', toolCalls: [{ name: 'echo', arguments: {} }] }, 'Done.']).tool(echo).run('go');
+    const types = (await collect(run)).map((e) => e.type);
+    expect(types).toEqual([
+      'run_started', 'text_delta', 'tool_call', 'tool_started', 'tool_finished', 'iteration_finished',
+      'text_delta', 'iteration_finished', 'run_finished',
+    ]);
+  });
+
+  it('aborts a main-thread tool on timeout, on the page, and discards its late result', async () => {
+    const reasons: string[] = [];
+    let lateDelivered = false;
+    const stubborn = defineTool({
+      name: 'stubborn',
+      description: 'x',
+      parameters: { type: 'object' },
+      idempotent: false,
+      timeoutMs: 40,
+      call: (_args, { signal }) => {
+        signal.addEventListener('abort', () => reasons.push((signal.reason as DOMException).name));
+        return new Promise((resolve) => setTimeout(() => { lateDelivered = true; resolve('late'); }, 150));
+      },
+    });
+    const result = await runnerWith([callOf('stubborn'), 'ok']).tool(stubborn).run('go').result;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(lateDelivered).toBe(true);
+    expect(reasons).toEqual(['TimeoutError']);
+    expect(result.toolResults).toMatchObject([{ ok: false, error: { code: 'timeout' }, attempts: 1 }]);
+  });
+
+  it('aborts a main-thread tool when the run is aborted, and rejects with code aborted', async () => {
+    const seen: unknown[] = [];
+    const hang = defineTool({
+      name: 'hang',
+      description: 'x',
+      parameters: { type: 'object' },
+      idempotent: false,
+      call: (_args, { signal }) =>
+        new Promise((_, reject) => signal.addEventListener('abort', () => { seen.push(signal.reason); reject(signal.reason); })),
+    });
+    const run = runnerWith([callOf('hang')]).tool(hang).run('go');
+    const events = await collect(run, (event) => event.type === 'tool_started' && run.abort('stop pressed'));
+    const error = await run.result.catch((e: unknown) => e);
+    expect(isAmbiError(error, 'aborted')).toBe(true);
+    expect(seen).toEqual(['stop pressed']);
+    expect(events.at(-1)).toMatchObject({ type: 'run_failed', error: { code: 'aborted' } });
+  });
+
+  it('keeps error codes across the boundary: tool_error from the page, max_iterations from the loop', async () => {
+    const refuse = defineTool({ name: 'refuse', description: 'x', parameters: { type: 'object' }, idempotent: true, call: () => { throw new ToolError('No.'); } });
+    const runner = runnerWith([callOf('refuse'), callOf('refuse')]).tool(refuse);
+    const error = await runner.run('go', { maxIterations: 2 }).result.catch((e: unknown) => e);
+    expect(isAmbiError(error, 'max_iterations')).toBe(true);
+    const runner2 = runnerWith([callOf('refuse'), 'fine']).tool(refuse);
+    const result = await runner2.run('go').result;
+    expect(result.toolResults).toMatchObject([{ ok: false, error: { code: 'tool_error', message: 'No.' } }]);
+  });
+
+  it('asks the page for approval and runs the call once approved', async () => {
+    let ran = 0;
+    const remove = defineTool({
+      name: 'remove',
+      description: 'x',
+      parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+      idempotent: false,
+      needsApproval: ({ id }) => id.startsWith('keep') === false,
+      call: () => ++ran,
+    });
+    const run = runnerWith([callOf('remove', { id: 'n1' }, 'c1'), 'Removed.']).tool(remove).run('go');
+    await collect(run, (event) => event.type === 'approval_requested' && run.approve(event.call.id));
+    expect((await run.result).text).toBe('Removed.');
+    expect(ran).toBe(1);
+  });
+});
+
+describe('WorkerRunner: dedicated tool workers', () => {
+  it('runs a tool in its own worker', async () => {
+    const runner = runnerWith([callOf('square', { n: 7 }), 'Done.']);
+    expect(await runner.workerTools(toolWorker)).toEqual(['square', 'slow_square', 'spin', 'refuse', 'explode']);
+    const result = await runner.run('go').result;
+    expect(result.toolResults).toMatchObject([{ ok: true, output: { n: 7, square: 49, realm: 'worker' } }]);
+  });
+
+  it('terminates a CPU-spinning tool worker, ends the calls in it with a code, and serves the next call from a fresh one', async () => {
+    let started = 0;
+    const runner = runnerWith([
+      { toolCalls: [{ id: 'slow', name: 'slow_square', arguments: { n: 3, ms: 400 } }, { id: 'spin', name: 'spin', arguments: {} }] },
+      callOf('square', { n: 5 }, 'after'),
+      'Done.',
+    ]);
+    await runner.workerTools(() => (started++, toolWorker()), { graceMs: 50 });
+    const result = await runner.run('go').result;
+    expect(result.toolResults.map((r) => [r.id, r.ok ? r.output : r.error.code])).toEqual([
+      ['slow', 'worker_terminated'],
+      ['spin', 'timeout'],
+      ['after', { n: 5, square: 25, realm: 'worker' }],
+    ]);
+    expect(started).toBe(2);
+  });
+
+  it('keeps a ToolError from a tool worker as tool_error', async () => {
+    const runner = runnerWith([callOf('refuse'), 'ok']);
+    await runner.workerTools(toolWorker);
+    const result = await runner.run('go').result;
+    expect(result.toolResults).toMatchObject([{ ok: false, error: { code: 'tool_error', message: 'Not allowed here' }, attempts: 1 }]);
+  });
+
+  it('ends a call with worker_crashed when its worker dies, and the next call gets a fresh worker', async () => {
+    const runner = runnerWith([callOf('explode', {}, 'boom'), callOf('square', { n: 2 }, 'next'), 'ok']);
+    await runner.workerTools(toolWorker);
+    const result = await runner.run('go').result;
+    expect(result.toolResults.map((r) => [r.id, r.ok ? 'ok' : r.error.code])).toEqual([['boom', 'worker_crashed'], ['next', 'ok']]);
+  });
+
+  it('rejects workerTools with worker_crashed when the tool worker fails to load', async () => {
+    const runner = runnerWith(['unused']);
+    const error = await runner.workerTools(() => new Worker('/no-such-tool-worker.js', { type: 'module' })).catch((e: unknown) => e);
+    expect(isAmbiError(error, 'worker_crashed')).toBe(true);
+  });
+});
+
+describe('WorkerRunner: failure without hangs', () => {
+  it('rejects a run with worker_crashed when the runner worker fails to load', async () => {
+    const runner = createWorkerRunner({ engine: scriptedEngine(['x']), worker: () => new Worker('/no-such-runner.js', { type: 'module' }) });
+    open.push(runner);
+    const run = runner.run('go');
+    const events = await collect(run);
+    const error = await run.result.catch((e: unknown) => e);
+    expect(isAmbiError(error, 'worker_crashed')).toBe(true);
+    expect(events).toMatchObject([{ type: 'run_failed', error: { code: 'worker_crashed' } }]);
+  });
+
+  it('close() with calls in flight rejects the run with code closed and stops the tool workers', async () => {
+    const hang = defineTool({ name: 'hang', description: 'x', parameters: { type: 'object' }, idempotent: false, call: () => new Promise(() => {}) });
+    const runner = runnerWith([{ toolCalls: [{ name: 'hang', arguments: {} }, { name: 'slow_square', arguments: { n: 1, ms: 10_000 } }] }]).tool(hang);
+    await runner.workerTools(toolWorker);
+    const run = runner.run('go');
+    let startedTools = 0;
+    const events = await collect(run, (event) => event.type === 'tool_started' && ++startedTools === 2 && runner.close());
+    const error = await run.result.catch((e: unknown) => e);
+    expect(isAmbiError(error, 'closed')).toBe(true);
+    expect(events.at(-1)).toMatchObject({ type: 'run_failed', error: { code: 'closed' } });
+    const after = await runner.run('again').result.catch((e: unknown) => e);
+    expect(isAmbiError(after, 'closed')).toBe(true);
+  });
+});

@@ -1,0 +1,190 @@
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isAmbiError } from '../../src/errors/ambi-error.js';
+import { EngineHttpError } from '../../src/errors/engine-http-error.js';
+import { createEngine } from '../../src/engines/create-engine.js';
+import { openAICompatible, type OpenAICompatibleOptions } from '../../src/engines/openai-compatible.js';
+import type { EngineEvent } from '../../src/engines/types.js';
+import { collect, rejection, request, textOf } from './engine-test-helpers.js';
+import { chunk, DONE, errorReply, startSseServer, textStream, type Handler, type SseServer } from './sse-server.js';
+
+let server: SseServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function engineFor(handler: Handler, options: Partial<OpenAICompatibleOptions> = {}) {
+  server = await startSseServer(handler);
+  return createEngine(openAICompatible({ baseURL: server.baseURL, model: 'test-model', ...options }));
+}
+
+describe('OpenAI-compatible engine: HTTP errors and retries', () => {
+  it('rejects a 401 with its status and the server message, without retrying', async () => {
+    const engine = await engineFor(() => errorReply(401, 'Incorrect API key provided'));
+    const error = await rejection(collect(engine));
+    expect(error).toBeInstanceOf(EngineHttpError);
+    expect(isAmbiError(error, 'http_error')).toBe(true);
+    expect(error.status).toBe(401);
+    expect(error.message).toContain('Incorrect API key provided');
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it.each([400, 404])('never retries a %i', async (status) => {
+    const engine = await engineFor(() => errorReply(status, 'nope'));
+    expect((await rejection(collect(engine))).status).toBe(status);
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it('quotes a plain-text error body when it is not JSON', async () => {
+    const engine = await engineFor(() => ({ status: 502, headers: { 'content-type': 'text/plain' }, pieces: ['upstream exploded'] }), { maxRetries: 0 });
+    const error = await rejection(collect(engine));
+    expect(error.status).toBe(502);
+    expect(error.message).toContain('upstream exploded');
+  });
+
+  it('retries a 429 after its Retry-After, then streams the answer', async () => {
+    const engine = await engineFor((_req, n) => (n === 0 ? errorReply(429, 'Slow down', { 'retry-after': '0' }) : { pieces: textStream('fine') }));
+    expect(textOf(await collect(engine))).toBe('fine');
+    expect(server!.requests).toHaveLength(2);
+  });
+
+  it('gives up with the 429 once maxRetries is exhausted', async () => {
+    const engine = await engineFor(() => errorReply(429, 'Rate limit reached', { 'retry-after': '0' }), { maxRetries: 2 });
+    const error = await rejection(collect(engine));
+    expect(error.status).toBe(429);
+    expect(error.message).toContain('Rate limit reached');
+    expect(error.retryAfterMs).toBe(0);
+    expect(server!.requests).toHaveLength(3);
+  });
+
+  it('retries a 500, then streams the answer', async () => {
+    const engine = await engineFor((_req, n) => (n === 0 ? errorReply(500, 'boom', { 'retry-after-ms': '1' }) : { pieces: textStream('recovered') }));
+    expect(textOf(await collect(engine))).toBe('recovered');
+    expect(server!.requests).toHaveLength(2);
+  });
+
+  it('rejects with network_error when nothing listens at the address', async () => {
+    const port = await closedPort();
+    const engine = createEngine(openAICompatible({ baseURL: `http://127.0.0.1:${port}/v1`, model: 'm', maxRetries: 0 }));
+    const error = await rejection(collect(engine));
+    expect(error.code).toBe('network_error');
+    expect(error.message).toContain(`127.0.0.1:${port}`);
+  });
+});
+
+describe('OpenAI-compatible engine: broken streams', () => {
+  it('rejects with stream_cut when the server destroys the socket mid-stream, and does not retry', async () => {
+    const engine = await engineFor(() => ({ pieces: [chunk({ content: 'Hel' }), chunk({ content: 'lo' })], then: 'cut' }));
+    const seen: EngineEvent[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const event of engine.stream(request())) seen.push(event);
+      })(),
+    );
+    expect(error.code).toBe('stream_cut');
+    expect(textOf(seen)).toBe('Hello');
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it('rejects with stream_cut when the stream ends cleanly with no finish_reason and no [DONE]', async () => {
+    const engine = await engineFor(() => ({ pieces: [chunk({ content: 'partial' })] }));
+    expect((await rejection(collect(engine))).code).toBe('stream_cut');
+  });
+
+  it('rejects with stream_cut when the stream ends inside an event', async () => {
+    const engine = await engineFor(() => ({ pieces: [chunk({ content: 'a' }), 'data: {"choices":[{"delta":{"con'] }));
+    expect((await rejection(collect(engine))).code).toBe('stream_cut');
+  });
+
+  it('accepts a stream that just closes after its finish_reason', async () => {
+    const engine = await engineFor(() => ({ pieces: [chunk({ content: 'done' }, 'stop')] }));
+    expect((await collect(engine)).at(-1)).toEqual({ type: 'finish', reason: 'stop' });
+  });
+
+  it('rejects a data line that is not JSON with malformed_stream naming the line', async () => {
+    const engine = await engineFor(() => ({ pieces: [chunk({ content: 'a' }), 'data: {oops this is not json}\n\n', chunk({}, 'stop')] }));
+    const error = await rejection(collect(engine));
+    expect(error.code).toBe('malformed_stream');
+    expect(error.message).toContain('{oops this is not json}');
+  });
+
+  it('rejects a JSON error chunk mid-stream with stream_error and the server message', async () => {
+    const engine = await engineFor(() => ({
+      pieces: [chunk({ content: 'a' }), 'data: {"error":{"code":502,"message":"Provider returned error"},"choices":[{"index":0,"delta":{},"finish_reason":"error"}]}\n\n'],
+    }));
+    const error = await rejection(collect(engine));
+    expect(error.code).toBe('stream_error');
+    expect(error.message).toContain('Provider returned error');
+  });
+
+  it('rejects an SSE error event with stream_error and the server message', async () => {
+    const engine = await engineFor(() => ({ pieces: [chunk({ content: 'a' }), 'event: error\ndata: {"error":{"message":"model overloaded"}}\n\n'] }));
+    const error = await rejection(collect(engine));
+    expect(error.code).toBe('stream_error');
+    expect(error.message).toContain('model overloaded');
+  });
+
+  it("rejects llama.cpp's bare `error:` field with stream_error and the server message", async () => {
+    const engine = await engineFor(() => ({
+      pieces: ['error: {"code":400,"message":"the request exceeds the available context size","type":"invalid_request_error"}\n\n', DONE],
+    }));
+    const error = await rejection(collect(engine));
+    expect(error.code).toBe('stream_error');
+    expect(error.message).toContain('exceeds the available context size');
+  });
+});
+
+describe('OpenAI-compatible engine: abort and timeout', () => {
+  it('aborting after the first delta rejects with aborted, keeps the reason, and closes the connection', async () => {
+    const engine = await engineFor(() => ({ pieces: [chunk({ content: 'first' })], then: 'hold' }));
+    const controller = new AbortController();
+    const reason = new Error('user pressed stop');
+    const seen: EngineEvent[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const event of engine.stream(request({ signal: controller.signal }))) {
+          seen.push(event);
+          controller.abort(reason);
+        }
+      })(),
+    );
+    expect(error.code).toBe('aborted');
+    expect(error.cause).toBe(reason);
+    expect(seen).toEqual([{ type: 'text', text: 'first' }]);
+    await server!.clientClosed(0);
+  });
+
+  it('an already-aborted signal rejects with aborted and sends nothing', async () => {
+    const engine = await engineFor(() => ({ pieces: textStream('x') }));
+    const error = await rejection(collect(engine, request({ signal: AbortSignal.abort('gone') })));
+    expect(error.code).toBe('aborted');
+    expect(error.cause).toBe('gone');
+    expect(server!.requests).toHaveLength(0);
+  });
+
+  it('aborting during a Retry-After wait rejects with aborted without another request', async () => {
+    const engine = await engineFor(() => errorReply(503, 'busy', { 'retry-after': '30' }));
+    const controller = new AbortController();
+    const pending = rejection(collect(engine, request({ signal: controller.signal })));
+    while (server!.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    setTimeout(() => controller.abort(), 20);
+    expect((await pending).code).toBe('aborted');
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it('a stream silent for longer than timeoutMs rejects with timeout', async () => {
+    const engine = await engineFor(() => ({ pieces: [chunk({ content: 'a' })], then: 'hold' }), { timeoutMs: 150 });
+    expect((await rejection(collect(engine))).code).toBe('timeout');
+    await server!.clientClosed(0);
+  });
+});
+
+/** A port nobody listens on: bind one, note it, close it. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}

@@ -1,0 +1,35 @@
+import type { Engine, EngineEvent, EngineRequest } from '../../src/engines/types.js';
+import type { Message } from '../../src/runner/messages.js';
+
+/** A request with one user message and no tools, overridable. */
+export function request(overrides: Partial<EngineRequest> = {}): EngineRequest {
+  const messages: Message[] = [{ role: 'user', content: 'hi' }];
+  return { messages, tools: [], ...overrides };
+}
+
+/** Every event of one stream, in order. */
+export async function collect(engine: Engine, req: EngineRequest = request()): Promise<EngineEvent[]> {
+  const events: EngineEvent[] = [];
+  for await (const event of engine.stream(req)) events.push(event);
+  return events;
+}
+
+/** The error a promise rejects with (fails the test if it resolves). */
+export async function rejection(promise: Promise<unknown>): Promise<any> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+/** The concatenated text of a stream's events. */
+export function textOf(events: EngineEvent[]): string {
+  return events.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join('');
+}
+
+/** The tool calls of a stream's events. */
+export function callsOf(events: EngineEvent[]) {
+  return events.flatMap((e) => (e.type === 'tool_call' ? [e.call] : []));
+}
