@@ -1,5 +1,6 @@
 // A live example of the tool core on the page: one call, decoded, validated and run.
 import { defineTool, ToolManager, ToolRegistry, type ToolCall } from '../src/index.js';
+import { mountAgentExample } from './agent.js';
 
 const add = defineTool({
   name: 'add',
@@ -45,3 +46,5 @@ document.querySelector('#run')!.addEventListener('click', () => {
 document.querySelector('#run-slow')!.addEventListener('click', () => {
   void show({ id: crypto.randomUUID(), name: 'slow', arguments: {} });
 });
+
+mountAgentExample();

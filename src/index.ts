@@ -42,11 +42,17 @@ export { EngineHttpError } from './errors/engine-http-error.js';
 
 // Agents and the loop
 export { Agent, type AgentOptions } from './runner/agent.js';
-export { ChatRunner, type ChatRunnerOptions, type Run, type RunOptions } from './runner/chat-runner.js';
+export { ChatRunner, type ChatRunnerOptions, type ChildRunOptions, type Run, type RunOptions } from './runner/chat-runner.js';
 export { ConcurrencyBudget } from './runner/limiter.js';
 export { MemoryConversationStore, type ConversationStore } from './runner/conversation-store.js';
 export type { RunEvent } from './runner/events.js';
 export type { RunResult } from './runner/run-result.js';
+export type { LeafSnapshot, SnapshotStore, JournalEntry, JournalState, ToolCallJournal } from './store/types.js';
+export type { LeafOptions } from './leaf/leaf-options.js';
+export { ToolNotAllowedError } from './errors/tool-not-allowed-error.js';
+export { ConversationBusyError } from './errors/conversation-busy-error.js';
+export type { LockMode } from './runner/conversation-lock.js';
+export type { RunScope } from './tools/types.js';
 export type { AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage } from './runner/messages.js';
 export { MaxIterationsError } from './errors/max-iterations-error.js';
 export { RunAbortedError } from './errors/run-aborted-error.js';

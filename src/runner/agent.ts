@@ -6,6 +6,9 @@ import type { ToolCallParser } from '../parser/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ToolManager } from '../tools/tool-manager.js';
 import type { Tool } from '../tools/types.js';
+import type { LeafOptions } from '../leaf/leaf-options.js';
+import { spawnLeafTool } from '../leaf/spawn-leaf.js';
+import type { ToolCallJournal } from '../store/types.js';
 import { MemoryConversationStore, type ConversationStore } from './conversation-store.js';
 
 /** How an agent is made. */
@@ -18,6 +21,8 @@ export interface AgentOptions {
   conversations?: ConversationStore;
   /** A tool result longer than this many characters is cut, with a marker, before the model reads it. Default 20 000. */
   maxResultChars?: number;
+  /** Journal of non-idempotent calls, so a call cut off by a reload is never run twice (see ToolCallJournal). */
+  journal?: ToolCallJournal;
   /** Realm services for the engine (tests swap `fetch`). */
   engine?: EngineDeps;
 }
@@ -32,6 +37,7 @@ export class Agent {
   readonly parser: ToolCallParser;
   readonly conversations: ConversationStore;
   readonly maxResultChars: number;
+  readonly journal: ToolCallJournal | undefined;
 
   private constructor(
     readonly engine: Engine,
@@ -41,12 +47,29 @@ export class Agent {
     this.parser = options.parser ?? new TagToolCallParser();
     this.conversations = options.conversations ?? new MemoryConversationStore();
     this.maxResultChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
+    this.journal = options.journal;
+    this.#options = options;
+  }
+
+  readonly #options: AgentOptions;
+
+  /** A sibling agent on the same engine, parser and journal, with the given tools and no stored conversations. */
+  derive(tools: readonly Tool[]): Agent {
+    const { conversations: _, ...rest } = this.#options;
+    const agent = new Agent(this.engine, { ...rest, parser: this.parser });
+    for (const tool of tools) agent.tool(tool);
+    return agent;
   }
 
   /** Make an agent for a plain-data engine config (the engine is built here, in this realm), or for an Engine of your own. */
   static async make(engine: EngineConfig | Engine, options: AgentOptions = {}): Promise<Agent> {
     const live = 'stream' in engine ? engine : createEngine(engine, options.engine);
     return new Agent(live, options);
+  }
+
+  /** Let the model delegate sub-tasks to leaves through a `spawn_leaf` tool (see LeafOptions). */
+  leaf(options: LeafOptions): this {
+    return this.tool(spawnLeafTool(this, options));
   }
 
   /** Add a tool; throws DuplicateToolError on a taken name, InvalidToolError on a bad definition. */

@@ -4,6 +4,9 @@ import type { Agent } from './agent.js';
 import { Approvals } from './approvals.js';
 import { EventChannel, type RunEvent } from './events.js';
 import { ConcurrencyBudget, Limiter } from './limiter.js';
+import { RunAbortedError } from '../errors/run-aborted-error.js';
+import { withConversationLock, type LockMode } from './conversation-lock.js';
+import type { Message } from './messages.js';
 import { runLoop } from './run-loop.js';
 import type { RunResult } from './run-result.js';
 
@@ -23,6 +26,14 @@ export interface RunOptions {
   toolChoice?: ToolChoice;
   /** An id of your own for the run (default: a fresh UUID). */
   runId?: string;
+  /** When another run (say in another tab) holds the conversation: `wait` (default) or `fail` with `conversation_busy`. */
+  lock?: LockMode;
+}
+
+/** What a leaf run adds: it starts from its parent's snapshot, one level deeper. */
+export interface ChildRunOptions {
+  history: readonly Message[];
+  depth: number;
 }
 
 /** A run in progress. */
@@ -57,6 +68,15 @@ export class ChatRunner {
 
   /** Start a run of `agent` on `input`. */
   run(agent: Agent, input: string, options: RunOptions = {}): Run {
+    return this.#start(agent, input, options);
+  }
+
+  /** Start a run from given messages instead of a stored conversation (how a leaf runs). */
+  runChild(agent: Agent, input: string, child: ChildRunOptions, options: Omit<RunOptions, 'conversation'> = {}): Run {
+    return this.#start(agent, input, options, child);
+  }
+
+  #start(agent: Agent, input: string, options: RunOptions, child?: ChildRunOptions): Run {
     const maxIterations = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
     if (!(Number.isInteger(maxIterations) && maxIterations >= 1)) {
       throw new RangeError(`maxIterations must be a whole number >= 1 (got ${maxIterations})`);
@@ -70,25 +90,36 @@ export class ChatRunner {
     const approvals = new Approvals();
     const limiters = this.budget ? [new Limiter(this.concurrency), this.budget] : [new Limiter(this.concurrency)];
 
-    const result = runLoop({
-      runId,
-      agent,
-      input,
-      maxIterations,
-      ...(options.conversation !== undefined ? { conversation: options.conversation } : {}),
-      ...(options.toolChoice !== undefined ? { toolChoice: options.toolChoice } : {}),
-      tools: agent.tools,
-      limiters,
-      approvals,
-      emit: (event) => channel.push(event),
-      signal: controller.signal,
-    }).then(
+    const loop = () =>
+      runLoop({
+        runId,
+        agent,
+        input,
+        maxIterations,
+        ...(options.conversation !== undefined ? { conversation: options.conversation } : {}),
+        ...(options.toolChoice !== undefined ? { toolChoice: options.toolChoice } : {}),
+        ...(agent.journal ? { journal: agent.journal } : {}),
+        ...(child ? { history: child.history } : {}),
+        depth: child?.depth ?? 0,
+        concurrency: this.concurrency,
+        ...(this.budget ? { budget: this.budget } : {}),
+        tools: agent.tools,
+        limiters,
+        approvals,
+        emit: (event) => channel.push(event),
+        signal: controller.signal,
+      });
+    const { conversation } = options;
+    const locked = conversation === undefined ? loop() : withConversationLock(conversation, options.lock ?? 'wait', controller.signal, loop);
+    const result = locked.then(
       (value) => {
         channel.push({ type: 'run_finished', result: value });
         channel.close();
         return value;
       },
-      (error: unknown) => {
+      (failure: unknown) => {
+        // Aborted while waiting for the conversation's lock: the same coded abort as anywhere else.
+        const error = controller.signal.aborted && !isAmbiError(failure) ? new RunAbortedError(controller.signal.reason) : failure;
         const code = isAmbiError(error) ? error.code : 'internal_error';
         channel.push({ type: 'run_failed', error: { code, message: error instanceof Error ? error.message : String(error) } });
         channel.close();

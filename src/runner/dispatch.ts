@@ -1,6 +1,8 @@
+import { isAmbiError } from '../errors/ambi-error.js';
+import type { ToolCallJournal } from '../store/types.js';
 import { decodeArgs } from '../tools/decode-args.js';
 import type { ToolManager } from '../tools/tool-manager.js';
-import type { ToolCall, ToolResult } from '../tools/types.js';
+import type { RunScope, ToolCall, ToolResult } from '../tools/types.js';
 import type { Approvals } from './approvals.js';
 import type { RunEvent } from './events.js';
 import type { Limiter } from './limiter.js';
@@ -13,6 +15,9 @@ export interface DispatchContext {
   approvals: Approvals;
   emit: (event: RunEvent) => void;
   signal: AbortSignal;
+  /** Records non-idempotent calls before and after they run. */
+  journal?: ToolCallJournal;
+  conversation?: string;
 }
 
 /** Whether a call must wait for the whole reply: side effects never start from a partial stream. */
@@ -22,7 +27,7 @@ export function mayStartEarly(call: ToolCall, tools: ToolManager): boolean {
 }
 
 /** Run one call: ask for approval if its tool wants it, wait for a slot, execute. Never rejects. */
-export async function dispatchCall(call: ToolCall, ctx: DispatchContext): Promise<ToolResult> {
+export async function dispatchCall(call: ToolCall, ctx: DispatchContext, scope?: RunScope): Promise<ToolResult> {
   const started = performance.now();
   const stopped = (code: string, message: string): ToolResult => {
     const result: ToolResult = { id: call.id, name: call.name, ok: false, error: { code, message }, attempts: 0, durationMs: performance.now() - started };
@@ -40,17 +45,34 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext): Promis
         return stopped('denied', `The user denied this call to "${call.name}"${why}`);
       }
     }
-    for (const limiter of ctx.limiters) releases.push(await limiter.acquire(ctx.signal));
+    // A delegating tool (a leaf) waits on calls that need the shared budget: it holds only the run's own slot.
+    const limiters = ctx.tools.registry.get(call.name)?.delegates ? ctx.limiters.slice(0, 1) : ctx.limiters;
+    for (const limiter of limiters) releases.push(await limiter.acquire(ctx.signal));
   } catch {
     for (const release of releases.reverse()) release();
     return stopped('aborted', `Tool "${call.name}" was aborted before it started`);
   }
   try {
+    const journaled = ctx.journal && ctx.tools.registry.get(call.name)?.idempotent === false ? ctx.journal : undefined;
+    const key = call.idempotencyKey ?? crypto.randomUUID();
+    if (journaled) {
+      try {
+        await journaled.begin({ idempotencyKey: key, callId: call.id, name: call.name, arguments: call.arguments, ...(ctx.conversation ? { conversation: ctx.conversation } : {}) });
+      } catch (error) {
+        // Unrecorded, a consequential call could run twice after a reload: it does not run at all.
+        const code = isAmbiError(error) ? error.code : 'storage_error';
+        return stopped(code, `Tool "${call.name}" was not run: its journal entry could not be written (${error instanceof Error ? error.message : String(error)})`);
+      }
+    }
     const result = await ctx.tools.execute(call, {
       signal: ctx.signal,
+      idempotencyKey: key,
+      ...(scope ? { scope } : {}),
       onAttempt: (attempt) => ctx.emit({ type: 'tool_started', callId: call.id, name: call.name, attempt }),
       onRetry: (info) => ctx.emit({ type: 'tool_retry', callId: call.id, name: call.name, ...info }),
     });
+    // The result also reaches the conversation; a journal that stays `started` only makes a resume cautious.
+    await journaled?.finish(key, result).catch(() => {});
     ctx.emit({ type: 'tool_finished', result });
     return result;
   } finally {

@@ -48,6 +48,7 @@ export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
     }
   };
   const addCall = (call: ToolCall) => {
+    call.idempotencyKey ??= crypto.randomUUID();
     turn.calls.push(call);
     emit({ type: 'tool_call', call });
     const running = ctx.startEarly(call);

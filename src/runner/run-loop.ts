@@ -3,11 +3,13 @@ import { EngineError } from '../errors/engine-error.js';
 import { MaxIterationsError } from '../errors/max-iterations-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
 import type { ToolChoice, Usage } from '../engines/types.js';
-import type { ToolResult } from '../tools/types.js';
+import type { RunScope, ToolResult } from '../tools/types.js';
 import type { Agent } from './agent.js';
 import { dispatchCall, mayStartEarly, type DispatchContext } from './dispatch.js';
+import type { ConcurrencyBudget } from './limiter.js';
 import type { Message } from './messages.js';
 import { modelTurn, type ModelTurn } from './model-turn.js';
+import { repairDanglingCalls } from './resume.js';
 import type { RunResult } from './run-result.js';
 import { formatErrorMessage, toolMessage } from './tool-message.js';
 
@@ -17,21 +19,26 @@ export interface LoopContext extends DispatchContext {
   agent: Agent;
   input: string;
   maxIterations: number;
-  conversation?: string;
   toolChoice?: ToolChoice;
+  /** Start from these messages instead of a stored conversation (a leaf starts from its parent's snapshot). */
+  history?: readonly Message[];
+  depth: number;
+  concurrency: number;
+  budget?: ConcurrencyBudget;
 }
 
 /**
  * The ReAct loop: ask the model, run the calls of its reply, feed the results back in
- * call order, until it answers. The conversation only ever grows by whole steps (a reply
- * with all of its results), so an abort or a failure never leaves a call without its result.
+ * call order, until it answers. A named conversation is appended after each reply and
+ * after each batch of results; an abort still records the batch's (aborted) results, so
+ * no call is left without one except by a crash, which the next run repairs.
  */
 export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   const { agent, signal } = ctx;
   const store = agent.conversations;
-  const history = ctx.conversation ? await store.load(ctx.conversation) : [];
+  const history = ctx.history ? [...ctx.history] : ctx.conversation ? await store.load(ctx.conversation) : [];
   const startLength = history.length;
-  const opening: Message[] = [];
+  const opening: Message[] = await repairDanglingCalls(history, ctx.journal, agent.maxResultChars);
   if (history.length === 0 && agent.preamble) opening.push({ role: 'system', content: agent.preamble });
   opening.push({ role: 'user', content: ctx.input });
   const messages = [...history, ...opening];
@@ -42,38 +49,39 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   const toolResults: ToolResult[] = [];
   let usage: Usage | undefined;
   for (let iteration = 1; ; iteration++) {
+    const scope: RunScope = { runId: ctx.runId, messages: [...messages], emit: ctx.emit, depth: ctx.depth, concurrency: ctx.concurrency, ...(ctx.budget ? { budget: ctx.budget } : {}) };
     // On the last allowed turn nothing starts early: calls it asks for are never run.
-    const turn = await askModel(ctx, messages, iteration < ctx.maxIterations);
+    const turn = await askModel(ctx, scope, iteration < ctx.maxIterations);
     usage = addUsage(usage, turn.usage);
     const assistant: Message = { role: 'assistant', content: turn.rawText, ...(turn.provider ? { provider: turn.provider } : {}) };
     const wantsMore = turn.calls.length > 0 || turn.errors.length > 0;
+    if (wantsMore && iteration >= ctx.maxIterations) {
+      if (ctx.conversation) await store.truncate(ctx.conversation, startLength);
+      throw new MaxIterationsError(ctx.maxIterations);
+    }
+    if (turn.calls.length > 0) assistant.toolCalls = turn.calls;
+    messages.push(assistant);
+    await save([assistant]);
     if (!wantsMore) {
-      messages.push(assistant);
-      await save([assistant]);
       ctx.emit({ type: 'iteration_finished', iteration, finishReason: turn.finishReason, toolCalls: 0 });
       const result: RunResult = { runId: ctx.runId, text: turn.text.trim(), messages, iterations: iteration, toolResults };
       if (usage) result.usage = usage;
       return result;
     }
-    if (iteration >= ctx.maxIterations) {
-      if (ctx.conversation) await store.truncate(ctx.conversation, startLength);
-      throw new MaxIterationsError(ctx.maxIterations);
-    }
     // Every call of the reply, in call order; early ones are already running.
-    const results = await Promise.all(turn.calls.map((call) => turn.started.get(call.id) ?? dispatchCall(call, ctx)));
-    if (signal.aborted) throw new RunAbortedError(signal.reason);
-    if (turn.calls.length > 0) assistant.toolCalls = turn.calls;
-    const step: Message[] = [assistant, ...results.map((result) => toolMessage(result, agent.maxResultChars))];
+    const results = await Promise.all(turn.calls.map((call) => turn.started.get(call.id) ?? dispatchCall(call, ctx, scope)));
+    const step: Message[] = results.map((result) => toolMessage(result, agent.maxResultChars));
     if (turn.errors.length > 0) step.push(formatErrorMessage(turn.errors));
     messages.push(...step);
     toolResults.push(...results);
     await save(step);
+    if (signal.aborted) throw new RunAbortedError(signal.reason);
     ctx.emit({ type: 'iteration_finished', iteration, finishReason: turn.finishReason, toolCalls: turn.calls.length });
   }
 }
 
 /** One model turn; an engine failure stops the calls that started early before it propagates. */
-async function askModel(ctx: LoopContext, messages: readonly Message[], allowEarly: boolean): Promise<ModelTurn> {
+async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean): Promise<ModelTurn> {
   const { agent, signal } = ctx;
   if (signal.aborted) throw new RunAbortedError(signal.reason);
   const early = new AbortController();
@@ -85,10 +93,10 @@ async function askModel(ctx: LoopContext, messages: readonly Message[], allowEar
     return await modelTurn({
       agent,
       emit: ctx.emit,
-      request: { messages: requestMessages(agent, messages), tools: agent.registry.definitions(), signal, ...(ctx.toolChoice ? { toolChoice: ctx.toolChoice } : {}) },
+      request: { messages: requestMessages(agent, scope.messages), tools: agent.registry.definitions(), signal, ...(ctx.toolChoice ? { toolChoice: ctx.toolChoice } : {}) },
       startEarly: (call) => {
         if (!allowEarly || !mayStartEarly(call, agent.tools)) return undefined;
-        const running = dispatchCall(call, earlyCtx);
+        const running = dispatchCall(call, earlyCtx, scope);
         started.push(running);
         return running;
       },
@@ -99,7 +107,8 @@ async function askModel(ctx: LoopContext, messages: readonly Message[], allowEar
     if (signal.aborted) throw new RunAbortedError(signal.reason);
     throw isAmbiError(error) ? error : wrapEngineFailure(error);
   } finally {
-    signal.removeEventListener('abort', onAbort);
+    // Calls that started early outlive the turn: they stay linked to the run's signal until they settle.
+    void Promise.all(started).finally(() => signal.removeEventListener('abort', onAbort));
   }
 }
 

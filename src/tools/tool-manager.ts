@@ -1,7 +1,7 @@
 import type { ToolRegistry } from './registry.js';
 import { decodeArgs } from './decode-args.js';
 import { runAttempt, type AttemptOutcome } from './run-attempt.js';
-import type { Tool, ToolCall, ToolResult } from './types.js';
+import type { RunScope, Tool, ToolCall, ToolResult } from './types.js';
 
 /** Options for one `execute`. */
 export interface ExecuteOptions {
@@ -11,6 +11,8 @@ export interface ExecuteOptions {
   idempotencyKey?: string;
   /** Called as each attempt starts (1-based). */
   onAttempt?: (attempt: number) => void;
+  /** The run the call belongs to, handed to the tool as `ctx.run`. */
+  scope?: RunScope;
   /** Called when a timed-out attempt will be retried after `delayMs`. */
   onRetry?: (info: { attempt: number; nextAttempt: number; delayMs: number }) => void;
 }
@@ -42,10 +44,10 @@ export class ToolManager {
     const { signal } = options;
     if (signal?.aborted) return done(0, { kind: 'aborted', reason: signal.reason }, tool);
 
-    const idempotencyKey = options.idempotencyKey ?? crypto.randomUUID();
+    const idempotencyKey = options.idempotencyKey ?? call.idempotencyKey ?? crypto.randomUUID();
     for (let attempt = 1; ; attempt++) {
       options.onAttempt?.(attempt);
-      const outcome = await runAttempt(tool, args.value, { callId: id, attempt, idempotencyKey }, signal);
+      const outcome = await runAttempt(tool, args.value, { callId: id, attempt, idempotencyKey, ...(options.scope ? { run: options.scope } : {}) }, signal);
       const retry = outcome.kind === 'timeout' && tool.idempotent && attempt <= tool.maxRetries;
       if (!retry) return done(attempt, outcome, tool);
       options.onRetry?.({ attempt, nextAttempt: attempt + 1, delayMs: tool.retryDelayMs });

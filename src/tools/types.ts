@@ -1,4 +1,7 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { RunEvent } from '../runner/events.js';
+import type { ConcurrencyBudget } from '../runner/limiter.js';
+import type { Message } from '../runner/messages.js';
 
 /** A JSON value: what tool outputs and decoded arguments are made of. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -20,6 +23,8 @@ export interface ToolCall {
   arguments: unknown;
   /** Provider fields a server needs echoed back with this call (kept verbatim). */
   provider?: Record<string, unknown>;
+  /** Set by the runner when the call is read: the key of every attempt, and of its journal entry. */
+  idempotencyKey?: string;
 }
 
 /** What a tool receives besides its arguments. */
@@ -31,6 +36,22 @@ export interface ToolContext {
   attempt: number;
   /** The same for every attempt of one call: pass it to your server to deduplicate. */
   idempotencyKey: string;
+  /** The run this call belongs to, when a ChatRunner runs it (what delegation to a leaf needs). */
+  run?: RunScope;
+}
+
+/** What a tool may know of the run that called it. Stays in the realm of the loop. */
+export interface RunScope {
+  runId: string;
+  /** The conversation before the model reply that made this call. */
+  messages: readonly Message[];
+  /** Add an event to the run's stream (a leaf forwards its own, tagged with its id). */
+  emit(event: RunEvent): void;
+  /** 0 for a top-level run, 1 for a leaf, and so on. */
+  depth: number;
+  /** The per-run concurrency limit and the shared budget, for runs started on behalf of this one. */
+  concurrency: number;
+  budget?: ConcurrencyBudget;
 }
 
 /** Error codes a ToolResult can carry. */
@@ -87,4 +108,6 @@ export interface Tool<Args = any, Output = unknown> extends ToolDefinition, Tool
   /** Ask a person before running (a boolean, or decided from the arguments). */
   needsApproval?: boolean | ((args: Args) => boolean | Promise<boolean>);
   call(args: Args, ctx: ToolContext): Output | Promise<Output>;
+  /** Only waits on other calls (a leaf): holds no slot of a shared budget, which its own calls need. */
+  delegates?: boolean;
 }

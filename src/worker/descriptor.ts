@@ -23,6 +23,6 @@ export function remoteTool(descriptor: ToolDescriptor, invoker: ToolInvoker): To
     ...definition,
     needsApproval: approval === 'ask' ? (args) => invoker.needsApproval(args) : approval === 'always',
     // The signal travels as its own argument: Comlink converts top-level arguments only.
-    call: (args, { signal, ...ctx }) => invoker.call(args, ctx, signal),
+    call: (args, { signal, callId, attempt, idempotencyKey }) => invoker.call(args, { callId, attempt, idempotencyKey }, signal),
   };
 }

@@ -12,7 +12,7 @@ export interface ToolDescriptor extends ToolDefinition, ToolPolicy {
 }
 
 /** The context fields that clone; the signal crosses as its own argument (a MessagePort). */
-export type WireContext = Omit<ToolContext, 'signal'>;
+export type WireContext = Omit<ToolContext, 'signal' | 'run'>;
 
 /** How the runner worker reaches a tool that lives elsewhere (the page, or a tool worker via the page). */
 export interface ToolInvoker {

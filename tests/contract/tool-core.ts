@@ -2,6 +2,7 @@
 import Ajv from 'ajv';
 import { describe, expect, it, vi } from 'vitest';
 import {
+  AmbiError,
   defineTool,
   DuplicateToolError,
   InvalidToolError,
@@ -290,6 +291,15 @@ export function describeToolCore(realm: string): void {
         });
         const result = failure(await managerWith(tool).execute({ id: 'c1', name: 'probe', arguments: {} }));
         expect(result.error).toEqual({ code: 'crashed', message: 'Tool "probe" failed unexpectedly: TypeError: x is undefined' });
+        expect(contexts.length).toBe(1);
+      });
+
+      it('keeps the code of a coded infrastructure error (e.g. worker_crashed), without retrying', async () => {
+        const { tool, contexts } = recorded({ idempotent: true }, () => {
+          throw new AmbiError('worker_crashed', 'The tool worker crashed: boom');
+        });
+        const result = failure(await managerWith(tool).execute({ id: 'c1', name: 'probe', arguments: {} }));
+        expect(result.error).toEqual({ code: 'worker_crashed', message: 'The tool worker crashed: boom' });
         expect(contexts.length).toBe(1);
       });
 

@@ -192,7 +192,7 @@ describe('ChatRunner', () => {
     expect(await conversations.load('chat')).toEqual([{ role: 'user', content: 'earlier' }, { role: 'assistant', content: 'reply' }]);
   });
 
-  it('aborts every running tool signal, then rejects with code aborted, leaving no call without a result', async () => {
+  it('aborts every running tool signal, records the aborted results, then rejects with code aborted', async () => {
     const signals: AbortSignal[] = [];
     const started = gate();
     const hang = defineTool({
@@ -216,7 +216,8 @@ describe('ChatRunner', () => {
     expect(isAmbiError(error, 'aborted')).toBe(true);
     expect(signals.map((s) => [s.aborted, s.reason])).toEqual([[true, 'stop pressed'], [true, 'stop pressed']]);
     const stored = await conversations.load('chat');
-    expect(stored.map((m) => m.role)).toEqual(['user']);
+    expect(stored.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool']);
+    expect(stored.slice(2).map((m) => JSON.parse(m.content).error.code)).toEqual(['aborted', 'aborted']);
   });
 
   it('aborts a run whose outside signal fires during the model reply', async () => {
@@ -259,6 +260,24 @@ describe('ChatRunner', () => {
     rest.open();
     await run.result;
     expect(order).toEqual(['run read', 'reply ends', 'run write']);
+  });
+
+  it('aborts a call that started early and is still running after its reply ended', async () => {
+    const reasons: unknown[] = [];
+    const watch = defineTool({
+      name: 'watch',
+      description: 'x',
+      parameters: empty,
+      idempotent: true,
+      call: (_a, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => { reasons.push(signal.reason); reject(signal.reason); })),
+    });
+    const engine = new StepEngine([[text('[TOOL_CALL]{"name":"watch"}[/TOOL_CALL] waiting'), finish()]]);
+    const run = new ChatRunner().run((await Agent.make(engine)).tool(watch), 'go');
+    // The reply has ended (the engine is immediate) by the time the abort comes; the call still runs.
+    setTimeout(() => run.abort('stop'), 20);
+    const error = await run.result.catch((e: unknown) => e);
+    expect(isAmbiError(error, 'aborted')).toBe(true);
+    expect(reasons).toEqual(['stop']);
   });
 
   it('never runs a non-idempotent call from a reply whose stream was cut', async () => {

@@ -1,0 +1,52 @@
+import { ConversationBusyError } from '../errors/conversation-busy-error.js';
+
+/** What a run does when its conversation is held by another run: wait its turn, or fail at once. */
+export type LockMode = 'wait' | 'fail';
+
+interface LockManagerLike {
+  request<T>(name: string, options: { ifAvailable?: boolean; signal?: AbortSignal }, callback: (lock: unknown) => Promise<T>): Promise<T>;
+}
+
+/**
+ * Run `work` holding the conversation's lock: Web Locks where the realm has them (so
+ * two tabs serialise), an in-realm queue otherwise (Node).
+ */
+export async function withConversationLock<T>(conversation: string, mode: LockMode, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+  const name = `ambi-web:conversation:${conversation}`;
+  const locks = (globalThis.navigator as { locks?: LockManagerLike } | undefined)?.locks ?? localLocks;
+  const options = mode === 'fail' ? { ifAvailable: true } : { signal };
+  return locks.request(name, options, async (lock) => {
+    if (lock === null) throw new ConversationBusyError(conversation);
+    return work();
+  });
+}
+
+/** The same contract as Web Locks' `request`, for realms without `navigator.locks`. */
+const held = new Map<string, Promise<unknown>>();
+const localLocks: LockManagerLike = {
+  async request(name, options, callback) {
+    const before = held.get(name);
+    if (before && options.ifAvailable) return callback(null);
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const chain = (before ?? Promise.resolve()).then(() => mine);
+    held.set(name, chain);
+    try {
+      if (before) await waitOrAbort(before, options.signal);
+      return await callback({ name });
+    } finally {
+      release();
+      if (held.get(name) === chain) held.delete(name);
+    }
+  },
+};
+
+function waitOrAbort(promise: Promise<unknown>, signal?: AbortSignal): Promise<unknown> {
+  if (!signal) return promise;
+  signal.throwIfAborted();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, resolve).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
