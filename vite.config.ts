@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { readFileSync } from 'node:fs';
+import { defineConfig, type ViteUserConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { chromiumArgs, chromiumExecutable } from './chromium.config.js';
 
-export default defineConfig({
+/** The demo app (`vite build`, `vite dev`) and both Vitest projects. */
+const app: ViteUserConfig = {
   worker: { format: 'es' },
   // Listed up front so the dev server never reloads a test page to re-optimise them.
   optimizeDeps: { include: ['comlink', 'eventsource-parser', 'ajv', 'idb'] },
@@ -32,4 +34,34 @@ export default defineConfig({
       },
     ],
   },
-});
+};
+
+/** Runtime dependencies stay imports in the page entries: the consumer's bundler resolves and dedupes them. */
+const runtimeDependencies = Object.keys(JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).dependencies ?? {});
+const isRuntimeDependency = (id: string) => runtimeDependencies.some((dep) => id === dep || id.startsWith(`${dep}/`));
+
+/**
+ * The published package (`vite build --mode lib`): `dist/lib/index.js` and `dist/lib/worker.js`.
+ * `base: './'` makes the runner worker's URL relative to the module that starts it, so it
+ * resolves wherever the consumer serves the package. The runner worker is a separate
+ * bundle (Vite's worker build) with its dependencies inside, so it runs served as-is.
+ */
+const library: ViteUserConfig = {
+  base: './',
+  // The worker is served as-is (a consumer's bundler copies it as an asset): ship it minified.
+  worker: { format: 'es', rolldownOptions: { output: { minify: true } } },
+  build: {
+    outDir: 'dist/lib',
+    target: 'es2022',
+    // The page entries stay readable; the consumer's bundler minifies them with the app.
+    minify: false,
+    lib: {
+      entry: { index: 'src/index.ts', worker: 'src/worker/index.ts' },
+      formats: ['es'],
+      fileName: (_format, entryName) => `${entryName}.js`,
+    },
+    rolldownOptions: { external: isRuntimeDependency, output: { chunkFileNames: 'chunks/[name]-[hash].js' } },
+  },
+};
+
+export default defineConfig(({ mode }) => (mode === 'lib' ? library : app));

@@ -47,7 +47,6 @@ export { ConcurrencyBudget } from './runner/limiter.js';
 export { MemoryConversationStore, type ConversationStore } from './runner/conversation-store.js';
 export type { RunEvent } from './runner/events.js';
 export type { RunResult } from './runner/run-result.js';
-export type { LeafSnapshot, SnapshotStore, JournalEntry, JournalState, ToolCallJournal } from './store/types.js';
 export type { LeafOptions } from './leaf/leaf-options.js';
 export { ToolNotAllowedError } from './errors/tool-not-allowed-error.js';
 export { ConversationBusyError } from './errors/conversation-busy-error.js';
@@ -61,3 +60,15 @@ export { RunAbortedError } from './errors/run-aborted-error.js';
 export { createWorkerRunner, WorkerRunner, type WorkerRunnerOptions, type WorkerToolsOptions } from './worker/worker-runner.js';
 export { exposeTools } from './worker/expose-tools.js';
 export type { WorkerSource } from './worker/tool-worker.js';
+
+// Stores (IndexedDB via idb, and in memory)
+export { IndexedDbSnapshotStore } from './store/indexeddb-snapshot-store.js';
+export { MemorySnapshotStore } from './store/memory-snapshot-store.js';
+export { IndexedDbConversationStore, type ConversationInfo } from './store/indexeddb-conversation-store.js';
+export { IndexedDbToolCallJournal } from './store/indexeddb-tool-call-journal.js';
+export { MemoryToolCallJournal } from './store/memory-tool-call-journal.js';
+export { closeAmbiDatabase, DEFAULT_DATABASE_NAME, type OpenDatabaseOptions } from './store/database.js';
+export type { JournalBegin } from './store/journal-transitions.js';
+export type { JournalEntry, JournalState, LeafSnapshot, SnapshotStore, ToolCallJournal } from './store/types.js';
+export { StorageError, type StorageErrorCode } from './errors/storage-error.js';
+export { JournalError, type JournalErrorCode } from './errors/journal-error.js';

@@ -1,0 +1,108 @@
+import { openDB } from 'idb';
+import { StorageError } from '../errors/storage-error.js';
+import { SCHEMA_VERSION, upgradeSchema, type AmbiDatabase } from './schema.js';
+import { toStorageError } from './storage-failure.js';
+
+/** The database every IndexedDB store opens unless given another name. */
+export const DEFAULT_DATABASE_NAME = 'ambi-web';
+
+export interface OpenDatabaseOptions {
+  /**
+   * How long to wait, once the browser reports the upgrade blocked by another tab's
+   * connection, before rejecting with `storage_blocked` (default 1000). A tab running
+   * ambi-web closes its connection at once; an older page that does not may never.
+   */
+  blockedTimeoutMs?: number;
+}
+
+const DEFAULT_BLOCKED_TIMEOUT_MS = 1000;
+
+// One connection per database name in this realm, shared by every store that opens it.
+const connections = new Map<string, Promise<AmbiDatabase>>();
+
+/** Open (or reuse) this realm's connection to an ambi-web database, upgrading its schema if needed. */
+export function openAmbiDatabase(name = DEFAULT_DATABASE_NAME, options: OpenDatabaseOptions = {}): Promise<AmbiDatabase> {
+  const cached = connections.get(name);
+  if (cached) return cached;
+  const opening = connect(name, options, () => {
+    if (connections.get(name) === opening) connections.delete(name);
+  });
+  connections.set(name, opening);
+  // A failed open is not cached: the next call tries again (say, once the other tab closed).
+  opening.catch(() => {
+    if (connections.get(name) === opening) connections.delete(name);
+  });
+  return opening;
+}
+
+/** Close this realm's connection to a database (stores reopen it on their next operation). */
+export async function closeAmbiDatabase(name = DEFAULT_DATABASE_NAME): Promise<void> {
+  const opening = connections.get(name);
+  if (!opening) return;
+  connections.delete(name);
+  const db = await opening.catch(() => undefined);
+  db?.close();
+}
+
+function connect(name: string, options: OpenDatabaseOptions, forget: () => void): Promise<AmbiDatabase> {
+  if (typeof indexedDB === 'undefined') {
+    return Promise.reject(
+      new StorageError(`Could not open database "${name}": IndexedDB is not available in this environment`, {
+        code: 'storage_unavailable',
+      }),
+    );
+  }
+  return new Promise((resolve, reject) => {
+    let gaveUp = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const giveUp = (currentVersion: number) => {
+      gaveUp = true;
+      reject(
+        new StorageError(
+          `Could not open database "${name}" at version ${SCHEMA_VERSION}: another connection (another tab, or a worker) holds version ${currentVersion} open and does not close it; close or reload the other tabs`,
+          { code: 'storage_blocked' },
+        ),
+      );
+    };
+    let upgradeFailure: unknown;
+    let request: Promise<AmbiDatabase>;
+    try {
+      request = openDB(name, SCHEMA_VERSION, {
+        upgrade: (db, oldVersion, _newVersion, transaction) => {
+          // A failed upgrade reaches the caller as the open's rejection, carrying the step's own error.
+          transaction.done.catch(() => {});
+          try {
+            upgradeSchema(db, oldVersion);
+          } catch (error) {
+            upgradeFailure = error;
+            transaction.abort();
+          }
+        },
+        blocked: (currentVersion) => {
+          timer ??= setTimeout(() => giveUp(currentVersion), options.blockedTimeoutMs ?? DEFAULT_BLOCKED_TIMEOUT_MS);
+        },
+        // Another tab wants a newer version (or to delete the database): step aside rather than block it.
+        blocking: (_current, _blocked, event) => {
+          forget();
+          (event.target as IDBDatabase).close();
+        },
+        terminated: forget,
+      });
+    } catch (error) {
+      reject(toStorageError(error, `open database "${name}"`));
+      return;
+    }
+    request.then(
+      (db) => {
+        clearTimeout(timer);
+        // The open went through after we gave up on it: nobody holds this connection, so release it.
+        if (gaveUp) db.close();
+        else resolve(db);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        if (!gaveUp) reject(toStorageError(upgradeFailure ?? error, `open database "${name}"`));
+      },
+    );
+  });
+}

@@ -1,0 +1,80 @@
+import type { ToolResult } from '../tools/types.js';
+import { openAmbiDatabase, DEFAULT_DATABASE_NAME, type OpenDatabaseOptions } from './database.js';
+import { byUpdate, finishedEntry, startedEntry, type JournalBegin } from './journal-transitions.js';
+import { storageOperation } from './storage-failure.js';
+import { queue, transact } from './transaction.js';
+import type { JournalEntry, ToolCallJournal } from './types.js';
+
+// The journal is a write-ahead log: a `started` record must be on disk before the call runs.
+const DURABLE: IDBTransactionOptions = { durability: 'strict' };
+
+/** The tool-call journal in IndexedDB: each transition reads and writes its entry in one transaction. */
+export class IndexedDbToolCallJournal implements ToolCallJournal {
+  readonly #options: OpenDatabaseOptions;
+
+  private constructor(
+    readonly dbName: string,
+    options: OpenDatabaseOptions,
+  ) {
+    this.#options = options;
+  }
+
+  /** Open the journal on a database (default `'ambi-web'`); rejects if the database cannot be opened. */
+  static async open(dbName = DEFAULT_DATABASE_NAME, options: OpenDatabaseOptions = {}): Promise<IndexedDbToolCallJournal> {
+    await openAmbiDatabase(dbName, options);
+    return new IndexedDbToolCallJournal(dbName, options);
+  }
+
+  #db() {
+    return openAmbiDatabase(this.dbName, this.#options);
+  }
+
+  /** Record `started`; rejects `journal_conflict` if the key is already journalled. */
+  async begin(entry: JournalBegin): Promise<void> {
+    return storageOperation(`begin journal entry "${entry.idempotencyKey}"`, async () => {
+      await transact(
+        await this.#db(),
+        ['journal'],
+        'readwrite',
+        async (tx) => {
+          const journal = tx.objectStore('journal');
+          queue(journal.put(startedEntry(await journal.get(entry.idempotencyKey), entry, Date.now())));
+        },
+        DURABLE,
+      );
+    });
+  }
+
+  /** Record the outcome; rejects `journal_missing` for an unknown key, `journal_conflict` for a finished one. */
+  async finish(idempotencyKey: string, result: ToolResult): Promise<void> {
+    return storageOperation(`finish journal entry "${idempotencyKey}"`, async () => {
+      await transact(
+        await this.#db(),
+        ['journal'],
+        'readwrite',
+        async (tx) => {
+          const journal = tx.objectStore('journal');
+          queue(journal.put(finishedEntry(await journal.get(idempotencyKey), idempotencyKey, result, Date.now())));
+        },
+        DURABLE,
+      );
+    });
+  }
+
+  /** The entry under this key, if any. */
+  async get(idempotencyKey: string): Promise<JournalEntry | undefined> {
+    return storageOperation(`read journal entry "${idempotencyKey}"`, async () =>
+      transact(await this.#db(), ['journal'], 'readonly', (tx) => tx.objectStore('journal').get(idempotencyKey)),
+    );
+  }
+
+  /** A conversation's entries, oldest update first (say, to find calls a reload cut off). */
+  async listByConversation(conversation: string): Promise<JournalEntry[]> {
+    return storageOperation(`list journal entries of conversation "${conversation}"`, async () => {
+      const entries = await transact(await this.#db(), ['journal'], 'readonly', (tx) =>
+        tx.objectStore('journal').index('conversation').getAll(conversation),
+      );
+      return entries.sort(byUpdate);
+    });
+  }
+}

@@ -1,0 +1,59 @@
+import type { DBSchema, IDBPDatabase } from 'idb';
+import type { Message } from '../runner/messages.js';
+import type { JournalEntry, LeafSnapshot } from './types.js';
+
+/** One conversation message as stored: keyed `[conversationId, seq]` so a conversation is one key range. */
+export interface StoredMessage {
+  conversationId: string;
+  /** The message's position in its conversation, from 0. */
+  seq: number;
+  message: Message;
+}
+
+/** A conversation's metadata, written in the same transaction as its messages. */
+export interface ConversationRecord {
+  id: string;
+  /** How many messages the conversation holds (also the next message's `seq`). */
+  length: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The ambi-web database, typed for idb. */
+export interface AmbiDbSchema extends DBSchema {
+  snapshots: { key: string; value: LeafSnapshot; indexes: { createdAt: number } };
+  messages: { key: [string, number]; value: StoredMessage };
+  conversations: { key: string; value: ConversationRecord };
+  journal: { key: string; value: JournalEntry; indexes: { conversation: string } };
+}
+
+export type AmbiDatabase = IDBPDatabase<AmbiDbSchema>;
+
+/**
+ * The schema's history: step N upgrades a version N-1 database to version N. Steps are
+ * only ever appended (never edited), so a database of any older version reaches the
+ * current one without losing data.
+ */
+export const SCHEMA_STEPS: readonly ((db: AmbiDatabase) => void)[] = [
+  // 1: leaf snapshots.
+  (db) => {
+    db.createObjectStore('snapshots', { keyPath: 'id' }).createIndex('createdAt', 'createdAt');
+  },
+  // 2: persistent conversations, messages apart from metadata so an append writes only new rows.
+  (db) => {
+    db.createObjectStore('messages', { keyPath: ['conversationId', 'seq'] });
+    db.createObjectStore('conversations', { keyPath: 'id' });
+  },
+  // 3: the tool-call journal.
+  (db) => {
+    db.createObjectStore('journal', { keyPath: 'idempotencyKey' }).createIndex('conversation', 'conversation');
+  },
+];
+
+/** The version this code opens the database at. */
+export const SCHEMA_VERSION = SCHEMA_STEPS.length;
+
+/** Apply the steps a database at `oldVersion` has not seen yet, up to `newVersion`. */
+export function upgradeSchema(db: AmbiDatabase, oldVersion: number, newVersion: number = SCHEMA_VERSION): void {
+  for (let version = oldVersion + 1; version <= newVersion; version++) SCHEMA_STEPS[version - 1]?.(db);
+}

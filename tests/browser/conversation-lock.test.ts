@@ -1,0 +1,3 @@
+import { describeConversationLock } from '../contract/conversation-lock.js';
+
+describeConversationLock('chromium');

@@ -1,0 +1,17 @@
+import { describeSnapshotStore, describeToolCallJournal, useFreshDatabases } from '../contract/store-contracts.js';
+import { IndexedDbSnapshotStore } from '../../src/store/indexeddb-snapshot-store.js';
+import { IndexedDbToolCallJournal } from '../../src/store/indexeddb-tool-call-journal.js';
+
+// Cleanup is useFreshDatabases' afterEach; the fixtures have nothing more to dispose.
+const freshName = useFreshDatabases();
+const nothingToDispose = async () => {};
+
+describeSnapshotStore('IndexedDB', async () => ({
+  store: await IndexedDbSnapshotStore.open(freshName()),
+  dispose: nothingToDispose,
+}));
+
+describeToolCallJournal('IndexedDB', async () => ({
+  store: await IndexedDbToolCallJournal.open(freshName()),
+  dispose: nothingToDispose,
+}));

@@ -1,0 +1,82 @@
+// One runner per conversation: run unchanged in Node (in-realm locks) and Chromium (Web Locks).
+import { describe, expect, it } from 'vitest';
+import { Agent, ChatRunner, isAmbiError, MemoryConversationStore, type Engine, type EngineEvent } from '../../src/index.js';
+
+/** An engine whose replies wait for `release`, recording how many requests are open at once. */
+function heldEngine() {
+  const state = { open: 0, peak: 0, releases: [] as Array<() => void> };
+  const engine: Engine = {
+    nativeTools: true,
+    async *stream(): AsyncIterable<EngineEvent> {
+      state.open++;
+      state.peak = Math.max(state.peak, state.open);
+      await new Promise<void>((resolve) => state.releases.push(resolve));
+      state.open--;
+      yield { type: 'text', text: 'ok' };
+      yield { type: 'finish', reason: 'stop' };
+    },
+  };
+  return { engine, state };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 5));
+
+export function describeConversationLock(realm: string): void {
+  describe(`one runner per conversation (${realm})`, () => {
+    it('serialises two runs of the same conversation: the second waits for the first', async () => {
+      const { engine, state } = heldEngine();
+      const conversations = new MemoryConversationStore();
+      const agent = await Agent.make(engine, { conversations });
+      const id = `c-${crypto.randomUUID()}`;
+      const first = new ChatRunner().run(agent, 'one', { conversation: id });
+      const second = new ChatRunner().run(agent, 'two', { conversation: id });
+      await tick();
+      expect(state.open).toBe(1);
+      state.releases.shift()!();
+      await first.result;
+      await tick();
+      state.releases.shift()!();
+      await second.result;
+      expect(state.peak).toBe(1);
+      expect((await conversations.load(id)).map((m) => m.content)).toEqual(['one', 'ok', 'two', 'ok']);
+    });
+
+    it("fails the second run at once with conversation_busy when it chooses lock: 'fail'", async () => {
+      const { engine, state } = heldEngine();
+      const agent = await Agent.make(engine);
+      const id = `c-${crypto.randomUUID()}`;
+      const first = new ChatRunner().run(agent, 'one', { conversation: id });
+      await tick();
+      const error = await new ChatRunner().run(agent, 'two', { conversation: id, lock: 'fail' }).result.catch((e: unknown) => e);
+      expect(isAmbiError(error, 'conversation_busy')).toBe(true);
+      state.releases.shift()!();
+      await first.result;
+    });
+
+    it('runs different conversations side by side', async () => {
+      const { engine, state } = heldEngine();
+      const agent = await Agent.make(engine);
+      const a = new ChatRunner().run(agent, 'a', { conversation: `a-${crypto.randomUUID()}` });
+      const b = new ChatRunner().run(agent, 'b', { conversation: `b-${crypto.randomUUID()}` });
+      await tick();
+      expect(state.open).toBe(2);
+      state.releases.splice(0).forEach((release) => release());
+      await Promise.all([a.result, b.result]);
+    });
+
+    it('aborts a run that is still waiting for the lock, with code aborted', async () => {
+      const { engine, state } = heldEngine();
+      const agent = await Agent.make(engine);
+      const id = `c-${crypto.randomUUID()}`;
+      const first = new ChatRunner().run(agent, 'one', { conversation: id });
+      const second = new ChatRunner().run(agent, 'two', { conversation: id });
+      await tick();
+      second.abort('changed my mind');
+      const error = await second.result.catch((e: unknown) => e);
+      expect(isAmbiError(error, 'aborted')).toBe(true);
+      expect(state.open).toBe(1);
+      state.releases.shift()!();
+      await first.result;
+    });
+  });
+}
