@@ -58,6 +58,7 @@ export { RunAbortedError } from './errors/run-aborted-error.js';
 
 // Worker runtime
 export { createWorkerRunner, WorkerRunner, type WorkerRunnerOptions, type WorkerToolsOptions } from './worker/worker-runner.js';
+export type { WorkerLeafOptions } from './worker/protocol.js';
 export { exposeTools } from './worker/expose-tools.js';
 export type { WorkerSource } from './worker/tool-worker.js';
 

@@ -10,6 +10,7 @@ export { openAICompatible, type OpenAICompatibleConfig, type OpenAICompatibleOpt
 export { scriptedEngine, type ScriptedEngineConfig, type ScriptedReply, type ScriptedToolCall } from '../engines/scripted.js';
 export type { EngineConfig } from '../engines/config.js';
 export { createWorkerRunner, WorkerRunner, type WorkerRunnerOptions, type WorkerToolsOptions } from './worker-runner.js';
+export type { WorkerLeafOptions } from './protocol.js';
 export { exposeTools } from './expose-tools.js';
 export type { WorkerSource } from './tool-worker.js';
 export type { Run, RunOptions } from '../runner/chat-runner.js';

@@ -1,6 +1,7 @@
 // Wire types between the page, the runner worker and dedicated tool workers. Types only.
 import type { EngineConfig } from '../engines/config.js';
 import type { ToolChoice } from '../engines/types.js';
+import type { LockMode } from '../runner/conversation-lock.js';
 import type { RunEvent } from '../runner/events.js';
 import type { RunResult } from '../runner/run-result.js';
 import type { JsonValue, ToolContext, ToolDefinition, ToolPolicy } from '../tools/types.js';
@@ -26,12 +27,25 @@ export interface RunnerConfig {
   preamble?: string;
   concurrency?: number;
   maxResultChars?: number;
+  /** IndexedDB database for conversations, the tool-call journal and leaf snapshots. */
+  database?: string;
+  /** Let the model delegate to leaves (`spawn_leaf`); snapshots go to `database` (or memory without one). */
+  leaf?: WorkerLeafOptions;
+}
+
+/** `LeafOptions` without the store, which the worker opens itself. */
+export interface WorkerLeafOptions {
+  tools?: string[];
+  maxDepth?: number;
+  timeoutMs?: number;
+  maxIterations?: number;
 }
 
 export interface WireRunOptions {
   maxIterations?: number;
   conversation?: string;
   toolChoice?: ToolChoice;
+  lock?: LockMode;
 }
 
 /** What `workers/runner.worker.ts` exposes. */

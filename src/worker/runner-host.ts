@@ -2,6 +2,10 @@ import { AmbiError } from '../errors/ambi-error.js';
 import { Agent } from '../runner/agent.js';
 import { ChatRunner, type Run } from '../runner/chat-runner.js';
 import type { EventChannel, RunEvent } from '../runner/events.js';
+import { IndexedDbConversationStore } from '../store/indexeddb-conversation-store.js';
+import { IndexedDbSnapshotStore } from '../store/indexeddb-snapshot-store.js';
+import { IndexedDbToolCallJournal } from '../store/indexeddb-tool-call-journal.js';
+import { MemorySnapshotStore } from '../store/memory-snapshot-store.js';
 import { remoteTool } from './descriptor.js';
 import type { RunnerConfig, RunnerWorkerApi, ToolDescriptor, ToolInvoker } from './protocol.js';
 
@@ -24,10 +28,13 @@ export function createRunnerHost(): RunnerWorkerApi {
 
   return {
     async configure(config: RunnerConfig) {
+      const stores = config.database ? await openStores(config.database) : undefined;
       agent = await Agent.make(config.engine, {
         ...(config.preamble !== undefined ? { preamble: config.preamble } : {}),
         ...(config.maxResultChars !== undefined ? { maxResultChars: config.maxResultChars } : {}),
+        ...(stores ? { conversations: stores.conversations, journal: stores.journal } : {}),
       });
+      if (config.leaf) agent.leaf({ ...config.leaf, store: stores?.snapshots ?? new MemorySnapshotStore() });
       runner = new ChatRunner(config.concurrency);
     },
     async registerTool(descriptor: ToolDescriptor, invoker: ToolInvoker) {
@@ -97,4 +104,14 @@ function forWire(batch: RunEvent[]): RunEvent[] {
     } else out.push(event);
   }
   return out;
+}
+
+/** The three stores on one IndexedDB database (one shared connection). */
+async function openStores(database: string) {
+  const [conversations, journal, snapshots] = await Promise.all([
+    IndexedDbConversationStore.open(database),
+    IndexedDbToolCallJournal.open(database),
+    IndexedDbSnapshotStore.open(database),
+  ]);
+  return { conversations, journal, snapshots };
 }

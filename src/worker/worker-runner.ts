@@ -9,7 +9,7 @@ import { checkTool } from '../tools/check-tool.js';
 import type { Tool } from '../tools/types.js';
 import { toDescriptor } from './descriptor.js';
 import { pageInvoker } from './page-invoker.js';
-import type { RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireRunOptions } from './protocol.js';
+import type { RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireRunOptions, WorkerLeafOptions } from './protocol.js';
 import { ToolWorkerSupervisor, type WorkerSource } from './tool-worker.js';
 import { cloneableReason, registerTransferHandlers } from './transfer-handlers.js';
 
@@ -19,6 +19,10 @@ export interface WorkerRunnerOptions {
   concurrency?: number;
   preamble?: string;
   maxResultChars?: number;
+  /** IndexedDB database (in the worker) for conversations, the tool-call journal and leaf snapshots. */
+  database?: string;
+  /** Let the model delegate to leaves with `spawn_leaf` (snapshots in `database`). */
+  leaf?: WorkerLeafOptions;
   /** Start the runner worker yourself (default: the one bundled with ambi-web). */
   worker?: () => Worker;
 }
@@ -63,8 +67,9 @@ export class WorkerRunner {
       this.#worker.terminate();
     });
     this.#api = Comlink.wrap<RunnerWorkerApi>(this.#worker);
-    const { engine, concurrency, preamble, maxResultChars } = options;
-    this.#ready = this.#guard(this.#api.configure({ engine, ...defined({ concurrency, preamble, maxResultChars }) }));
+    const { engine, concurrency, preamble, maxResultChars, database, leaf } = options;
+    if (leaf) this.#names.add('spawn_leaf');
+    this.#ready = this.#guard(this.#api.configure({ engine, ...defined({ concurrency, preamble, maxResultChars, database, leaf }) }));
     this.#ready.catch(() => {});
   }
 
@@ -91,7 +96,7 @@ export class WorkerRunner {
   run(input: string, options: RunOptions = {}): Run {
     const runId = options.runId ?? crypto.randomUUID();
     const channel = new EventChannel();
-    const wire: WireRunOptions = defined({ maxIterations: options.maxIterations, conversation: options.conversation, toolChoice: options.toolChoice });
+    const wire: WireRunOptions = defined({ maxIterations: options.maxIterations, conversation: options.conversation, toolChoice: options.toolChoice, lock: options.lock });
     const started = this.#ready.then(() => {
       const failed = this.#registrationErrors.splice(0);
       if (failed.length > 0) throw failed[0];

@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  closeAmbiDatabase,
+  createWorkerRunner,
+  defineTool,
+  IndexedDbConversationStore,
+  IndexedDbSnapshotStore,
+  scriptedEngine,
+  type RunEvent,
+  type WorkerRunner,
+} from '../../src/index.js';
+
+const open: WorkerRunner[] = [];
+const databases: string[] = [];
+afterEach(async () => {
+  open.splice(0).forEach((runner) => runner.close());
+  for (const name of databases.splice(0)) {
+    await closeAmbiDatabase(name);
+    await new Promise((resolve) => { const req = indexedDB.deleteDatabase(name); req.onsuccess = req.onerror = req.onblocked = resolve; });
+  }
+});
+
+function freshDatabase(): string {
+  const name = `durable-${crypto.randomUUID()}`;
+  databases.push(name);
+  return name;
+}
+
+describe('durable state through the worker runner', () => {
+  it('resumes a conversation after the runner worker dies mid-call: the cut-off call is not run again', async () => {
+    const database = freshDatabase();
+    let charges = 0;
+    const charge = defineTool({ name: 'charge', description: 'Charge the card', parameters: { type: 'object' }, idempotent: false, call: () => { charges++; return new Promise(() => {}); } });
+
+    // First "tab": the charge starts, then the worker is terminated before it answers (a reload).
+    const first = createWorkerRunner({ engine: scriptedEngine([{ toolCalls: [{ id: 'pay', name: 'charge', arguments: {} }] }]), database }).tool(charge);
+    const run = first.run('pay my bill', { conversation: 'bill' });
+    for await (const event of run.events) if (event.type === 'tool_started') first.close();
+    await run.result.catch(() => undefined);
+    expect(charges).toBe(1);
+
+    // Second "tab": same database, same conversation.
+    const second = createWorkerRunner({ engine: scriptedEngine(['I could not confirm the payment; please check your bank.']), database }).tool(charge);
+    open.push(second);
+    const result = await second.run('did it go through?', { conversation: 'bill' }).result;
+    expect(charges).toBe(1);
+    const repaired = result.messages.find((m) => m.role === 'tool');
+    expect(repaired && JSON.parse(repaired.content).error.code).toBe('outcome_unknown');
+    const stored = await (await IndexedDbConversationStore.open(database)).load('bill');
+    expect(stored.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user', 'assistant']);
+  });
+
+  it('writes leaf snapshots to IndexedDB from the worker, and tags leaf events with the leaf id', async () => {
+    const database = freshDatabase();
+    const runner = createWorkerRunner({
+      engine: scriptedEngine([
+        { toolCalls: [{ id: 'delegate', name: 'spawn_leaf', arguments: { task: 'Summarise the notes' } }] },
+        'Notes summarised by the leaf.',
+        'Done: the leaf summarised them.',
+      ]),
+      database,
+      leaf: { maxDepth: 1 },
+    });
+    open.push(runner);
+    const run = runner.run('Summarise my notes');
+    const events: RunEvent[] = [];
+    for await (const event of run.events) events.push(event);
+    const result = await run.result;
+    expect(result.toolResults).toMatchObject([{ id: 'delegate', ok: true, output: 'Notes summarised by the leaf.' }]);
+    const snapshots = await (await IndexedDbSnapshotStore.open(database)).list();
+    expect(snapshots).toHaveLength(1);
+    expect(snapshots[0]).toMatchObject({ parentCallId: 'delegate', parentRunId: result.runId, task: 'Summarise the notes', status: 'done', result: 'Notes summarised by the leaf.' });
+    expect(events.filter((e) => e.leafId === snapshots[0]!.id).map((e) => e.type)).toContain('run_finished');
+  });
+});
