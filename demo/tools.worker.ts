@@ -1,18 +1,39 @@
-// A dedicated tool worker for the demo: CPU work that must not touch the page.
-import { defineTool, exposeTools } from '../src/worker/index.js';
+// The demo's dedicated tool worker: CPU work kept off the page (and killable on timeout).
+import { defineTool, exposeTools, ToolError } from '../src/worker/index.js';
 
-const wordStats = defineTool({
-  name: 'word_stats',
-  description: 'Count words and the most frequent word in a text',
-  parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+interface ColumnStats {
+  column: string;
+  count: number;
+  mean: number;
+  min: number;
+  max: number;
+  stddev: number;
+}
+
+const csvStats = defineTool({
+  name: 'csv_stats',
+  description: 'Statistics (count, mean, min, max, standard deviation) of every numeric column of a CSV text with a header row.',
+  parameters: { type: 'object', properties: { csv: { type: 'string', minLength: 1 } }, required: ['csv'], additionalProperties: false },
   idempotent: true,
-  call: ({ text }) => {
-    const words = text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
-    const counts = new Map<string, number>();
-    for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
-    const [top = '', topCount = 0] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? [];
-    return { words: words.length, distinct: counts.size, top, topCount, realm: typeof document === 'undefined' ? 'worker' : 'page' };
+  timeoutMs: 10_000,
+  call: ({ csv }, { signal }) => {
+    const rows = csv.trim().split(/\r?\n/).map((line) => line.split(',').map((cell) => cell.trim()));
+    const [header, ...data] = rows;
+    if (!header || data.length === 0) throw new ToolError('The CSV needs a header row and at least one data row');
+    const columns: ColumnStats[] = [];
+    header.forEach((column, index) => {
+      signal.throwIfAborted();
+      const values = data.map((row) => Number(row[index])).filter((value) => Number.isFinite(value));
+      if (values.length === 0) return;
+      const mean = values.reduce((sum, v) => sum + v, 0) / values.length;
+      const variance = values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / values.length;
+      columns.push({ column, count: values.length, mean: round(mean), min: Math.min(...values), max: Math.max(...values), stddev: round(Math.sqrt(variance)) });
+    });
+    if (columns.length === 0) throw new ToolError('No column holds numbers');
+    return { rows: data.length, columns, computedIn: typeof document === 'undefined' ? 'worker' : 'page' };
   },
 });
 
-exposeTools([wordStats]);
+const round = (value: number) => Math.round(value * 1000) / 1000;
+
+exposeTools([csvStats]);

@@ -91,15 +91,16 @@ function takeSlice(outbox: RunEvent[]): RunEvent[] {
 }
 
 /**
- * Shape a batch for the wire: slice long text deltas, and drop the result from
- * `run_finished` (the page fetches it once, with `result()`, instead of twice).
+ * Shape a batch for the wire: slice long text deltas, and drop the result from the run's
+ * own `run_finished` (the page fetches it once, with `result()`, instead of twice; a
+ * leaf's run_finished keeps its result, which is not the run's).
  */
 function forWire(batch: RunEvent[]): RunEvent[] {
   const out: RunEvent[] = [];
   for (const event of batch) {
     if (event.type === 'text_delta' && event.text.length > MAX_WIRE_TEXT) {
       for (let at = 0; at < event.text.length; at += MAX_WIRE_TEXT) out.push({ ...event, text: event.text.slice(at, at + MAX_WIRE_TEXT) });
-    } else if (event.type === 'run_finished') {
+    } else if (event.type === 'run_finished' && !event.leafId) {
       out.push({ ...event, result: undefined as never });
     } else out.push(event);
   }

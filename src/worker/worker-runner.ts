@@ -136,7 +136,7 @@ export class WorkerRunner {
       for (let batch = await this.#guard(this.#api.nextEvents(runId)); batch; batch = await this.#guard(this.#api.nextEvents(runId))) {
         for (const event of batch) {
           // The worker sends run_finished without its result: the result crosses once, via result().
-          channel.push(event.type === 'run_finished' ? { ...event, result: await result } : event);
+          channel.push(event.type === 'run_finished' && !event.leafId ? { ...event, result: await result } : event);
         }
       }
     } catch (error) {

@@ -72,4 +72,28 @@ describe('durable state through the worker runner', () => {
     expect(snapshots[0]).toMatchObject({ parentCallId: 'delegate', parentRunId: result.runId, task: 'Summarise the notes', status: 'done', result: 'Notes summarised by the leaf.' });
     expect(events.filter((e) => e.leafId === snapshots[0]!.id).map((e) => e.type)).toContain('run_finished');
   });
+
+  it('delivers events that follow a leaf, such as an approval request, while the run is still going', async () => {
+    let removed = 0;
+    const remove = defineTool({ name: 'remove', description: 'x', parameters: { type: 'object' }, idempotent: false, needsApproval: true, call: () => ++removed });
+    const runner = createWorkerRunner({
+      engine: scriptedEngine([
+        { toolCalls: [{ name: 'spawn_leaf', arguments: { task: 'check' } }] },
+        'checked',
+        { toolCalls: [{ id: 'rm', name: 'remove', arguments: {} }] },
+        'removed',
+      ]),
+      leaf: {},
+    }).tool(remove);
+    open.push(runner);
+    const run = runner.run('go');
+    const leafFinished: unknown[] = [];
+    for await (const event of run.events) {
+      if (event.type === 'run_finished' && event.leafId) leafFinished.push(event.result.text);
+      if (event.type === 'approval_requested') run.approve(event.call.id);
+    }
+    expect((await run.result).text).toBe('removed');
+    expect(removed).toBe(1);
+    expect(leafFinished).toEqual(['checked']);
+  });
 });

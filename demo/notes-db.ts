@@ -1,0 +1,83 @@
+// The demo app's own data: notes in IndexedDB (separate from ambi-web's database).
+import { openDB, type IDBPDatabase } from 'idb';
+
+export interface Note {
+  id: string;
+  title: string;
+  body: string;
+  updatedAt: number;
+}
+
+const DB_NAME = 'ambi-demo-notes';
+let db: Promise<IDBPDatabase> | undefined;
+
+function database(): Promise<IDBPDatabase> {
+  db ??= openDB(DB_NAME, 1, {
+    upgrade(upgrading) {
+      upgrading.createObjectStore('notes', { keyPath: 'id' });
+    },
+  });
+  return db;
+}
+
+const listeners = new Set<() => void>();
+
+/** Be told whenever notes change (the list re-renders). */
+export function onNotesChanged(listener: () => void): void {
+  listeners.add(listener);
+}
+
+function changed(): void {
+  for (const listener of listeners) listener();
+}
+
+/** Every note, newest first. */
+export async function allNotes(): Promise<Note[]> {
+  const notes = (await (await database()).getAll('notes')) as Note[];
+  return notes.sort((a, b) => b.updatedAt - a.updatedAt);
+}
+
+export async function getNote(id: string): Promise<Note | undefined> {
+  return (await (await database()).get('notes', id)) as Note | undefined;
+}
+
+/** Notes whose title or body contains every word of `query` (case-insensitive). */
+export async function searchNotes(query: string): Promise<Note[]> {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  return (await allNotes()).filter((note) => {
+    const text = `${note.title} ${note.body}`.toLowerCase();
+    return words.every((word) => text.includes(word));
+  });
+}
+
+export async function addNote(title: string, body: string, id = `n-${crypto.randomUUID().slice(0, 8)}`): Promise<Note> {
+  const note: Note = { id, title, body, updatedAt: Date.now() };
+  await (await database()).put('notes', note);
+  changed();
+  return note;
+}
+
+export async function updateNote(id: string, patch: { title?: string; body?: string }): Promise<Note | undefined> {
+  const note = await getNote(id);
+  if (!note) return undefined;
+  const next = { ...note, ...patch, updatedAt: Date.now() };
+  await (await database()).put('notes', next);
+  changed();
+  return next;
+}
+
+export async function deleteNote(id: string): Promise<boolean> {
+  const note = await getNote(id);
+  if (!note) return false;
+  await (await database()).delete('notes', id);
+  changed();
+  return true;
+}
+
+/** First visit: a few notes so the assistant has something to work with. */
+export async function seedNotes(): Promise<void> {
+  if ((await allNotes()).length > 0) return;
+  await addNote('Quarterly numbers', 'Revenue up 12%; churn flat; hire two engineers in Q3.', 'n-numbers');
+  await addNote('Trip to Lisbon', 'Book the tram 28 tour; pack light; visit Belém for pastries.', 'n-lisbon');
+  await addNote('Groceries', 'Oat milk, lemons, coffee beans, rye bread.', 'n-groceries');
+}

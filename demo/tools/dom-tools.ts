@@ -1,0 +1,59 @@
+// Tools over the page itself: they run on the main thread, where the DOM is.
+import { defineTool, ToolError } from '../../src/worker/index.js';
+
+const MAX_TEXT = 4_000;
+
+export const readPage = defineTool({
+  name: 'read_page',
+  description: 'Read the visible text of the page, or of one section by CSS selector (e.g. "#notes", "#editor").',
+  parameters: { type: 'object', properties: { selector: { type: 'string', description: 'CSS selector; omit for the whole app' } }, additionalProperties: false },
+  idempotent: true,
+  call: ({ selector }) => {
+    const root = document.querySelector(selector ?? '#app-main');
+    if (!root) throw new ToolError(`Nothing on the page matches "${selector}"`);
+    // innerText leaves out what is typed in fields; the model needs that too.
+    const fields = [...root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input:not([type=radio]):not([type=checkbox]), textarea')]
+      .filter((field) => field.value)
+      .map((field) => `[${field.name || field.id}]\n${field.value}`);
+    const text = [(root as HTMLElement).innerText.replace(/\n{3,}/g, '\n\n').trim(), ...fields].join('\n');
+    return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
+  },
+});
+
+export const fillField = defineTool({
+  name: 'fill_field',
+  description: 'Type a value into a field of the note editor form. Fields: "title", "body".',
+  parameters: {
+    type: 'object',
+    properties: { field: { type: 'string', enum: ['title', 'body'] }, value: { type: 'string' } },
+    required: ['field', 'value'],
+    additionalProperties: false,
+  },
+  idempotent: true,
+  call: ({ field, value }) => {
+    const input = document.querySelector<HTMLInputElement | HTMLTextAreaElement>(`#editor [name="${field}"]`);
+    if (!input) throw new ToolError(`The editor has no field "${field}"`);
+    input.value = value;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    return `The ${field} field now reads: ${value}`;
+  },
+});
+
+export const highlight = defineTool({
+  name: 'highlight',
+  description: 'Highlight an element of the page for the person, by CSS selector (e.g. a note: "[data-note-id=\\"n-123\\"]").',
+  parameters: { type: 'object', properties: { selector: { type: 'string' } }, required: ['selector'], additionalProperties: false },
+  idempotent: true,
+  call: ({ selector }) => {
+    let elements: Element[];
+    try {
+      elements = [...document.querySelectorAll(selector)];
+    } catch {
+      throw new ToolError(`"${selector}" is not a valid CSS selector`);
+    }
+    if (elements.length === 0) throw new ToolError(`Nothing on the page matches "${selector}"`);
+    for (const element of elements) element.classList.add('highlighted');
+    elements[0]?.scrollIntoView({ block: 'nearest' });
+    return `Highlighted ${elements.length} element(s)`;
+  },
+});

@@ -1,0 +1,34 @@
+// Every piece of model or tool text reaches the page through textContent: never parsed as HTML.
+
+/** Append a list item with `text` as plain text. */
+export function appendItem(list: HTMLElement, className: string, text: string): HTMLLIElement {
+  const item = document.createElement('li');
+  item.className = className;
+  item.textContent = text;
+  list.append(item);
+  list.scrollTop = list.scrollHeight;
+  return item;
+}
+
+/** A button with a text label. */
+export function button(label: string, className: string, onClick: () => void): HTMLButtonElement {
+  const element = document.createElement('button');
+  element.type = 'button';
+  element.className = className;
+  element.textContent = label;
+  element.addEventListener('click', onClick);
+  return element;
+}
+
+/** A run error in words a person can act on. */
+export function describeError(error: { code: string; message: string }): string {
+  switch (error.code) {
+    case 'aborted': return 'Stopped.';
+    case 'max_iterations': return 'The assistant took too many steps and was stopped.';
+    case 'network_error': return `Could not reach the model endpoint. Check the base URL in Settings. (${error.message})`;
+    case 'http_error': return `The model endpoint refused the request: ${error.message}`;
+    case 'worker_crashed': return `The assistant's worker crashed: ${error.message}`;
+    case 'conversation_busy': return 'This conversation is running in another tab.';
+    default: return `Something went wrong (${error.code}): ${error.message}`;
+  }
+}

@@ -1,0 +1,55 @@
+// Driving the demo from Playwright: settings, the fake model's script, and reading the page.
+import { expect, type Page } from '@playwright/test';
+
+export const FAKE_BASE_URL = 'http://127.0.0.1:4310/v1';
+
+export interface FakeReply {
+  text?: string;
+  toolCalls?: Array<{ name: string; arguments: unknown }>;
+  chunkDelayMs?: number;
+  delayMs?: number;
+  status?: number;
+  error?: string;
+}
+
+/** Queue the fake model's next replies. */
+export async function script(page: Page, replies: FakeReply[]): Promise<void> {
+  const res = await page.request.post('http://127.0.0.1:4310/__script', { data: { replies } });
+  expect(res.ok()).toBe(true);
+}
+
+/** The chat requests the fake model received since the last script. */
+export async function modelRequests(page: Page): Promise<Array<{ messages: Array<{ role: string; content: string | null }> }>> {
+  return (await page.request.get('http://127.0.0.1:4310/__requests')).json();
+}
+
+/** Open the demo fresh (its IndexedDB and storage cleared) and wait until it is ready. */
+export async function openDemo(page: Page): Promise<void> {
+  await page.goto('/');
+  await page.evaluate(async () => {
+    localStorage.clear();
+    sessionStorage.clear();
+    for (const db of await indexedDB.databases()) if (db.name) indexedDB.deleteDatabase(db.name);
+  });
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+}
+
+/** Point the demo at the fake OpenAI-compatible server through the settings dialog. */
+export async function useFakeModel(page: Page): Promise<void> {
+  await page.locator('#open-settings').click();
+  await page.locator('#settings input[name="mode"][value="openai"]').check();
+  await page.locator('#settings input[name="baseURL"]').fill(FAKE_BASE_URL);
+  await page.locator('#settings input[name="model"]').fill('fake-model');
+  await page.locator('#settings input[name="apiKey"]').fill('sk-test-secret');
+  await page.locator('#settings button[value="save"]').click();
+  await expect(page.locator('#mode-label')).toHaveAttribute('data-mode', 'openai');
+}
+
+/** Send a message and wait for the run to end. */
+export async function ask(page: Page, text: string, wait = true): Promise<void> {
+  await page.locator('#ask-input').fill(text);
+  await page.locator('#send').click();
+  await expect(page.locator('body')).toHaveAttribute('data-run', 'running');
+  if (wait) await expect(page.locator('body')).toHaveAttribute('data-run', 'idle', { timeout: 30_000 });
+}

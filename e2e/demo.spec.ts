@@ -1,0 +1,132 @@
+import { expect, test } from '@playwright/test';
+import { ask, modelRequests, openDemo, script, useFakeModel } from './demo-helpers.js';
+
+test.beforeEach(async ({ page }) => {
+  await openDemo(page);
+  await useFakeModel(page);
+});
+
+test('a question makes the model use DOM, data and worker tools, and the page changes', async ({ page }) => {
+  await script(page, [
+    { text: 'Looking. ', toolCalls: [{ name: 'read_page', arguments: { selector: '#data' } }, { name: 'search_notes', arguments: { query: 'lisbon' } }] },
+    {
+      toolCalls: [
+        { name: 'add_note', arguments: { title: 'Visitors summary', body: 'Mean visitors 1435.' } },
+        { name: 'fill_field', arguments: { field: 'body', value: 'Drafted by the assistant' } },
+        { name: 'highlight', arguments: { selector: '[data-note-id="n-lisbon"]' } },
+        { name: 'csv_stats', arguments: { csv: 'month,visitors\njan,1200\nfeb,1670' } },
+      ],
+    },
+    { text: 'Added a summary note and highlighted your Lisbon note.', chunkDelayMs: 5 },
+  ]);
+  await ask(page, 'Summarise the visitor numbers into a note');
+
+  await expect(page.locator('#note-list li', { hasText: 'Visitors summary' })).toHaveCount(1);
+  await expect(page.locator('#editor textarea[name="body"]')).toHaveValue('Drafted by the assistant');
+  await expect(page.locator('[data-note-id="n-lisbon"]')).toHaveClass(/highlighted/);
+  await expect(page.locator('#chat li.assistant').last()).toHaveText('Added a summary note and highlighted your Lisbon note.');
+
+  const requests = await modelRequests(page);
+  expect(requests).toHaveLength(3);
+  const results = requests[2]!.messages.filter((m) => m.role === 'tool').map((m) => JSON.parse(m.content ?? ''));
+  expect(results[0].output).toContain('jan,1200'); // read_page saw the CSV field
+  expect(results[1].output).toEqual([expect.objectContaining({ id: 'n-lisbon' })]);
+  expect(results.at(-1)).toEqual({
+    ok: true,
+    output: { rows: 2, columns: [{ column: 'visitors', count: 2, mean: 1435, min: 1200, max: 1670, stddev: 235 }], computedIn: 'worker' },
+  });
+  await expect(page.locator('#timeline')).toContainText('csv_stats finished');
+});
+
+test('a delete waits for approval: approve deletes, deny keeps the note and tells the model', async ({ page }) => {
+  await script(page, [
+    { toolCalls: [{ name: 'delete_note', arguments: { id: 'n-groceries' } }] },
+    { text: 'Deleted.' },
+    { toolCalls: [{ name: 'delete_note', arguments: { id: 'n-numbers' } }] },
+    { text: 'Kept it.' },
+  ]);
+  await ask(page, 'Delete the groceries note', false);
+  const approval = page.locator('#chat li.approval').last();
+  await expect(approval).toContainText('Allow delete_note');
+  await expect(page.locator('[data-note-id="n-groceries"]')).toHaveCount(1); // nothing happens before the answer
+  await approval.locator('button.approve').click();
+  await expect(page.locator('body')).toHaveAttribute('data-run', 'idle');
+  await expect(page.locator('[data-note-id="n-groceries"]')).toHaveCount(0);
+
+  await ask(page, 'Delete the numbers note', false);
+  await page.locator('#chat li.approval').last().locator('button.deny').click();
+  await expect(page.locator('body')).toHaveAttribute('data-run', 'idle');
+  await expect(page.locator('[data-note-id="n-numbers"]')).toHaveCount(1);
+  const denied = (await modelRequests(page)).at(-1)!.messages.filter((m) => m.role === 'tool').at(-1)!;
+  expect(JSON.parse(denied.content ?? '').error).toEqual({ code: 'denied', message: 'The user denied this call to "delete_note": The person declined' });
+});
+
+test('the stop button aborts a run mid-stream', async ({ page }) => {
+  await script(page, [{ text: 'This is a long answer that streams slowly, word by word, until someone stops it.', chunkDelayMs: 400 }]);
+  await ask(page, 'Tell me a long story', false);
+  await expect(page.locator('#chat li.assistant').last()).not.toBeEmpty();
+  await page.locator('#stop').click();
+  await expect(page.locator('body')).toHaveAttribute('data-run', 'idle');
+  await expect(page.locator('#chat li.error').last()).toHaveText('Stopped.');
+  await expect(page.locator('#timeline')).toContainText('run failed: aborted');
+});
+
+test('a leaf run appears in the leaf panel with its result', async ({ page }) => {
+  await script(page, [
+    { toolCalls: [{ name: 'spawn_leaf', arguments: { task: 'List the note titles', tools: ['search_notes'] } }] },
+    { toolCalls: [{ name: 'search_notes', arguments: { query: '' } }] },
+    { text: 'Groceries, Trip to Lisbon, Quarterly numbers.' },
+    { text: 'Your notes: Groceries, Trip to Lisbon, Quarterly numbers.' },
+  ]);
+  await ask(page, 'What notes do I have? Use a helper.');
+  const leaf = page.locator('#leaves li').last();
+  await expect(leaf).toHaveAttribute('data-status', 'done');
+  await expect(leaf).toHaveText('List the note titles [done]: Groceries, Trip to Lisbon, Quarterly numbers.');
+  await expect(page.locator('#timeline')).toContainText(/leaf \w+: search_notes finished/);
+});
+
+test('a reload keeps the conversation, and the model sees it on the next turn', async ({ page }) => {
+  await script(page, [{ text: 'Nice to meet you, Ada.' }, { text: 'You are Ada.' }]);
+  await ask(page, 'My name is Ada.');
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('#chat li.user')).toHaveText(['My name is Ada.']);
+  await expect(page.locator('#chat li.assistant')).toHaveText(['Nice to meet you, Ada.']);
+  await ask(page, 'What is my name?');
+  const last = (await modelRequests(page)).at(-1)!;
+  expect(last.messages.map((m) => [m.role, m.content])).toEqual([
+    ['system', expect.stringContaining('notes app')],
+    ['user', 'My name is Ada.'],
+    ['assistant', 'Nice to meet you, Ada.'],
+    ['user', 'What is my name?'],
+  ]);
+});
+
+test('model output holding HTML is shown as text and never runs', async ({ page }) => {
+  const injected = '<img src=x onerror="window.__pwned = true"> and <b>bold</b>';
+  await script(page, [{ toolCalls: [{ name: 'add_note', arguments: { title: injected, body: injected } }] }, { text: injected }]);
+  await ask(page, 'Say something dangerous');
+  await expect(page.locator('#chat li.assistant').last()).toHaveText(injected);
+  await expect(page.locator('#note-list li', { hasText: '<img src=x' })).toHaveCount(1);
+  expect(await page.locator('#chat img, #note-list img, #chat b').count()).toBe(0);
+  expect(await page.evaluate(() => (window as { __pwned?: boolean }).__pwned ?? false)).toBe(false);
+});
+
+test('the API key stays in sessionStorage, never in localStorage or IndexedDB', async ({ page }) => {
+  await script(page, [{ text: 'ok' }]);
+  await ask(page, 'hello');
+  const stored = await page.evaluate(async () => {
+    const dump: string[] = [JSON.stringify({ ...localStorage })];
+    for (const info of await indexedDB.databases()) {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => { const r = indexedDB.open(info.name!); r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
+      for (const name of db.objectStoreNames) {
+        const all = await new Promise<unknown[]>((resolve) => { const r = db.transaction(name).objectStore(name).getAll(); r.onsuccess = () => resolve(r.result); });
+        dump.push(JSON.stringify(all));
+      }
+      db.close();
+    }
+    return { persisted: dump.join('\n'), session: JSON.stringify({ ...sessionStorage }) };
+  });
+  expect(stored.session).toContain('sk-test-secret');
+  expect(stored.persisted).not.toContain('sk-test-secret');
+});
