@@ -7,7 +7,8 @@ import { chromiumArgs, chromiumExecutable } from './chromium.config.js';
 const app: ViteUserConfig = {
   worker: { format: 'es' },
   // Listed up front so the dev server never reloads a test page to re-optimise them.
-  optimizeDeps: { include: ['comlink', 'eventsource-parser', 'ajv', 'idb'] },
+  // wllama is left as is: pre-bundling would cut its wasm and worker code from their URLs.
+  optimizeDeps: { entries: ['index.html', '*.html'], include: ['comlink', 'eventsource-parser', 'ajv', 'idb'], exclude: ['@wllama/wllama'] },
   build: { outDir: 'dist/app', target: 'es2022' },
   test: {
     projects: [
