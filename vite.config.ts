@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Plugin } from 'vite';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { chromiumArgs, chromiumExecutable } from './chromium.config.js';
@@ -8,7 +9,7 @@ const app: ViteUserConfig = {
   worker: { format: 'es' },
   // Listed up front so the dev server never reloads a test page to re-optimise them.
   // wllama is left as is: pre-bundling would cut its wasm and worker code from their URLs.
-  optimizeDeps: { entries: ['index.html', '*.html'], include: ['comlink', 'eventsource-parser', 'ajv', 'idb'], exclude: ['@wllama/wllama'] },
+  optimizeDeps: { entries: ['index.html', '*.html'], include: ['comlink', 'eventsource-parser', 'ajv', 'idb', '@cfworker/json-schema', 'zod'], exclude: ['@wllama/wllama'] },
   build: { outDir: 'dist/app', target: 'es2022' },
   test: {
     projects: [
@@ -42,6 +43,22 @@ const runtimeDependencies = Object.keys(JSON.parse(readFileSync(new URL('./packa
 const isRuntimeDependency = (id: string) => runtimeDependencies.some((dep) => id === dep || id.startsWith(`${dep}/`));
 
 /**
+ * The published build leaves the local model runtime out, for now: `@wllama/wllama` is an optional
+ * peer (an app without it must still build), and the runner worker is served as-is (it cannot
+ * import it). Its import fails there, so `localModel` reports `runtime_unavailable`; apps built
+ * from the sources (the demo) load wllama and its wasm on demand.
+ */
+function withoutLocalRuntime(): Plugin {
+  const stub = '\0ambi-web:no-wllama';
+  return {
+    name: 'ambi-web:without-local-runtime',
+    enforce: 'pre',
+    resolveId: (id) => (id.startsWith('@wllama/wllama') ? stub : null),
+    load: (id) => (id === stub ? 'throw new Error("this build of ambi-web does not include the local model runtime (@wllama/wllama)");' : null),
+  };
+}
+
+/**
  * The published package (`vite build --mode lib`): `dist/lib/index.js` and `dist/lib/worker.js`.
  * `base: './'` makes the runner worker's URL relative to the module that starts it, so it
  * resolves wherever the consumer serves the package. The runner worker is a separate
@@ -49,8 +66,9 @@ const isRuntimeDependency = (id: string) => runtimeDependencies.some((dep) => id
  */
 const library: ViteUserConfig = {
   base: './',
-  // The worker is served as-is (a consumer's bundler copies it as an asset): ship it minified.
-  worker: { format: 'es', rolldownOptions: { output: { minify: true } } },
+  plugins: [withoutLocalRuntime()],
+  // The worker is served as-is (a consumer's bundler copies it as an asset): ship it minified, in one file.
+  worker: { format: 'es', plugins: () => [withoutLocalRuntime()], rolldownOptions: { output: { minify: true, codeSplitting: false } } },
   build: {
     outDir: 'dist/lib',
     target: 'es2022',

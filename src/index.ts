@@ -8,8 +8,9 @@ export { InvalidToolError } from './errors/invalid-tool-error.js';
 
 // Tools
 export { defineTool, type ToolSpec } from './tools/define-tool.js';
-export { ToolRegistry } from './tools/registry.js';
-export { ToolManager, type ExecuteOptions } from './tools/tool-manager.js';
+export { ToolRegistry, type ToolRegistryOptions } from './tools/registry.js';
+export { ToolManager, type ExecuteOptions, type ToolManagerOptions } from './tools/tool-manager.js';
+export type { StandardJSONSchemaConverter, StandardSchemaV1 } from './tools/standard-schema.js';
 export { DEFAULT_POLICY } from './tools/policy.js';
 export type {
   ArgsOf,
@@ -24,6 +25,7 @@ export type {
   ToolPolicy,
   ToolResult,
   ToolSuccess,
+  ValidationMode,
 } from './tools/types.js';
 
 // Parser
@@ -39,6 +41,20 @@ export type { EngineConfig } from './engines/config.js';
 export type { Engine, EngineEvent, EngineRequest, FinishReason, ToolChoice, Usage } from './engines/types.js';
 export { EngineError, type EngineErrorCode } from './errors/engine-error.js';
 export { EngineHttpError } from './errors/engine-http-error.js';
+export {
+  localModel,
+  type LocalModelConfig,
+  type LocalModelDeps,
+  type LocalModelInfo,
+  type LocalModelOptions,
+  type LocalModelProgress,
+} from './engines/local-model.js';
+export { createLocalEngine, type LocalEngine } from './engines/local-engine.js';
+export { downloadLocalModel, type DownloadLocalModelOptions } from './engines/local-download.js';
+export { deleteCachedLocalModel, isLocalModelCached, MODEL_CACHE_NAME } from './engines/local-cache.js';
+export { toolCallGrammar, type CallTags } from './engines/local-grammar.js';
+export { CHATML_TEMPLATE, type TemplateSource } from './engines/local-template.js';
+export { LocalModelError, type LocalModelErrorCode } from './errors/local-model-error.js';
 
 // Agents and the loop
 export { Agent, type AgentOptions } from './runner/agent.js';

@@ -14,7 +14,9 @@ import { addNoteTool, deleteNoteTool, searchNotesTool, updateNoteTool } from '..
 import { offlineReply, WALKTHROUGH_PROMPT, walkthroughReplies } from '../walkthrough.js';
 import { refreshLeaves } from './leaves-view.js';
 import { appendItem, button, describeError } from './render.js';
-import { loadSettings, type Settings } from './settings.js';
+import { downloadLocalModel } from '../../src/engines/local-download.js';
+import { localModel } from '../../src/engines/local-model.js';
+import { loadSettings, pickedModel, type Settings } from './settings.js';
 
 export const DATABASE = 'ambi-demo';
 const CONVERSATION_KEY = 'ambi-demo:conversation';
@@ -36,12 +38,34 @@ function conversationId(): string {
   return id;
 }
 
+const modelStatus = () => document.querySelector<HTMLElement>('#model-status')!;
+
+function showStatus(text: string | undefined): void {
+  modelStatus().hidden = text === undefined;
+  modelStatus().textContent = text ?? '';
+}
+
+/** The local model: a picked file as is; a URL downloaded here first, with progress (then cached for next time). */
+async function localEngine(settings: Settings) {
+  const file = pickedModel();
+  if (file) return localModel({ source: file, maxTokens: 256 });
+  if (!settings.modelURL) throw new Error('Choose a .gguf file or a model URL in Settings');
+  await downloadLocalModel(settings.modelURL, {
+    onProgress: (p) => {
+      if (p.phase === 'download') showStatus(`Downloading the model: ${p.total ? `${Math.round((100 * p.loaded) / p.total)}%` : `${(p.loaded / 1e6).toFixed(1)} MB`}`);
+    },
+  });
+  return localModel({ source: settings.modelURL, maxTokens: 256 });
+}
+
 /** A runner for one run: the engine from the settings, the page's tools, the demo's tool worker. */
 async function makeRunner(settings: Settings, input: string): Promise<WorkerRunner> {
   const engine =
     settings.mode === 'openai'
       ? openAICompatible({ baseURL: settings.baseURL, model: settings.model, nativeTools: settings.nativeTools, ...(settings.apiKey ? { apiKey: settings.apiKey } : {}) })
-      : scriptedEngine(input === WALKTHROUGH_PROMPT ? walkthroughReplies() : offlineReply());
+      : settings.mode === 'local'
+        ? await localEngine(settings)
+        : scriptedEngine(input === WALKTHROUGH_PROMPT ? walkthroughReplies() : offlineReply());
   const runner = createWorkerRunner({ engine, database: DATABASE, leaf: { maxDepth: 1 }, preamble: PREAMBLE })
     .tool(readPage).tool(fillField).tool(highlight)
     .tool(searchNotesTool).tool(addNoteTool).tool(updateNoteTool).tool(deleteNoteTool);
@@ -102,11 +126,17 @@ export async function mountAssistant(): Promise<void> {
     busy(true);
     let runner: WorkerRunner | undefined;
     try {
-      runner = await makeRunner(loadSettings(), text);
+      const settings = loadSettings();
+      runner = await makeRunner(settings, text);
       const run = runner.run(text, { conversation: conversationId(), lock: 'fail' });
       current = run;
       let bubble: HTMLLIElement | undefined;
       for await (const event of run.events) {
+        // A local model loads in the worker on the first request: say so until it speaks.
+        if (settings.mode === 'local') {
+          if (event.type === 'run_started' && !event.leafId) showStatus('Loading the model in the worker…');
+          if (event.type === 'text_delta' || event.type === 'tool_call' || event.type === 'run_failed') showStatus(undefined);
+        }
         const line = timelineLine(event);
         if (line) appendItem(timeline(), event.type === 'run_failed' ? 'error' : '', line);
         if (event.leafId) {
@@ -129,6 +159,7 @@ export async function mountAssistant(): Promise<void> {
     } catch (error) {
       appendItem(chat(), 'error', describeError({ code: 'error', message: error instanceof Error ? error.message : String(error) }));
     } finally {
+      showStatus(undefined);
       current = undefined;
       runner?.close();
       busy(false);

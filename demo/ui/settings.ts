@@ -1,6 +1,8 @@
 // Engine settings. The API key lives in sessionStorage only (this tab), never in localStorage or IndexedDB.
 export interface Settings {
-  mode: 'offline' | 'openai';
+  mode: 'offline' | 'openai' | 'local';
+  /** Local mode: a GGUF model URL (a picked file wins; it lives in memory only, see pickedModel). */
+  modelURL: string;
   baseURL: string;
   model: string;
   apiKey: string;
@@ -8,13 +10,20 @@ export interface Settings {
 }
 
 const KEY = 'ambi-demo:settings';
+let picked: File | undefined;
+
+/** The .gguf file picked in the settings, for this page's lifetime (a model is too big to store twice). */
+export function pickedModel(): File | undefined {
+  return picked;
+}
 const API_KEY = 'ambi-demo:api-key';
 
 /** The saved settings (offline by default). */
 export function loadSettings(): Settings {
   const saved = JSON.parse(localStorage.getItem(KEY) ?? '{}') as Partial<Settings>;
   return {
-    mode: saved.mode === 'openai' ? 'openai' : 'offline',
+    mode: saved.mode === 'openai' || saved.mode === 'local' ? saved.mode : 'offline',
+    modelURL: saved.modelURL ?? '',
     baseURL: saved.baseURL ?? '',
     model: saved.model ?? '',
     nativeTools: saved.nativeTools ?? true,
@@ -41,17 +50,21 @@ export function mountSettings(onChange: (settings: Settings) => void): void {
     field('model').value = settings.model;
     field('apiKey').value = settings.apiKey;
     field('nativeTools').checked = settings.nativeTools;
+    field('modelURL').value = settings.modelURL;
     dialog.showModal();
   });
   dialog.addEventListener('close', () => {
     if (dialog.returnValue !== 'save') return;
-    const mode = form.querySelector<HTMLInputElement>('input[name="mode"]:checked')?.value === 'openai' ? 'openai' : 'offline';
+    const chosen = form.querySelector<HTMLInputElement>('input[name="mode"]:checked')?.value;
+    const mode = chosen === 'openai' || chosen === 'local' ? chosen : 'offline';
+    picked = field('modelFile').files?.[0] ?? picked;
     const settings: Settings = {
       mode,
       baseURL: field('baseURL').value.trim(),
       model: field('model').value.trim(),
       apiKey: field('apiKey').value,
       nativeTools: field('nativeTools').checked,
+      modelURL: field('modelURL').value.trim(),
     };
     saveSettings(settings);
     onChange(settings);
@@ -63,5 +76,10 @@ export function mountSettings(onChange: (settings: Settings) => void): void {
 export function showMode(settings: Settings): void {
   const label = document.querySelector<HTMLElement>('#mode-label')!;
   label.dataset.mode = settings.mode;
-  label.textContent = settings.mode === 'openai' ? `Model: ${settings.model || '(unnamed)'} at ${settings.baseURL || '(no URL)'}` : 'Offline walkthrough (no model)';
+  label.textContent =
+    settings.mode === 'openai'
+      ? `Model: ${settings.model || '(unnamed)'} at ${settings.baseURL || '(no URL)'}`
+      : settings.mode === 'local'
+        ? `Local model in this browser: ${picked?.name ?? (settings.modelURL || '(none chosen)')}`
+        : 'Offline walkthrough (no model)';
 }

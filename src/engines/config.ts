@@ -1,3 +1,4 @@
+import type { LocalModelConfig } from './local-model.js';
 import type { OpenAICompatibleConfig } from './openai-compatible.js';
 import type { ScriptedEngineConfig } from './scripted.js';
 
@@ -5,4 +6,4 @@ import type { ScriptedEngineConfig } from './scripted.js';
  * Every engine config: plain data, discriminated by `kind`, so it can be posted to a worker.
  * New kinds (say `local`) join this union and `createEngine`'s switch.
  */
-export type EngineConfig = OpenAICompatibleConfig | ScriptedEngineConfig;
+export type EngineConfig = OpenAICompatibleConfig | ScriptedEngineConfig | LocalModelConfig;

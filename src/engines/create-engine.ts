@@ -1,5 +1,7 @@
 import { EngineError } from '../errors/engine-error.js';
 import type { EngineConfig } from './config.js';
+import { createLocalEngine } from './local-engine.js';
+import type { LocalModelProgress } from './local-model.js';
 import { createOpenAICompatibleEngine } from './openai-engine.js';
 import { createScriptedEngine } from './scripted-engine.js';
 import type { Engine } from './types.js';
@@ -7,6 +9,8 @@ import type { Engine } from './types.js';
 /** What an engine may borrow from its realm (tests and odd runtimes swap `fetch`). */
 export interface EngineDeps {
   fetch?: typeof fetch;
+  /** Download and load progress of a model that runs in this realm (`localModel`). */
+  onProgress?: (progress: LocalModelProgress) => void;
 }
 
 /** Build the live Engine for a plain-data config, in the realm that runs the loop. */
@@ -17,6 +21,8 @@ export function createEngine(config: EngineConfig, deps: EngineDeps = {}): Engin
       return createOpenAICompatibleEngine(config, deps.fetch ?? ((input, init) => globalThis.fetch(input, init)));
     case 'scripted':
       return createScriptedEngine(config);
+    case 'local':
+      return createLocalEngine(config, deps);
     default:
       throw new EngineError('invalid_engine_config', `Unknown engine kind: ${String((config as { kind?: unknown }).kind)}`);
   }

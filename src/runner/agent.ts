@@ -5,7 +5,7 @@ import { TagToolCallParser } from '../parser/tag-parser.js';
 import type { ToolCallParser } from '../parser/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ToolManager } from '../tools/tool-manager.js';
-import type { Tool } from '../tools/types.js';
+import type { Tool, ValidationMode } from '../tools/types.js';
 import type { LeafOptions } from '../leaf/leaf-options.js';
 import { spawnLeafTool } from '../leaf/spawn-leaf.js';
 import type { ToolCallJournal } from '../store/types.js';
@@ -25,14 +25,16 @@ export interface AgentOptions {
   journal?: ToolCallJournal;
   /** Realm services for the engine (tests swap `fetch`). */
   engine?: EngineDeps;
+  /** How tool arguments are validated: `auto` (default) or `no-eval` (see ToolRegistryOptions). */
+  validation?: ValidationMode;
 }
 
 export const DEFAULT_MAX_RESULT_CHARS = 20_000;
 
 /** A model, its tools and its memory: what a ChatRunner runs. */
 export class Agent {
-  readonly registry = new ToolRegistry();
-  readonly tools = new ToolManager(this.registry);
+  readonly registry: ToolRegistry;
+  readonly tools: ToolManager;
   readonly preamble: string | undefined;
   readonly parser: ToolCallParser;
   readonly conversations: ConversationStore;
@@ -43,6 +45,8 @@ export class Agent {
     readonly engine: Engine,
     options: AgentOptions,
   ) {
+    this.registry = new ToolRegistry({ ...(options.validation ? { validation: options.validation } : {}) });
+    this.tools = new ToolManager(this.registry);
     this.preamble = options.preamble;
     this.parser = options.parser ?? new TagToolCallParser();
     this.conversations = options.conversations ?? new MemoryConversationStore();

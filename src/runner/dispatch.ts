@@ -86,7 +86,7 @@ async function needsApproval(call: ToolCall, tools: ToolManager): Promise<boolea
   const rule = entry?.tool.needsApproval;
   if (!entry || rule === undefined || rule === false) return false;
   if (rule === true) return true;
-  const args = decodeArgs(call.name, call.arguments, entry.validate);
+  const args = await decodeArgs(call.name, call.arguments, entry.validate);
   if (!args.ok) return false;
   try {
     return Boolean(await rule(args.value));

@@ -1,5 +1,6 @@
 import { InvalidToolError } from '../errors/invalid-tool-error.js';
 import { TOOL_NAME_PATTERN } from './policy.js';
+import { isStandardSchema } from './standard-schema.js';
 import type { Tool } from './types.js';
 
 /** Check a tool's name, description, schema shape and policy; throws InvalidToolError naming the problem. */
@@ -27,5 +28,8 @@ export function checkTool(tool: Tool): void {
   const approval = tool.needsApproval;
   if (approval !== undefined && typeof approval !== 'boolean' && typeof approval !== 'function') {
     fail('needsApproval must be a boolean or a function of the arguments');
+  }
+  if (tool.standardSchema !== undefined && !isStandardSchema(tool.standardSchema)) {
+    fail('standardSchema must be a Standard Schema (an object with `~standard.validate`)');
   }
 }

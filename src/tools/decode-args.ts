@@ -9,7 +9,7 @@ const SNIPPET = 200;
  * Turn a call's raw arguments into validated args. Absent arguments mean `{}`; a
  * string is JSON the engine could not parse, or a model's double encoding.
  */
-export function decodeArgs(toolName: string, raw: unknown, validate: ArgsValidator): DecodedArgs {
+export async function decodeArgs(toolName: string, raw: unknown, validate: ArgsValidator): Promise<DecodedArgs> {
   let value: unknown = raw ?? {};
   if (typeof raw === 'string') {
     if (raw.trim() === '') value = {};
@@ -22,10 +22,15 @@ export function decodeArgs(toolName: string, raw: unknown, validate: ArgsValidat
       }
     }
   }
-  const checked = validate(value);
+  const checked = await validate(value);
   if (checked.ok) return checked;
-  const shown = checked.problems.slice(0, MAX_PROBLEMS);
-  const more = checked.problems.length - shown.length;
+  return { ok: false, message: invalidArgumentsMessage(toolName, checked.problems) };
+}
+
+/** What the model reads for arguments that failed validation: every problem (up to ten), in one line. */
+export function invalidArgumentsMessage(toolName: string, problems: readonly string[]): string {
+  const shown = problems.slice(0, MAX_PROBLEMS);
+  const more = problems.length - shown.length;
   const tail = more > 0 ? `; and ${more} more` : '';
-  return { ok: false, message: `Invalid arguments for "${toolName}": ${shown.join('; ')}${tail}` };
+  return `Invalid arguments for "${toolName}": ${shown.join('; ')}${tail}`;
 }

@@ -1,11 +1,18 @@
 import { DEFAULT_POLICY } from './policy.js';
+import { isStandardSchema, toParametersSchema, type StandardSchemaV1 } from './standard-schema.js';
 import type { ArgsOf, ParametersSchema, Tool, ToolContext } from './types.js';
 
 /** What `defineTool` takes: a definition, a policy (defaults filled in) and the call itself. */
-export interface ToolSpec<S extends ParametersSchema, Output> {
+export interface ToolSpec<S extends ParametersSchema | StandardSchemaV1, Output> {
   name: string;
   description: string;
+  /** A JSON Schema object schema (typed when literal), or a Standard Schema such as `z.object({...})`. */
   parameters: S;
+  /**
+   * For a Standard Schema `parameters`: the JSON Schema the model is told. Default: the
+   * schema's own conversion (Standard JSON Schema, or zod's `toJSONSchema`).
+   */
+  jsonSchema?: S extends StandardSchemaV1 ? ParametersSchema : never;
   /** Per attempt; default 15 000. */
   timeoutMs?: number;
   /** Retries after a timeout, idempotent tools only; default 3. */
@@ -19,15 +26,23 @@ export interface ToolSpec<S extends ParametersSchema, Output> {
 }
 
 /**
- * Define a tool; its arguments are typed from a literal `parameters` schema.
- * Nothing is checked or compiled here: that happens once, at registration, in the
- * realm that validates calls.
+ * Define a tool; its arguments are typed from a literal `parameters` schema, or from a
+ * Standard Schema's output type. Nothing is checked or compiled here: that happens once,
+ * at registration, in the realm that validates calls. A Standard Schema is turned into
+ * the JSON Schema the model reads here, and kept as `standardSchema` for validation.
  */
-export function defineTool<const S extends ParametersSchema, Output>(spec: ToolSpec<S, Output>): Tool<ArgsOf<S>, Output> {
-  return {
-    ...spec,
+export function defineTool<const S extends ParametersSchema | StandardSchemaV1, Output>(spec: ToolSpec<S, Output>): Tool<ArgsOf<S>, Output> {
+  const { jsonSchema, parameters, ...rest } = spec;
+  const policy = {
     timeoutMs: spec.timeoutMs ?? DEFAULT_POLICY.timeoutMs,
     maxRetries: spec.maxRetries ?? DEFAULT_POLICY.maxRetries,
     retryDelayMs: spec.retryDelayMs ?? DEFAULT_POLICY.retryDelayMs,
   };
+  if (!isStandardSchema(parameters)) return { ...rest, parameters: parameters as ParametersSchema, ...policy } as Tool<ArgsOf<S>, Output>;
+  return {
+    ...rest,
+    parameters: jsonSchema ?? toParametersSchema(spec.name, parameters),
+    standardSchema: parameters as StandardSchemaV1<unknown, ArgsOf<S>>,
+    ...policy,
+  } as Tool<ArgsOf<S>, Output>;
 }

@@ -1,30 +1,58 @@
 import { DuplicateToolError } from '../errors/duplicate-tool-error.js';
 import { InvalidToolError } from '../errors/invalid-tool-error.js';
 import { checkTool } from './check-tool.js';
-import type { Tool, ToolDefinition } from './types.js';
-import { compileArgsValidator, type ArgsValidator } from './validate-args.js';
+import { validateStandard } from './standard-schema.js';
+import type { Tool, ToolDefinition, ValidationMode } from './types.js';
+import { checkValidationMode, compileArgsValidator, type ArgsValidator } from './validate-args.js';
 
-/** A tool and its compiled argument validator, as the ToolManager reads them. */
+/** A tool and its argument validator, as the ToolManager reads them. */
 export interface RegisteredTool {
   tool: Tool;
   validate: ArgsValidator;
 }
 
+export interface ToolRegistryOptions {
+  /**
+   * How argument validators are built. `auto` (default): ajv's compiled validators, or,
+   * where this realm refuses eval (a CSP without 'unsafe-eval'), a validator that needs
+   * none, with the same decisions and messages. `no-eval`: never attempt eval, so a
+   * strict-CSP page or a browser extension sees no CSP violation at all.
+   */
+  validation?: ValidationMode;
+}
+
 /** The tools one agent may call, by name. Checks and compiles each tool once, on registration. */
 export class ToolRegistry {
   readonly #entries = new Map<string, RegisteredTool>();
+  #validation: ValidationMode;
+
+  constructor(options: ToolRegistryOptions = {}) {
+    this.#validation = checkValidationMode(options.validation ?? 'auto');
+  }
+
+  /** How this registry builds argument validators. */
+  get validation(): ValidationMode {
+    return this.#validation;
+  }
+
+  /**
+   * Build validators in `mode` from now on, and rebuild those of the tools already
+   * registered (what `new ToolManager(registry, { validation })` does). Set it before
+   * registering under a strict CSP: a tool compiled in `auto` mode has tried eval already.
+   */
+  useValidation(mode: ValidationMode): this {
+    const validation = checkValidationMode(mode);
+    if (validation === this.#validation) return this;
+    this.#validation = validation;
+    for (const entry of this.#entries.values()) entry.validate = this.#validatorFor(entry.tool);
+    return this;
+  }
 
   /** Add a tool; throws DuplicateToolError on a taken name, InvalidToolError on a bad definition. */
   register(tool: Tool): this {
     checkTool(tool);
     if (this.#entries.has(tool.name)) throw new DuplicateToolError(tool.name);
-    let validate: ArgsValidator;
-    try {
-      validate = compileArgsValidator(tool.parameters);
-    } catch (error) {
-      throw new InvalidToolError(tool.name, `invalid parameters schema: ${(error as Error).message}`);
-    }
-    this.#entries.set(tool.name, { tool, validate });
+    this.#entries.set(tool.name, { tool, validate: this.#validatorFor(tool) });
     return this;
   }
 
@@ -53,5 +81,16 @@ export class ToolRegistry {
       description: tool.description,
       parameters: tool.parameters,
     }));
+  }
+
+  /** A Standard Schema validates itself (nothing to compile); a JSON Schema is compiled here. */
+  #validatorFor(tool: Tool): ArgsValidator {
+    const { standardSchema } = tool;
+    if (standardSchema) return (value) => validateStandard(standardSchema, value);
+    try {
+      return compileArgsValidator(tool.parameters, this.#validation);
+    } catch (error) {
+      throw new InvalidToolError(tool.name, `invalid parameters schema: ${(error as Error).message}`);
+    }
   }
 }

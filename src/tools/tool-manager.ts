@@ -1,7 +1,13 @@
 import type { ToolRegistry } from './registry.js';
 import { decodeArgs } from './decode-args.js';
 import { runAttempt, type AttemptOutcome } from './run-attempt.js';
-import type { RunScope, Tool, ToolCall, ToolResult } from './types.js';
+import type { RunScope, Tool, ToolCall, ToolResult, ValidationMode } from './types.js';
+
+/** How a ToolManager is made. */
+export interface ToolManagerOptions {
+  /** Sets the registry's validation mode (see ToolRegistryOptions): `auto` (default) or `no-eval`. */
+  validation?: ValidationMode;
+}
 
 /** Options for one `execute`. */
 export interface ExecuteOptions {
@@ -19,7 +25,12 @@ export interface ExecuteOptions {
 
 /** Runs one call under its tool's policy. Never rejects for a tool's failure: failures are results. */
 export class ToolManager {
-  constructor(readonly registry: ToolRegistry) {}
+  constructor(
+    readonly registry: ToolRegistry,
+    options: ToolManagerOptions = {},
+  ) {
+    if (options.validation !== undefined) registry.useValidation(options.validation);
+  }
 
   /** Decode, validate and run `call`, with its timeout and retries; resolves with its ToolResult. */
   async execute(call: ToolCall, options: ExecuteOptions = {}): Promise<ToolResult> {
@@ -28,10 +39,12 @@ export class ToolManager {
     const fail = (attempts: number, code: string, message: string): ToolResult => ({
       id, name, ok: false, error: { code, message }, attempts, durationMs: performance.now() - started,
     });
-    const done = (attempts: number, outcome: AttemptOutcome, tool: Tool): ToolResult =>
-      outcome.kind === 'ok'
-        ? { id, name, ok: true, output: outcome.output, attempts, durationMs: performance.now() - started }
-        : fail(attempts, outcome.kind === 'crashed' ? (outcome.code ?? 'crashed') : outcome.kind, messageOf(outcome, tool, attempts));
+    const done = (attempts: number, outcome: AttemptOutcome, tool: Tool): ToolResult => {
+      if (outcome.kind === 'ok') return { id, name, ok: true, output: outcome.output, attempts, durationMs: performance.now() - started };
+      const code = outcome.kind === 'crashed' ? (outcome.code ?? 'crashed') : outcome.kind;
+      // A remote tool's own realm may refuse the arguments (its Standard Schema): the call never ran.
+      return fail(code === 'invalid_arguments' ? 0 : attempts, code, messageOf(outcome, tool, attempts));
+    };
 
     const entry = this.registry.entry(name);
     if (!entry) {
@@ -39,7 +52,7 @@ export class ToolManager {
       return fail(0, 'unknown_tool', `Unknown tool "${name}". Available tools: ${known.length ? known.join(', ') : 'none'}`);
     }
     const { tool, validate } = entry;
-    const args = decodeArgs(name, call.arguments, validate);
+    const args = await decodeArgs(name, call.arguments, validate);
     if (!args.ok) return fail(0, 'invalid_arguments', args.message);
     const { signal } = options;
     if (signal?.aborted) return done(0, { kind: 'aborted', reason: signal.reason }, tool);

@@ -2,6 +2,7 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { RunEvent } from '../runner/events.js';
 import type { ConcurrencyBudget } from '../runner/limiter.js';
 import type { Message } from '../runner/messages.js';
+import type { StandardSchemaV1 } from './standard-schema.js';
 
 /** A JSON value: what tool outputs and decoded arguments are made of. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -9,12 +10,21 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 /** A JSON Schema for a tool's parameters; its top level must describe an object. */
 export type ParametersSchema = Exclude<JSONSchema, boolean> & { readonly type: 'object' };
 
-/** The arguments a literal schema describes (`unknown` for a schema typed only as a schema). */
-export type ArgsOf<S> = S extends ParametersSchema
-  ? JSONSchema extends S
-    ? Record<string, unknown>
-    : FromSchema<S>
-  : Record<string, unknown>;
+/**
+ * The arguments a schema describes: a Standard Schema's output type (after its
+ * transforms), or the type of a literal JSON Schema (`Record<string, unknown>` for a
+ * schema typed only as a schema).
+ */
+export type ArgsOf<S> = S extends StandardSchemaV1
+  ? StandardSchemaV1.InferOutput<S>
+  : S extends ParametersSchema
+    ? JSONSchema extends S
+      ? Record<string, unknown>
+      : FromSchema<S>
+    : Record<string, unknown>;
+
+/** How argument validators are built in a realm: see ToolRegistryOptions. */
+export type ValidationMode = 'auto' | 'no-eval';
 
 /** A model's request to run one tool. `arguments` is the parsed JSON value (or the raw text if it did not parse). */
 export interface ToolCall {
@@ -110,4 +120,9 @@ export interface Tool<Args = any, Output = unknown> extends ToolDefinition, Tool
   call(args: Args, ctx: ToolContext): Output | Promise<Output>;
   /** Only waits on other calls (a leaf): holds no slot of a shared budget, which its own calls need. */
   delegates?: boolean;
+  /**
+   * The Standard Schema (zod, ...) the tool was defined with; `parameters` is then its
+   * JSON Schema. It validates (and transforms) the arguments in the tool's own realm.
+   */
+  standardSchema?: StandardSchemaV1<unknown, Args>;
 }

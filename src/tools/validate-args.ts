@@ -1,56 +1,50 @@
-import Ajv, { type ErrorObject } from 'ajv';
+import { compileAjvValidator } from './ajv-validator.js';
+import { compileNoEvalValidator } from './no-eval-validator.js';
+import type { ValidationMode } from './types.js';
 
-/** A compiled check of one tool's arguments. Returns defaults filled in on success. */
-export type ArgsValidator = (value: unknown) => { ok: true; value: unknown } | { ok: false; problems: string[] };
+/** The outcome of checking one call's arguments: the value to call with (defaults filled in), or problems. */
+export type ArgsCheck = { ok: true; value: unknown } | { ok: false; problems: string[] };
 
-// One Ajv per realm: compiled validators are cached on it and in `compiled` below.
-let ajv: Ajv | undefined;
-const compiled = new WeakMap<object, ArgsValidator>();
+/** A check of one tool's arguments; a Standard Schema's may be asynchronous. */
+export type ArgsValidator = (value: unknown) => ArgsCheck | Promise<ArgsCheck>;
 
-function sharedAjv(): Ajv {
-  ajv ??= new Ajv({
-    allErrors: true, // the model fixes every problem in one round
-    useDefaults: true,
-    strictSchema: true, // unknown keywords are mistakes: fail at registration
-    strictTypes: false,
-    strictTuples: false,
-    strictRequired: false,
-    allowUnionTypes: true,
-    validateFormats: false, // `format` is a hint for the model, not enforced (no format tables shipped)
-  });
-  return ajv;
-}
+/** A compiled JSON Schema check of one tool's arguments. */
+export type JsonArgsValidator = (value: unknown) => ArgsCheck;
+
+export const VALIDATION_MODES: readonly ValidationMode[] = ['auto', 'no-eval'];
+
+// Found out once per realm: after the first EvalError, ajv's compiler is never tried again.
+let evalRefused = false;
 
 /**
- * Compile (once per schema object in this realm) the validator of a tool's arguments.
+ * Build (once per schema object in this realm and mode) the validator of a tool's
+ * arguments. `auto`: ajv's compiled validator, or, where the realm refuses eval, the
+ * no-eval one (same decisions, same messages). `no-eval`: never ajv's compiler.
  * Throws an Error naming the problem when the schema itself is invalid.
  */
-export function compileArgsValidator(schema: object): ArgsValidator {
-  const cached = compiled.get(schema);
-  if (cached) return cached;
-  const check = sharedAjv().compile(schema);
-  const validator: ArgsValidator = (value) => {
-    // Validate a copy: useDefaults writes into the value it checks.
-    let copy: unknown;
-    try {
-      copy = structuredClone(value);
-    } catch {
-      return { ok: false, problems: ['arguments must be plain JSON'] };
-    }
-    if (check(copy)) return { ok: true, value: copy };
-    return { ok: false, problems: (check.errors ?? []).map(describeProblem) };
-  };
-  compiled.set(schema, validator);
-  return validator;
+export function compileArgsValidator(schema: object, validation: ValidationMode = 'auto'): JsonArgsValidator {
+  if (validation === 'no-eval' || evalRefused) return compileNoEvalValidator(schema);
+  try {
+    return compileAjvValidator(schema);
+  } catch (error) {
+    if (!isEvalRefusal(error)) throw error;
+    evalRefused = true;
+    return compileNoEvalValidator(schema);
+  }
 }
 
-/** One validation problem, written for the model: where, and what was expected. */
-export function describeProblem(error: ErrorObject): string {
-  const where = error.instancePath === '' ? 'arguments' : error.instancePath;
-  const params = error.params as Record<string, unknown>;
-  let what = error.message ?? `failed "${error.keyword}"`;
-  if (error.keyword === 'additionalProperties') what += ` ('${String(params.additionalProperty)}')`;
-  if (error.keyword === 'enum') what += `: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-  if (error.keyword === 'const') what += `: ${JSON.stringify(params.allowedValue)}`;
-  return `${where} ${what}`;
+/** Whether this realm refused ajv's eval (so `auto` now builds no-eval validators). */
+export function evalRefusedInThisRealm(): boolean {
+  return evalRefused;
+}
+
+/** The mode, checked: a typo such as `'noeval'` must not silently mean `auto`. */
+export function checkValidationMode(value: unknown): ValidationMode {
+  if (VALIDATION_MODES.includes(value as ValidationMode)) return value as ValidationMode;
+  throw new TypeError(`validation must be 'auto' or 'no-eval', not ${JSON.stringify(value)}`);
+}
+
+/** A CSP without 'unsafe-eval' (or a realm built without code generation) refuses `new Function` with an EvalError. */
+function isEvalRefusal(error: unknown): boolean {
+  return error instanceof EvalError || (error as { name?: unknown } | null)?.name === 'EvalError';
 }

@@ -17,4 +17,5 @@ export type { Run, RunOptions } from '../runner/chat-runner.js';
 export type { RunEvent } from '../runner/events.js';
 export type { RunResult } from '../runner/run-result.js';
 export type { Message } from '../runner/messages.js';
-export type { JsonValue, Tool, ToolCall, ToolContext, ToolResult } from '../tools/types.js';
+export type { JsonValue, Tool, ToolCall, ToolContext, ToolResult, ValidationMode } from '../tools/types.js';
+export type { StandardSchemaV1 } from '../tools/standard-schema.js';

@@ -4,7 +4,7 @@ import type { ToolChoice } from '../engines/types.js';
 import type { LockMode } from '../runner/conversation-lock.js';
 import type { RunEvent } from '../runner/events.js';
 import type { RunResult } from '../runner/run-result.js';
-import type { JsonValue, ToolContext, ToolDefinition, ToolPolicy } from '../tools/types.js';
+import type { JsonValue, ToolContext, ToolDefinition, ToolPolicy, ValidationMode } from '../tools/types.js';
 
 /** A tool as it crosses a boundary: its definition and policy; its code stays home. */
 export interface ToolDescriptor extends ToolDefinition, ToolPolicy {
@@ -31,6 +31,8 @@ export interface RunnerConfig {
   database?: string;
   /** Let the model delegate to leaves (`spawn_leaf`); snapshots go to `database` (or memory without one). */
   leaf?: WorkerLeafOptions;
+  /** How the worker validates tool arguments: `auto` or `no-eval`. */
+  validation?: ValidationMode;
 }
 
 /** `LeafOptions` without the store, which the worker opens itself. */

@@ -32,13 +32,15 @@ export function createRunnerHost(): RunnerWorkerApi {
       agent = await Agent.make(config.engine, {
         ...(config.preamble !== undefined ? { preamble: config.preamble } : {}),
         ...(config.maxResultChars !== undefined ? { maxResultChars: config.maxResultChars } : {}),
+        ...(config.validation !== undefined ? { validation: config.validation } : {}),
         ...(stores ? { conversations: stores.conversations, journal: stores.journal } : {}),
       });
       if (config.leaf) agent.leaf({ ...config.leaf, store: stores?.snapshots ?? new MemorySnapshotStore() });
       runner = new ChatRunner(config.concurrency);
     },
     async registerTool(descriptor: ToolDescriptor, invoker: ToolInvoker) {
-      // Registration checks the schema and compiles its validator here, where calls are validated.
+      // Registration checks the schema and compiles its validator here, where calls are validated
+      // (a Standard Schema tool's JSON Schema; its own realm validates again with the Standard Schema).
       ready().agent.tool(remoteTool(descriptor, invoker));
     },
     async startRun(runId, input, options) {

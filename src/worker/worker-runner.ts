@@ -6,7 +6,7 @@ import type { Run, RunOptions } from '../runner/chat-runner.js';
 import { EventChannel } from '../runner/events.js';
 import type { RunResult } from '../runner/run-result.js';
 import { checkTool } from '../tools/check-tool.js';
-import type { Tool } from '../tools/types.js';
+import type { Tool, ValidationMode } from '../tools/types.js';
 import { toDescriptor } from './descriptor.js';
 import { pageInvoker } from './page-invoker.js';
 import type { RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireRunOptions, WorkerLeafOptions } from './protocol.js';
@@ -25,6 +25,12 @@ export interface WorkerRunnerOptions {
   leaf?: WorkerLeafOptions;
   /** Start the runner worker yourself (default: the one bundled with ambi-web). */
   worker?: () => Worker;
+  /**
+   * How the runner worker validates tool arguments: `auto` (default: ajv's compiled
+   * validators, or a no-eval validator where the worker's CSP refuses eval) or `no-eval`
+   * (never attempts eval: no CSP violation at all, for extensions and strict-CSP sites).
+   */
+  validation?: ValidationMode;
 }
 
 export interface WorkerToolsOptions {
@@ -67,9 +73,9 @@ export class WorkerRunner {
       this.#worker.terminate();
     });
     this.#api = Comlink.wrap<RunnerWorkerApi>(this.#worker);
-    const { engine, concurrency, preamble, maxResultChars, database, leaf } = options;
+    const { engine, concurrency, preamble, maxResultChars, database, leaf, validation } = options;
     if (leaf) this.#names.add('spawn_leaf');
-    this.#ready = this.#guard(this.#api.configure({ engine, ...defined({ concurrency, preamble, maxResultChars, database, leaf }) }));
+    this.#ready = this.#guard(this.#api.configure({ engine, ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation }) }));
     this.#ready.catch(() => {});
   }
 

@@ -1,0 +1,110 @@
+import type { ChatCompletionChunk } from '@wllama/wllama';
+import { abortedError, throwIfAborted } from './abort.js';
+import { toolCallGrammar } from './local-grammar.js';
+import { ModelLoader } from './local-loader.js';
+import { localModel, type LocalModelConfig, type LocalModelDeps, type LocalModelInfo } from './local-model.js';
+import { generationError } from './local-runtime.js';
+import { templateMessages } from './local-template.js';
+import { ChunkQueue, TurnLock } from './local-turns.js';
+import type { Engine, EngineEvent, EngineRequest, FinishReason, ToolChoice, Usage } from './types.js';
+
+/** The Engine of a `localModel` config, with control over the model's lifetime. */
+export interface LocalEngine extends Engine {
+  readonly nativeTools: false;
+  /** The loaded model's facts (undefined until loaded). */
+  readonly model: LocalModelInfo | undefined;
+  /** Load the model now rather than on the first request. */
+  load(options?: { signal?: AbortSignal }): Promise<LocalModelInfo>;
+  /** Free the model and its WebAssembly memory; the next request loads it again. */
+  unload(): Promise<void>;
+}
+
+/**
+ * An Engine that runs a GGUF model in this realm with llama.cpp (wllama). Calls travel as tagged
+ * text (`nativeTools: false`): the runner teaches the format in the system prompt and parses the
+ * reply, while every reply is generated under a grammar that lets a call be only well-formed,
+ * to a registered tool, with arguments that fit its schema.
+ */
+export function createLocalEngine(given: LocalModelConfig, deps: LocalModelDeps = {}): LocalEngine {
+  // Checked again here: a config may be hand-written, or have crossed from another realm.
+  const config = localModel(given);
+  const loader = new ModelLoader(config, deps);
+  const lock = new TurnLock();
+  return {
+    nativeTools: false,
+    get model() {
+      return loader.info;
+    },
+    async load(options = {}) {
+      await loader.acquire(options.signal);
+      return loader.info!;
+    },
+    unload: () => loader.unload(),
+    stream: (request) => generate(config, loader, lock, request),
+  };
+}
+
+async function* generate(config: LocalModelConfig, loader: ModelLoader, lock: TurnLock, request: EngineRequest): AsyncGenerator<EngineEvent> {
+  const { signal } = request;
+  throwIfAborted(signal);
+  // Built first: an unknown forced tool fails before any loading.
+  const grammar = toolCallGrammar(request.tools, effectiveToolChoice(request), config.toolTags);
+  const model = await loader.acquire(signal);
+  const release = await lock.acquire(signal);
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const chunks = new ChunkQueue<ChatCompletionChunk>();
+  const running = model.wllama
+    .createChatCompletion({
+      messages: templateMessages(request.messages),
+      stream: true,
+      // llama-server's option: the last chunk carries the token counts.
+      ...({ stream_options: { include_usage: true } } as object),
+      onData: (chunk: ChatCompletionChunk) => chunks.push(chunk),
+      abortSignal: controller.signal,
+      ...(grammar !== undefined ? { grammar } : {}),
+      ...(config.maxTokens !== undefined ? { max_tokens: config.maxTokens } : {}),
+      ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
+      ...(config.seed !== undefined ? { seed: config.seed } : {}),
+    })
+    .then(
+      () => chunks.close(),
+      (error: unknown) => chunks.fail(error),
+    );
+
+  let finish: FinishReason = 'stop';
+  let usage: Usage | undefined;
+  try {
+    for await (const chunk of chunks) {
+      const choice = chunk.choices[0];
+      const text = choice?.delta?.content;
+      if (text) yield { type: 'text', text };
+      if (choice?.finish_reason) finish = choice.finish_reason;
+      if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens, totalTokens: chunk.usage.total_tokens };
+    }
+  } catch (error) {
+    if (signal?.aborted || (error instanceof Error && error.name === 'AbortError')) throw abortedError(signal);
+    throw generationError(error, model.log);
+  } finally {
+    // Also when the reader stops early: stop llama.cpp, and wait until it let go of the context.
+    controller.abort();
+    await running;
+    signal?.removeEventListener('abort', onAbort);
+    release();
+  }
+  if (usage) yield { type: 'usage', usage };
+  yield { type: 'finish', reason: finish };
+}
+
+/**
+ * A forced choice (`required`, `{ name }`) applies to a turn that answers the person; after tool
+ * results the turn is `auto`, so the model can answer with the results instead of being made
+ * to call again until `maxIterations`.
+ */
+export function effectiveToolChoice(request: EngineRequest): ToolChoice {
+  const choice = request.toolChoice ?? 'auto';
+  if (typeof choice === 'string' && choice !== 'required') return choice;
+  const last = request.messages.at(-1);
+  return last?.role === 'user' && last.origin !== 'runtime' ? choice : 'auto';
+}
