@@ -4,6 +4,10 @@ import { defineConfig, type ViteUserConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { chromiumArgs, chromiumExecutable } from './chromium.config.js';
 
+/** A strict policy: no eval (WebAssembly compilation only, for the local model), no inline code, no other origins. */
+export const DEMO_CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; connect-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'";
+
 /** The demo app (`vite build`, `vite dev`) and both Vitest projects. */
 const app: ViteUserConfig = {
   worker: { format: 'es' },
@@ -11,6 +15,8 @@ const app: ViteUserConfig = {
   // wllama is left as is: pre-bundling would cut its wasm and worker code from their URLs.
   optimizeDeps: { entries: ['index.html', '*.html'], include: ['comlink', 'eventsource-parser', 'ajv', 'idb', '@cfworker/json-schema', 'zod'], exclude: ['@wllama/wllama'] },
   build: { outDir: 'dist/app', target: 'es2022' },
+  // `DEMO_CSP=1 vite preview` serves the demo under a strict CSP: no 'unsafe-eval' (e2e/demo-csp.spec.ts).
+  preview: { headers: process.env.DEMO_CSP ? { 'Content-Security-Policy': DEMO_CSP + (process.env.DEMO_CSP_REPORT_URI ? `; report-uri ${process.env.DEMO_CSP_REPORT_URI}` : '') } : {} },
   test: {
     projects: [
       {

@@ -66,7 +66,8 @@ async function makeRunner(settings: Settings, input: string): Promise<WorkerRunn
       : settings.mode === 'local'
         ? await localEngine(settings)
         : scriptedEngine(input === WALKTHROUGH_PROMPT ? walkthroughReplies() : offlineReply());
-  const runner = createWorkerRunner({ engine, database: DATABASE, leaf: { maxDepth: 1 }, preamble: PREAMBLE })
+  // 'no-eval': the demo also runs under a strict CSP (no 'unsafe-eval'), like a browser extension.
+  const runner = createWorkerRunner({ engine, database: DATABASE, leaf: { maxDepth: 1 }, preamble: PREAMBLE, validation: 'no-eval' })
     .tool(readPage).tool(fillField).tool(highlight)
     .tool(searchNotesTool).tool(addNoteTool).tool(updateNoteTool).tool(deleteNoteTool);
   await runner.workerTools(() => new Worker(new URL('../tools.worker.ts', import.meta.url), { type: 'module' }));

@@ -3,12 +3,14 @@
 //   POST /__script  { replies: Reply[] }   queue the next replies (and reset recorded requests)
 //   GET  /__requests                        the chat requests received since the last script
 //   POST /v1/chat/completions               streams the next reply
+//   POST /__csp-report, GET|DELETE /__csp-reports   CSP violation reports (report-uri)
 // Reply: { text?, toolCalls?: [{ name, arguments }], chunkDelayMs?, delayMs?, status?, error? }
 import { createServer } from 'node:http';
 
 const port = Number(process.env.FAKE_OPENAI_PORT ?? 4310);
 let replies = [];
 let requests = [];
+let cspReports = [];
 
 const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type, authorization', 'access-control-allow-methods': 'GET, POST, OPTIONS' };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -55,6 +57,16 @@ createServer(async (req, res) => {
   }
   if (req.url === '/__requests') return res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify(requests));
   if (req.url === '/health') return res.writeHead(200, cors).end('ok');
+  // CSP violation reports (report-uri), from the page and from its workers alike.
+  if (req.url === '/__csp-report' && req.method === 'POST') {
+    cspReports.push(await readBody(req).catch(() => ({ unreadable: true })));
+    return res.writeHead(204, cors).end();
+  }
+  if (req.url === '/__csp-reports') {
+    const body = JSON.stringify(cspReports);
+    if (req.method === 'DELETE') cspReports = [];
+    return res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(body);
+  }
   if (req.url?.endsWith('/chat/completions') && req.method === 'POST') {
     requests.push(await readBody(req));
     const reply = replies.shift() ?? { text: '(the fake model has no scripted reply left)' };
