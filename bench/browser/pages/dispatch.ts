@@ -1,0 +1,107 @@
+// worker-dispatch: the steady-state cost of one main-thread tool call made by the runner
+// worker, against a raw postMessage round trip (worker asks, page answers) in the same page.
+// Both are timed the same way: the page stamps each call as it arrives; the time per call
+// is the gap between consecutive calls (at concurrency 1 a call starts only once the
+// previous one's result is back in the worker), so setup and teardown are left out.
+import * as Comlink from 'comlink';
+import { createWorkerRunner, defineTool, scriptedEngine, type ScriptedReply } from '../../../src/worker/index.js';
+import { expose, meanGap, medianGap } from './expose.js';
+
+export interface DispatchOptions {
+  calls: number;
+  rounds: number;
+  warmup: number;
+  /** Reference loops timed next to ours (default: all); a profile of ours alone leaves them out. */
+  references?: boolean;
+}
+
+export interface DispatchRound {
+  ours: { mean: number; median: number };
+  raw: { mean: number; median: number };
+  comlink: { mean: number; median: number };
+}
+
+const gaps = (stamps: number[]) => ({ mean: meanGap(stamps) * 1000, median: medianGap(stamps) * 1000 });
+
+function oursRunner(options: DispatchOptions) {
+  const stamps: number[] = [];
+  const ping = defineTool({
+    name: 'ping',
+    description: 'Answers pong',
+    parameters: { type: 'object', properties: {} },
+    idempotent: true,
+    call: () => {
+      stamps.push(performance.now());
+      return 'pong';
+    },
+  });
+  const reply: ScriptedReply = { toolCalls: Array.from({ length: options.calls }, () => ({ name: 'ping', arguments: {} })) };
+  const replies: ScriptedReply[] = [];
+  for (let i = 0; i < options.warmup + options.rounds; i++) replies.push(reply, 'done');
+  const runner = createWorkerRunner({ engine: scriptedEngine(replies), concurrency: 1 }).tool(ping);
+  const measure = async () => {
+    stamps.length = 0;
+    const run = runner.run('ping them all');
+    let finished = 0;
+    for await (const event of run.events) if (event.type === 'tool_finished') finished++;
+    const result = await run.result;
+    if (finished !== options.calls || result.toolResults.length !== options.calls || !result.toolResults.every((r) => r.ok)) {
+      const failure = result.toolResults.find((r) => !r.ok);
+      throw new Error(`ours: ${finished} tool_finished events, ${result.toolResults.length} results${failure ? `, e.g. ${JSON.stringify(failure)}` : ''}`);
+    }
+    return gaps(stamps);
+  };
+  return Object.assign(measure, { close: () => runner.close() });
+}
+
+function rawLoop(options: DispatchOptions) {
+  const worker = new Worker(new URL('./echo.worker.ts', import.meta.url), { type: 'module' });
+  return () =>
+    new Promise<{ mean: number; median: number }>((resolve) => {
+      const stamps: number[] = [];
+      worker.onmessage = (event: MessageEvent<{ type: 'call'; id: number; args: unknown } | { type: 'done' }>) => {
+        const message = event.data;
+        if (message.type === 'done') return resolve(gaps(stamps));
+        stamps.push(performance.now());
+        worker.postMessage({ type: 'reply', id: message.id, ok: true, output: 'pong' });
+      };
+      worker.postMessage({ type: 'start', n: options.calls });
+    });
+}
+
+function comlinkLoop(options: DispatchOptions) {
+  const worker = new Worker(new URL('./comlink.worker.ts', import.meta.url), { type: 'module' });
+  return () =>
+    new Promise<{ mean: number; median: number }>((resolve) => {
+      const stamps: number[] = [];
+      const { port1, port2 } = new MessageChannel();
+      Comlink.expose({ ping: () => (stamps.push(performance.now()), 'pong') }, port1);
+      worker.onmessage = () => {
+        port1.close();
+        resolve(gaps(stamps));
+      };
+      worker.postMessage({ n: options.calls, port: port2 }, [port2]);
+    });
+}
+
+expose<DispatchOptions, DispatchRound[]>({
+  async run(options) {
+    const ours = oursRunner(options);
+    const raw = rawLoop(options);
+    const comlink = comlinkLoop(options);
+    const rounds: DispatchRound[] = [];
+    for (let i = 0; i < options.warmup + options.rounds; i++) {
+      // Alternate the order so drift hits every contender alike.
+      const none = { mean: Number.NaN, median: Number.NaN };
+      const round =
+        options.references === false
+          ? { ours: await ours(), raw: none, comlink: none }
+          : i % 2
+            ? { raw: await raw(), comlink: await comlink(), ours: await ours() }
+            : { ours: await ours(), comlink: await comlink(), raw: await raw() };
+      if (i >= options.warmup) rounds.push(round);
+    }
+    ours.close();
+    return rounds;
+  },
+});

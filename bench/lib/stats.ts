@@ -1,0 +1,62 @@
+/** Small, dependency-free statistics for noisy machines: medians, not means. */
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Median absolute deviation relative to the median: a robust spread, shown as ±%. */
+export function spread(values: readonly number[]): number {
+  const m = median(values);
+  return median(values.map((v) => Math.abs(v - m))) / m;
+}
+
+export interface PairedOptions {
+  /** Rounds run and discarded first (JIT warm-up). */
+  warmup: number;
+  /** Rounds measured. */
+  samples: number;
+}
+
+/**
+ * Time two async workloads in alternating rounds (A, B, B, A, ...), so drift and other
+ * processes' noise hit both alike. Each call returns the time per operation of one round.
+ */
+export async function paired(
+  a: () => Promise<number>,
+  b: () => Promise<number>,
+  { warmup, samples }: PairedOptions,
+): Promise<{ a: number[]; b: number[] }> {
+  for (let i = 0; i < warmup; i++) {
+    await a();
+    await b();
+  }
+  const as: number[] = [];
+  const bs: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    if (i % 2 === 0) {
+      as.push(await a());
+      bs.push(await b());
+    } else {
+      bs.push(await b());
+      as.push(await a());
+    }
+  }
+  return { a: as, b: bs };
+}
+
+/** One benchmark figure as bench/run.mjs collects it (ratio, target and `met` are added there). */
+export interface Measurement {
+  name: string;
+  value: number;
+  unit: string;
+  baseline: string;
+  baselineValue: number;
+  /** value / baselineValue unless stated otherwise. */
+  ratio: number;
+  target: string;
+  /** Shown in the table's notes column and kept out of the JSON. */
+  note?: string;
+}

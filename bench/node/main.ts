@@ -1,0 +1,19 @@
+// Node benchmarks, one per process: `node dist/bench/node/main.js <name>` prints one line
+// `BENCH_RESULT <json>` (an array of measurements) that bench/run.mjs collects.
+import { loopOverhead } from './loop-overhead.js';
+import { parserThroughput } from './parser-throughput.js';
+import type { Measurement } from '../lib/stats.js';
+
+const benches: Record<string, () => Promise<Measurement[]>> = {
+  'loop-overhead': loopOverhead,
+  'parser-throughput': parserThroughput,
+};
+
+const name = process.argv[2] ?? '';
+const bench = benches[name];
+if (!bench) {
+  console.error(`unknown node benchmark "${name}"; one of: ${Object.keys(benches).join(', ')}`);
+  process.exit(2);
+}
+const results = await bench();
+console.log(`BENCH_RESULT ${JSON.stringify(results)}`);

@@ -1,0 +1,69 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type UserConfig } from 'vite';
+
+/**
+ * Builds for `npm run bench` (bench/run.mjs calls Vite's `build()` with one mode at a time):
+ *
+ * - `node`: the Node benchmarks and the Chromium driver, an SSR build, so TypeScript and
+ *   our src are compiled the way a user's bundler compiles them; dependencies stay imports.
+ * - `browser`: the Chromium benchmark pages, a production build (minified, workers bundled).
+ * - `bundle-ours` / `bundle-theirs`: the two small apps whose gzip sizes are compared.
+ *
+ * `BENCH_MINIFY=0` keeps function names readable in CPU profiles.
+ */
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const minify = process.env.BENCH_MINIFY !== '0';
+
+const page = (root: string, input: Record<string, string>, outDir: string): UserConfig => ({
+  root: here(root),
+  base: './',
+  logLevel: 'warn',
+  publicDir: false,
+  worker: { format: 'es', rolldownOptions: { output: { minify } } },
+  build: {
+    outDir: here(outDir),
+    emptyOutDir: true,
+    target: 'es2022',
+    minify,
+    manifest: true,
+    modulePreload: { polyfill: false },
+    reportCompressedSize: false,
+    rolldownOptions: { input },
+  },
+});
+
+const configs: Record<string, UserConfig> = {
+  node: {
+    root: here('..'),
+    logLevel: 'warn',
+    publicDir: false,
+    build: {
+      ssr: true,
+      outDir: here('../dist/bench/node'),
+      emptyOutDir: true,
+      target: 'node20',
+      minify: false,
+      reportCompressedSize: false,
+      rolldownOptions: {
+        input: { main: here('node/main.ts'), driver: here('browser/driver.ts') },
+      },
+    },
+  },
+  browser: page(
+    'browser/pages',
+    {
+      dispatch: here('browser/pages/dispatch.html'),
+      snapshot: here('browser/pages/snapshot.html'),
+      longtasks: here('browser/pages/longtasks.html'),
+    },
+    '../dist/bench/browser',
+  ),
+  'bundle-ours': page('bundle/ours', { index: here('bundle/ours/index.html') }, '../dist/bench/bundle/ours'),
+  'bundle-theirs': page('bundle/theirs', { index: here('bundle/theirs/index.html') }, '../dist/bench/bundle/theirs'),
+};
+
+export default defineConfig(({ mode }) => {
+  const config = configs[mode];
+  if (!config) throw new Error(`bench/vite.config.ts: unknown mode "${mode}" (one of ${Object.keys(configs).join(', ')})`);
+  return config;
+});
