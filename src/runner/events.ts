@@ -29,9 +29,12 @@ export class EventChannel implements AsyncIterable<RunEvent> {
   #wake: (() => void) | undefined;
   #closed = false;
 
+  #sink: ((event: RunEvent | null) => void) | undefined;
+
   /** Queue an event (a text delta joins an unread one before it). */
   push(event: RunEvent): void {
     if (this.#closed) return;
+    if (this.#sink) return this.#sink(event);
     const last = this.#queue.at(-1);
     if (event.type === 'text_delta' && last?.type === 'text_delta' && last.leafId === event.leafId) {
       last.text += event.text;
@@ -43,8 +46,20 @@ export class EventChannel implements AsyncIterable<RunEvent> {
 
   /** No more events; the reader drains what is queued, then ends. */
   close(): void {
+    if (this.#closed) return;
     this.#closed = true;
+    this.#sink?.(null);
     this.#notify();
+  }
+
+  /**
+   * Hand every event, synchronously as it is pushed, to `sink` instead of a reader
+   * (`null` once closed): for a sink that batches on its own, such as a port.
+   */
+  pipe(sink: (event: RunEvent | null) => void): void {
+    for (const event of this.#queue.splice(0)) sink(event);
+    if (this.#closed) sink(null);
+    else this.#sink = sink;
   }
 
   #notify(): void {

@@ -20,9 +20,20 @@ export function exposeTools(tools: readonly Tool[], endpoint: Comlink.Endpoint =
     if (!tool) throw new AmbiError('unknown_tool', `This tool worker has no tool "${name}"`);
     return tool;
   };
+  // Each running call's controller, by the key the page gave it; dropped when the call settles.
+  const running = new Map<number, AbortController>();
   const api: ToolHostApi = {
     descriptors: async () => tools.map(toDescriptor),
-    call: async (name, args, ctx, signal) => callHere(find(name), args, ctx, signal),
+    call: async (name, args, ctx, callKey) => {
+      const controller = new AbortController();
+      running.set(callKey, controller);
+      try {
+        return await callHere(find(name), args, ctx, controller.signal);
+      } finally {
+        running.delete(callKey);
+      }
+    },
+    abort: async (callKey, reason) => running.get(callKey)?.abort(reason),
     needsApproval: async (name, args) => askHere(find(name), args),
   };
   Comlink.expose(api, endpoint);

@@ -1,10 +1,9 @@
-import * as Comlink from 'comlink';
 import { AmbiError } from '../errors/ambi-error.js';
 import { invalidArgumentsMessage } from '../tools/decode-args.js';
 import { NotJsonError, toJsonOutput } from '../tools/json-output.js';
 import { validateStandard, type StandardCheck } from '../tools/standard-schema.js';
 import type { JsonValue, Tool } from '../tools/types.js';
-import type { ToolInvoker, WireContext } from './protocol.js';
+import type { WireContext } from './protocol.js';
 
 /**
  * Run a tool in this realm for a caller across a boundary; outputs are checked here, as
@@ -34,12 +33,4 @@ export async function askHere(tool: Tool, args: unknown): Promise<boolean> {
 
 function checkHere(tool: Tool, args: unknown): Promise<StandardCheck> | StandardCheck {
   return tool.standardSchema ? validateStandard(tool.standardSchema, args) : { ok: true, value: args };
-}
-
-/** A Comlink proxy through which the runner worker calls a tool that stays on the page. */
-export function pageInvoker(tool: Tool): ToolInvoker {
-  return Comlink.proxy({
-    call: (args: unknown, ctx: WireContext, signal: AbortSignal) => callHere(tool, args, ctx, signal),
-    needsApproval: (args: unknown) => askHere(tool, args),
-  });
 }

@@ -5,6 +5,7 @@ import type { LockMode } from '../runner/conversation-lock.js';
 import type { RunEvent } from '../runner/events.js';
 import type { RunResult } from '../runner/run-result.js';
 import type { JsonValue, ToolContext, ToolDefinition, ToolPolicy, ValidationMode } from '../tools/types.js';
+import type { WireError } from './wire-error.js';
 
 /** A tool as it crosses a boundary: its definition and policy; its code stays home. */
 export interface ToolDescriptor extends ToolDefinition, ToolPolicy {
@@ -12,7 +13,7 @@ export interface ToolDescriptor extends ToolDefinition, ToolPolicy {
   approval: 'never' | 'always' | 'ask';
 }
 
-/** The context fields that clone; the signal crosses as its own argument (a MessagePort). */
+/** The context fields that clone; cancelling travels as its own message. */
 export type WireContext = Omit<ToolContext, 'signal' | 'run'>;
 
 /** How the runner worker reaches a tool that lives elsewhere (the page, or a tool worker via the page). */
@@ -20,6 +21,22 @@ export interface ToolInvoker {
   call(args: unknown, ctx: WireContext, signal: AbortSignal): Promise<JsonValue>;
   needsApproval(args: unknown): Promise<boolean>;
 }
+
+/**
+ * The session between the page and the runner worker: tool calls, their cancels and
+ * results, and run events, on the worker's own channel (one message per step, in order).
+ */
+export type WorkerToPage = (
+  | { t: 'call'; id: number; tool: string; args: unknown; ctx: WireContext }
+  | { t: 'ask'; id: number; tool: string; args: unknown }
+  | { t: 'abort'; id: number; reason: unknown }
+  | { t: 'events' }
+) & {
+  /** Run events queued since the last message, delivered before the message itself; `null` ends a run's events. */
+  events?: Array<[runId: string, events: RunEvent[] | null]>;
+};
+
+export type PageToWorker = { t: 'done'; id: number; ok: true; value: unknown } | { t: 'done'; id: number; ok: false; error: WireError };
 
 /** The runner worker's settings: plain data. */
 export interface RunnerConfig {
@@ -53,21 +70,23 @@ export interface WireRunOptions {
 /** What `workers/runner.worker.ts` exposes. */
 export interface RunnerWorkerApi {
   configure(config: RunnerConfig): Promise<void>;
-  registerTool(descriptor: ToolDescriptor, invoker: ToolInvoker): Promise<void>;
+  /** A tool that lives on the page (or in a tool worker the page supervises). */
+  registerTool(descriptor: ToolDescriptor): Promise<void>;
+  /** Start a run; its events come on the session port. */
   startRun(runId: string, input: string, options: WireRunOptions): Promise<void>;
-  /** The events queued now (waits for one), or null when the run's events have ended. */
-  nextEvents(runId: string): Promise<RunEvent[] | null>;
   result(runId: string): Promise<RunResult>;
   abort(runId: string, reason?: unknown): Promise<void>;
   approve(runId: string, callId: string): Promise<void>;
   deny(runId: string, callId: string, reason?: string): Promise<void>;
-  /** Forget a settled run whose events were drained. */
+  /** Forget a settled run. */
   release(runId: string): Promise<void>;
 }
 
 /** What a dedicated tool worker exposes (see `exposeTools`). */
 export interface ToolHostApi {
   descriptors(): Promise<ToolDescriptor[]>;
-  call(name: string, args: unknown, ctx: WireContext, signal: AbortSignal): Promise<JsonValue>;
+  /** `callKey` names the call for `abort`. */
+  call(name: string, args: unknown, ctx: WireContext, callKey: number): Promise<JsonValue>;
+  abort(callKey: number, reason: unknown): Promise<void>;
   needsApproval(name: string, args: unknown): Promise<boolean>;
 }

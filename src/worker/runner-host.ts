@@ -7,18 +7,19 @@ import { IndexedDbSnapshotStore } from '../store/indexeddb-snapshot-store.js';
 import { IndexedDbToolCallJournal } from '../store/indexeddb-tool-call-journal.js';
 import { MemorySnapshotStore } from '../store/memory-snapshot-store.js';
 import { remoteTool } from './descriptor.js';
-import type { RunnerConfig, RunnerWorkerApi, ToolDescriptor, ToolInvoker } from './protocol.js';
+import type { RunnerConfig, RunnerWorkerApi, ToolDescriptor } from './protocol.js';
+import { WorkerPort } from './worker-port.js';
 
 /** The runner worker's side of the wire: an Agent and a ChatRunner, driven by the page. */
-export function createRunnerHost(): RunnerWorkerApi {
+export function createRunnerHost(scope: ConstructorParameters<typeof WorkerPort>[0]): RunnerWorkerApi {
   let agent: Agent | undefined;
   let runner: ChatRunner | undefined;
+  let port: WorkerPort | undefined;
   const runs = new Map<string, Run>();
-  const outboxes = new Map<string, RunEvent[]>();
 
   const ready = () => {
-    if (!agent || !runner) throw new AmbiError('not_configured', 'The runner worker was used before it was configured');
-    return { agent, runner };
+    if (!agent || !runner || !port) throw new AmbiError('not_configured', 'The runner worker was used before it was configured');
+    return { agent, runner, port };
   };
   const find = (runId: string): Run => {
     const run = runs.get(runId);
@@ -28,6 +29,7 @@ export function createRunnerHost(): RunnerWorkerApi {
 
   return {
     async configure(config: RunnerConfig) {
+      port ??= new WorkerPort(scope);
       const stores = config.database ? await openStores(config.database) : undefined;
       agent = await Agent.make(config.engine, {
         ...(config.preamble !== undefined ? { preamble: config.preamble } : {}),
@@ -38,25 +40,18 @@ export function createRunnerHost(): RunnerWorkerApi {
       if (config.leaf) agent.leaf({ ...config.leaf, store: stores?.snapshots ?? new MemorySnapshotStore() });
       runner = new ChatRunner(config.concurrency);
     },
-    async registerTool(descriptor: ToolDescriptor, invoker: ToolInvoker) {
+    async registerTool(descriptor: ToolDescriptor) {
       // Registration checks the schema and compiles its validator here, where calls are validated
       // (a Standard Schema tool's JSON Schema; its own realm validates again with the Standard Schema).
-      ready().agent.tool(remoteTool(descriptor, invoker));
+      const { agent, port } = ready();
+      agent.tool(remoteTool(descriptor, port.invoker(descriptor.name)));
     },
     async startRun(runId, input, options) {
-      const { agent, runner } = ready();
-      runs.set(runId, runner.run(agent, input, { ...options, runId }));
-    },
-    async nextEvents(runId) {
-      const run = find(runId);
-      let outbox = outboxes.get(runId);
-      if (!outbox?.length) {
-        const batch = await (run.events as EventChannel).take();
-        if (!batch) return null;
-        outbox = forWire(batch);
-        outboxes.set(runId, outbox);
-      }
-      return takeSlice(outbox);
+      const { agent, runner, port } = ready();
+      const run = runner.run(agent, input, { ...options, runId });
+      runs.set(runId, run);
+      // Events go to the port as they happen, so they ride on the tool calls bound for the page.
+      (run.events as EventChannel).pipe((event) => port.event(runId, event && forWire(event)));
     },
     async result(runId) {
       return find(runId).result;
@@ -72,41 +67,16 @@ export function createRunnerHost(): RunnerWorkerApi {
     },
     async release(runId) {
       runs.delete(runId);
-      outboxes.delete(runId);
     },
   };
 }
 
-/** Most text sent in one message: a huge reply crosses in slices the page can take between other work. */
-const MAX_WIRE_TEXT = 64 * 1024;
-
-/** Remove and return events from the front of `outbox`, up to about MAX_WIRE_TEXT characters of text. */
-function takeSlice(outbox: RunEvent[]): RunEvent[] {
-  let size = 0;
-  let count = 0;
-  while (count < outbox.length && (count === 0 || size < MAX_WIRE_TEXT)) {
-    const event = outbox[count]!;
-    if (event.type === 'text_delta') size += event.text.length;
-    count++;
-  }
-  return outbox.splice(0, count);
-}
-
 /**
- * Shape a batch for the wire: slice long text deltas, and drop the result from the run's
- * own `run_finished` (the page fetches it once, with `result()`, instead of twice; a
- * leaf's run_finished keeps its result, which is not the run's).
+ * Shape an event for the wire: the run's own `run_finished` goes without its result (the
+ * page fetches it once, with `result()`; a leaf's run_finished keeps its result).
  */
-function forWire(batch: RunEvent[]): RunEvent[] {
-  const out: RunEvent[] = [];
-  for (const event of batch) {
-    if (event.type === 'text_delta' && event.text.length > MAX_WIRE_TEXT) {
-      for (let at = 0; at < event.text.length; at += MAX_WIRE_TEXT) out.push({ ...event, text: event.text.slice(at, at + MAX_WIRE_TEXT) });
-    } else if (event.type === 'run_finished' && !event.leafId) {
-      out.push({ ...event, result: undefined as never });
-    } else out.push(event);
-  }
-  return out;
+function forWire(event: RunEvent): RunEvent {
+  return event.type === 'run_finished' && !event.leafId ? { ...event, result: undefined as never } : event;
 }
 
 /** The three stores on one IndexedDB database (one shared connection). */

@@ -1,7 +1,9 @@
 import * as Comlink from 'comlink';
 import { AmbiError } from '../errors/ambi-error.js';
 import type { JsonValue } from '../tools/types.js';
-import type { ToolDescriptor, ToolHostApi, ToolInvoker, WireContext } from './protocol.js';
+import type { ServedTool } from './page-port.js';
+import type { ToolDescriptor, ToolHostApi, WireContext } from './protocol.js';
+import { cloneableReason } from './wire-error.js';
 
 /** Where a dedicated tool worker comes from: a module URL, or a factory (what a production build needs). */
 export type WorkerSource = string | URL | (() => Worker);
@@ -26,6 +28,7 @@ export const DEFAULT_GRACE_MS = 100;
  */
 export class ToolWorkerSupervisor {
   #current: Live | undefined;
+  #nextKey = 0;
   readonly #all = new Set<Live>();
 
   constructor(
@@ -39,15 +42,15 @@ export class ToolWorkerSupervisor {
     return this.#track(live, live.api.descriptors());
   }
 
-  /** A Comlink proxy the runner worker calls for tool `name`. */
-  invoker(name: string): ToolInvoker {
-    return Comlink.proxy({
-      call: (args: unknown, ctx: WireContext, signal: AbortSignal) => this.#call(name, args, ctx, signal),
-      needsApproval: (args: unknown) => {
+  /** Tool `name` as the page serves it to the runner worker. */
+  served(name: string): ServedTool {
+    return {
+      call: (args, ctx, signal) => this.#call(name, args, ctx, signal),
+      needsApproval: (args) => {
         const live = this.#live();
         return this.#track(live, live.api.needsApproval(name, args));
       },
-    });
+    };
   }
 
   /** Terminate every worker; calls in flight end with `closed`. */
@@ -57,14 +60,16 @@ export class ToolWorkerSupervisor {
 
   #call(name: string, args: unknown, ctx: WireContext, signal: AbortSignal): Promise<JsonValue> {
     const live = this.#live();
+    const key = this.#nextKey++;
     let settled = false;
-    const running = this.#track<JsonValue>(live, live.api.call(name, args, ctx, signal) as Promise<JsonValue>);
+    const running = this.#track<JsonValue>(live, live.api.call(name, args, ctx, key) as Promise<JsonValue>);
     running.then(
       () => (settled = true),
       () => (settled = true),
     );
     signal.addEventListener('abort', () => {
       if (settled) return;
+      void live.api.abort(key, cloneableReason(signal.reason)).catch(() => {});
       if (this.#current === live) this.#current = undefined; // takes no new calls
       setTimeout(() => {
         if (!settled) this.#kill(live, new AmbiError('worker_terminated', `The tool worker was terminated: "${name}" did not stop within ${this.graceMs} ms of its abort`));

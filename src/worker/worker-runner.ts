@@ -8,10 +8,22 @@ import type { RunResult } from '../runner/run-result.js';
 import { checkTool } from '../tools/check-tool.js';
 import type { Tool, ValidationMode } from '../tools/types.js';
 import { toDescriptor } from './descriptor.js';
-import { pageInvoker } from './page-invoker.js';
-import type { RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireRunOptions, WorkerLeafOptions } from './protocol.js';
+import { askHere, callHere } from './page-invoker.js';
+import { PagePort, type ServedTool } from './page-port.js';
+import { comlinkEndpoint } from './session-link.js';
+import type { RunnerWorkerApi, ToolDescriptor, WireRunOptions, WorkerLeafOptions } from './protocol.js';
 import { ToolWorkerSupervisor, type WorkerSource } from './tool-worker.js';
-import { cloneableReason, registerTransferHandlers } from './transfer-handlers.js';
+import { registerTransferHandlers } from './transfer-handlers.js';
+import { cloneableReason } from './wire-error.js';
+import type { RunEvent } from '../runner/events.js';
+
+/** A run as the page tracks it: its events arrive on the session port. */
+interface PageRun {
+  channel: EventChannel;
+  result: Promise<RunResult>;
+  /** Orders the run_finished event (which waits for the result) before the end of the events. */
+  tail: Promise<void>;
+}
 
 export interface WorkerRunnerOptions {
   engine: EngineConfig;
@@ -48,6 +60,10 @@ export class WorkerRunner {
   readonly #worker: Worker;
   readonly #api: Comlink.Remote<RunnerWorkerApi>;
   readonly #names = new Set<string>();
+  /** What the page serves to the worker, by tool name. */
+  readonly #served = new Map<string, ServedTool>();
+  readonly #runs = new Map<string, PageRun>();
+  readonly #port: PagePort;
   readonly #supervisors: ToolWorkerSupervisor[] = [];
   readonly #died: Promise<never>;
   #die!: (error: AmbiError) => void;
@@ -63,6 +79,8 @@ export class WorkerRunner {
         if (this.#dead) return;
         this.#dead = error;
         reject(error);
+        this.#port.abortAll(error);
+        for (const [runId, run] of this.#runs) this.#endRun(runId, run, { code: error.code, message: error.message });
       };
     });
     this.#died.catch(() => {});
@@ -72,10 +90,12 @@ export class WorkerRunner {
       this.#die(new AmbiError('worker_crashed', `The runner worker crashed: ${event.message || 'it failed to load or threw'}`));
       this.#worker.terminate();
     });
-    this.#api = Comlink.wrap<RunnerWorkerApi>(this.#worker);
+    this.#api = Comlink.wrap<RunnerWorkerApi>(comlinkEndpoint(this.#worker));
+    this.#port = new PagePort(this.#worker, this.#served, (runId, events) => this.#receive(runId, events));
     const { engine, concurrency, preamble, maxResultChars, database, leaf, validation } = options;
     if (leaf) this.#names.add('spawn_leaf');
-    this.#ready = this.#guard(this.#api.configure({ engine, ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation }) }));
+    const config = { engine, ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation }) };
+    this.#ready = this.#guard(this.#api.configure(config));
     this.#ready.catch(() => {});
   }
 
@@ -83,7 +103,8 @@ export class WorkerRunner {
   tool(tool: Tool): this {
     checkTool(tool);
     this.#claim(tool.name);
-    this.#register(toDescriptor(tool), pageInvoker(tool));
+    this.#served.set(tool.name, { call: (args, ctx, signal) => callHere(tool, args, ctx, signal), needsApproval: (args) => askHere(tool, args) });
+    this.#register(toDescriptor(tool));
     return this;
   }
 
@@ -93,7 +114,10 @@ export class WorkerRunner {
     this.#supervisors.push(supervisor);
     const descriptors = await this.#guard(supervisor.start());
     for (const descriptor of descriptors) this.#claim(descriptor.name);
-    for (const descriptor of descriptors) this.#register(descriptor, supervisor.invoker(descriptor.name));
+    for (const descriptor of descriptors) {
+      this.#served.set(descriptor.name, supervisor.served(descriptor.name));
+      this.#register(descriptor);
+    }
     await this.#ready;
     return descriptors.map((d) => d.name);
   }
@@ -110,10 +134,10 @@ export class WorkerRunner {
     });
     const result: Promise<RunResult> = started.then(() => this.#guard(this.#api.result(runId)));
     result.catch(() => {});
-    void this.#pump(runId, started, result, channel).finally(() => {
-      channel.close();
-      void result.catch(() => {}).finally(() => this.#api.release(runId).catch(() => {}));
-    });
+    const run: PageRun = { channel, result, tail: Promise.resolve() };
+    this.#runs.set(runId, run);
+    // A run that fails to start (or a worker that dies first) still ends its events.
+    started.catch((error: unknown) => this.#endRun(runId, run, { code: isAmbiError(error) ? error.code : 'worker_crashed', message: error instanceof Error ? error.message : String(error) }));
     const send = (action: () => Promise<void>) => void started.then(action).catch(() => {});
     const abort = (reason?: unknown) => send(() => this.#guard(this.#api.abort(runId, cloneableReason(reason))));
     if (options.signal?.aborted) abort(options.signal.reason);
@@ -135,20 +159,28 @@ export class WorkerRunner {
     for (const supervisor of this.#supervisors) supervisor.close();
   }
 
-  /** Copy the run's events from the worker, batch by batch; a dead worker ends them with `run_failed`. */
-  async #pump(runId: string, started: Promise<void>, result: Promise<RunResult>, channel: EventChannel): Promise<void> {
-    try {
-      await started;
-      for (let batch = await this.#guard(this.#api.nextEvents(runId)); batch; batch = await this.#guard(this.#api.nextEvents(runId))) {
-        for (const event of batch) {
-          // The worker sends run_finished without its result: the result crosses once, via result().
-          channel.push(event.type === 'run_finished' && !event.leafId ? { ...event, result: await result } : event);
-        }
-      }
-    } catch (error) {
-      const code = isAmbiError(error) ? error.code : 'worker_crashed';
-      channel.push({ type: 'run_failed', error: { code, message: error instanceof Error ? error.message : String(error) } });
+  /** Events from the session port, in order. The run's own run_finished waits for its result, which crosses once. */
+  #receive(runId: string, events: RunEvent[] | null): void {
+    const run = this.#runs.get(runId);
+    if (!run) return;
+    if (events === null) {
+      run.tail = run.tail.then(() => this.#endRun(runId, run));
+      return;
     }
+    for (const event of events) {
+      if (event.type === 'run_finished' && !event.leafId) {
+        run.tail = run.tail.then(async () => run.channel.push({ ...event, result: await run.result }));
+      } else run.channel.push(event);
+    }
+  }
+
+  /** Close a run's events (with a `run_failed` first when the worker is gone) and forget it, here and in the worker. */
+  #endRun(runId: string, run: PageRun, failure?: { code: string; message: string }): void {
+    if (this.#runs.get(runId) !== run) return;
+    this.#runs.delete(runId);
+    if (failure) run.channel.push({ type: 'run_failed', error: failure });
+    run.channel.close();
+    void run.result.catch(() => {}).finally(() => this.#api.release(runId).catch(() => {}));
   }
 
   #claim(name: string): void {
@@ -156,11 +188,12 @@ export class WorkerRunner {
     this.#names.add(name);
   }
 
-  #register(descriptor: ToolDescriptor, invoker: ToolInvoker): void {
+  #register(descriptor: ToolDescriptor): void {
     this.#ready = this.#ready.then(() =>
-      this.#guard(this.#api.registerTool(descriptor, invoker)).catch((error: unknown) => {
+      this.#guard(this.#api.registerTool(descriptor)).catch((error: unknown) => {
         if (isAmbiError(error, 'worker_crashed') || isAmbiError(error, 'closed')) throw error;
         this.#names.delete(descriptor.name);
+        this.#served.delete(descriptor.name);
         this.#registrationErrors.push(error);
       }),
     );
