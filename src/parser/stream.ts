@@ -1,5 +1,6 @@
 import type { FormatMessages } from './messages.js';
 import { readBlock } from './payload.js';
+import { PayloadBuffer } from './payload-buffer.js';
 import { CloseTagScanner, NOT_FOUND } from './scanner.js';
 import { settleUnclosed } from './settle.js';
 import { TagFinder, WorkMeter, type Tag } from './tag.js';
@@ -8,14 +9,14 @@ import { AmbiError } from '../errors/ambi-error.js';
 
 /**
  * The incremental tag parser. Text is emitted as soon as it cannot be the start of an
- * open tag; a block's payload is kept as a list of pieces (joined once, when its close
- * tag arrives) and scanned once, with the scanner's state carried across chunks.
+ * open tag; a block's payload is buffered (see PayloadBuffer) and scanned once, with
+ * the scanner's state carried across chunks.
  */
 export class TagToolCallStream implements ToolCallStream {
   private readonly meter = new WorkMeter();
   private readonly opener: TagFinder;
   private closer: CloseTagScanner | undefined;
-  private payload: string[] = [];
+  private readonly payload = new PayloadBuffer();
   private ended = false;
 
   constructor(
@@ -33,58 +34,70 @@ export class TagToolCallStream implements ToolCallStream {
 
   /** Parts complete after this chunk: text that cannot start a tag, and every block whose close tag arrived. */
   push(chunk: string): ParsePart[] {
-    this.assertOpen();
-    const parts: ParsePart[] = [];
-    // Held-back text is exactly the open tag's partial match, so it is rebuilt, not stored.
-    const held = this.closer ? 0 : this.opener.matched;
-    const work = held > 0 ? this.open.text.slice(0, held) + chunk : chunk;
-    let position = held;
-    let textStart = 0;
-    while (position < work.length) {
-      if (!this.closer) {
-        const end = this.opener.find(work, position);
-        const textEnd = end < 0 ? work.length - this.opener.matched : end - this.open.length;
-        if (textEnd > textStart) parts.push({ type: 'text', text: work.slice(textStart, textEnd) });
-        if (end < 0) return parts;
-        this.closer = new CloseTagScanner(this.close, this.meter);
-        position = end;
-      } else {
-        const end = this.closer.scan(work, position);
-        if (end === NOT_FOUND) {
-          this.payload.push(work.slice(position));
-          return parts;
-        }
-        this.payload.push(work.slice(position, end));
-        this.finishBlock(parts);
-        position = textStart = end;
+    if (this.ended) throw streamEnded();
+    if (this.closer !== undefined) {
+      // Most chunks of a streamed reply fall inside a block without ending it; sent one character
+      // at a time, most are plain text inside a string, which only extends the payload.
+      if (chunk.length === 1 && this.closer.passes(chunk.charCodeAt(0))) {
+        this.payload.appendUnit(chunk.charCodeAt(0));
+        return [];
       }
+      const end = this.closer.scan(chunk, 0);
+      this.payload.append(chunk, 0, end === NOT_FOUND ? chunk.length : end);
+      // A fresh empty array, not a shared frozen one: engines iterate frozen arrays on a slow path.
+      return end === NOT_FOUND ? [] : this.readFrom(chunk, end, this.finishBlock([]));
     }
-    return parts;
+    const held = this.opener.matched;
+    // Held-back text is exactly the open tag's partial match, so it is rebuilt, not stored.
+    return held === 0 ? this.readFrom(chunk, 0, []) : this.readFrom(this.open.text.slice(0, held) + chunk, held, [], 0);
   }
 
   /** The remaining parts: held-back text, or the unclosed block settled by the fallback rules. */
   end(): ParsePart[] {
-    this.assertOpen();
+    if (this.ended) throw streamEnded();
     this.ended = true;
     if (this.closer) {
-      const body = this.payload.join('');
-      this.payload = [];
-      return settleUnclosed(body, { open: this.open, close: this.close, messages: this.messages, meter: this.meter });
+      return settleUnclosed(this.payload.take(), { open: this.open, close: this.close, messages: this.messages, meter: this.meter });
     }
     const held = this.opener.matched;
     return held > 0 ? [{ type: 'text', text: this.open.text.slice(0, held) }] : [];
   }
 
-  private finishBlock(parts: ParsePart[]): void {
-    const withClose = this.payload.join('');
-    const payload = withClose.slice(0, withClose.length - this.close.length);
-    const raw = this.open.text + withClose;
-    for (const part of readBlock(payload, { raw, fallback: false }, this.messages)) parts.push(part);
-    this.payload = [];
-    this.closer = undefined;
+  /** Text and blocks from s[from..], outside a block; s[textStart..from) is held text already matched. */
+  private readFrom(s: string, from: number, parts: ParsePart[], textStart = from): ParsePart[] {
+    while (from < s.length) {
+      const start = this.opener.find(s, from);
+      const textEnd = start < 0 ? s.length - this.opener.matched : start - this.open.length;
+      if (textEnd > textStart) parts = add(parts, { type: 'text', text: s.slice(textStart, textEnd) });
+      if (start < 0) break;
+      this.closer = new CloseTagScanner(this.close, this.meter);
+      const end = this.closer.scan(s, start);
+      this.payload.append(s, start, end === NOT_FOUND ? s.length : end);
+      if (end === NOT_FOUND) break;
+      parts = this.finishBlock(parts);
+      from = textStart = end;
+    }
+    return parts;
   }
 
-  private assertOpen(): void {
-    if (this.ended) throw new AmbiError('stream_ended', 'This tool-call stream has ended; start a new one with parser.stream()');
+  /** `parts` followed by the parts of the block whose close tag just arrived. */
+  private finishBlock(parts: ParsePart[]): ParsePart[] {
+    const withClose = this.payload.take();
+    const payload = withClose.slice(0, withClose.length - this.close.length);
+    const raw = this.open.text + withClose;
+    this.closer = undefined;
+    const block = readBlock(payload, { raw, fallback: false }, this.messages);
+    if (parts.length === 0) return block;
+    for (const part of block) parts.push(part);
+    return parts;
   }
 }
+
+/** `parts` with `part` appended: a one-element literal when empty, as growing an empty array costs more than the rest of a small push. */
+function add(parts: ParsePart[], part: ParsePart): ParsePart[] {
+  if (parts.length === 0) return [part];
+  parts.push(part);
+  return parts;
+}
+
+const streamEnded = () => new AmbiError('stream_ended', 'This tool-call stream has ended; start a new one with parser.stream()');

@@ -1,4 +1,10 @@
-/** Counts characters the scanners step over: a work measure, so tests can check cost stays linear. */
+/** Below this many characters a native search costs more than stepping (small streamed chunks). */
+export const SHORT_SPAN = 16;
+
+/**
+ * Counts characters the scanners move past, each once: a work measure, so tests can check
+ * cost stays linear. Native searches within a counted span read it a bounded number of times.
+ */
 export class WorkMeter {
   chars = 0;
 }
@@ -44,15 +50,25 @@ export class TagFinder {
   /** Index just past the first complete tag in s[from..], or -1 (the partial match is kept for the next chunk). */
   find(s: string, from: number): number {
     for (let i = from; i < s.length; i++) {
-      this.matched = this.tag.advance(this.matched, s.charCodeAt(i));
-      if (this.matched === this.tag.length) {
-        this.matched = 0;
-        this.meter.chars += i + 1 - from;
-        return i + 1;
+      // With nothing matched, a native search finds the next tag faster than stepping; on a miss,
+      // only the last tag.length - 1 characters can hold a partial match, so stepping resumes there.
+      // The threshold keeps that from searching again, and keeps tiny chunks from paying for a call.
+      if (this.matched === 0 && s.length - i > this.tag.length + SHORT_SPAN) {
+        const at = s.indexOf(this.tag.text, i);
+        if (at >= 0) return this.found(at + this.tag.length, from);
+        i = s.length - this.tag.length + 1;
       }
+      this.matched = this.tag.advance(this.matched, s.charCodeAt(i));
+      if (this.matched === this.tag.length) return this.found(i + 1, from);
     }
     this.meter.chars += s.length - from;
     return -1;
+  }
+
+  private found(end: number, from: number): number {
+    this.matched = 0;
+    this.meter.chars += end - from;
+    return end;
   }
 }
 

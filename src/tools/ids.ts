@@ -1,4 +1,17 @@
-/** A fresh id for a call the SDK names itself (tag-parsed calls, scripted calls). */
+// A UUID per id cost about half a microsecond, as much as JSON.parse of a small call; so ids
+// share a random prefix per batch and differ by a counter.
+const BATCH = 0x10000;
+let prefix = '';
+let next = BATCH;
+
+/** A fresh id for a call the SDK names itself (tag-parsed calls, scripted calls): `call_` and 24 hex digits. */
 export function newCallId(): string {
-  return `call_${crypto.randomUUID().replaceAll('-', '').slice(0, 24)}`;
+  if (next === BATCH) {
+    // 20 hex digits of a UUID (about 74 random bits): two batches sharing a prefix is as unlikely as a UUID clash.
+    const uuid = crypto.randomUUID();
+    prefix = `call_${uuid.slice(0, 8)}${uuid.slice(9, 13)}${uuid.slice(14, 18)}${uuid.slice(19, 23)}`;
+    next = 0;
+  }
+  // Four hex digits, zero-padded: adding BATCH puts a 1 in front, which the slice drops.
+  return prefix + (BATCH + next++).toString(16).slice(1);
 }
