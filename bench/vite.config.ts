@@ -4,7 +4,7 @@ import { defineConfig, type UserConfig } from 'vite';
 /**
  * Builds for `npm run bench` (bench/run.mjs calls Vite's `build()` with one mode at a time):
  *
- * - `node`: the Node benchmarks and the Chromium driver, an SSR build, so TypeScript and
+ * - `node`: the Node benchmarks, the Chromium driver and app-loads (what an app fetches), an SSR build, so TypeScript and
  *   our src are compiled the way a user's bundler compiles them; dependencies stay imports.
  * - `browser`: the Chromium benchmark pages, a production build (minified, workers bundled).
  * - `bundle-ours` / `bundle-theirs`: the two small apps whose gzip sizes are compared.
@@ -45,7 +45,7 @@ const configs: Record<string, UserConfig> = {
       minify: false,
       reportCompressedSize: false,
       rolldownOptions: {
-        input: { main: here('node/main.ts'), driver: here('browser/driver.ts') },
+        input: { main: here('node/main.ts'), driver: here('browser/driver.ts'), 'app-loads': here('browser/app-loads.ts') },
       },
     },
   },

@@ -8,7 +8,8 @@ export { InvalidToolError } from './errors/invalid-tool-error.js';
 
 // Tools
 export { defineTool, type ToolSpec } from './tools/define-tool.js';
-export { ToolRegistry, type ToolRegistryOptions } from './tools/registry.js';
+export { ToolRegistry } from './tools/ajv-registry.js';
+export type { ToolRegistryOptions } from './tools/registry.js';
 export { ToolManager, type ExecuteOptions, type ToolManagerOptions } from './tools/tool-manager.js';
 export type { StandardJSONSchemaConverter, StandardSchemaV1 } from './tools/standard-schema.js';
 export { DEFAULT_POLICY } from './tools/policy.js';

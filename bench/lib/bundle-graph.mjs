@@ -1,6 +1,8 @@
 // What a built Vite app loads, from its output files: the page entry and its static imports
 // (the main thread), the workers it starts (`new URL('x.js', import.meta.url)` handed to
-// `new Worker`) with their static imports, and the chunks only reached by `import()`.
+// `new Worker`) with their static imports, and the chunks only reached by `import()`, split,
+// when the list of files the running app fetched is given (bench/browser/app-loads.ts), into
+// those it loaded and those it did not.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -51,9 +53,12 @@ function staticClosure(entry, all, seen = new Set()) {
 /**
  * Sizes of a built app in `dir` whose HTML entry is `htmlName` (Vite manifest in .vite/):
  * `page` (main thread), `workers` (started by the page or by a worker), `lazy` (behind
- * `import()` only), each a list of { file, gzip } and a total.
+ * `import()` only), each a list of { file, gzip } and a total. With `fetched` (paths
+ * relative to `dir` of the .js files the running app fetched), `loadedLazy` holds the
+ * `import()` chunks it did load and `lazy` only the others; a fetched file outside the
+ * graph, or a page or worker file never fetched, throws (the graph would be wrong).
  */
-export function appSizes(dir, htmlName = 'index.html') {
+export function appSizes(dir, htmlName = 'index.html', fetched = undefined) {
   const manifest = JSON.parse(readFileSync(join(dir, '.vite/manifest.json'), 'utf8'));
   const entry = Object.values(manifest).find((chunk) => chunk.isEntry && chunk.src === htmlName);
   if (!entry) throw new Error(`no entry for ${htmlName} in ${dir}/.vite/manifest.json`);
@@ -74,10 +79,19 @@ export function appSizes(dir, htmlName = 'index.html') {
       }
     }
   }
-  const lazy = all.filter((file) => !page.has(file) && !workers.has(file));
+  const reachable = all.filter((file) => !page.has(file) && !workers.has(file));
+  const loaded = fetched === undefined ? undefined : new Set(fetched.map((file) => join(dir, file)));
+  if (loaded) {
+    const unknown = [...loaded].filter((file) => !all.includes(file));
+    const missed = [...page, ...workers].filter((file) => !loaded.has(file));
+    if (unknown.length > 0) throw new Error(`${dir}: the app fetched files the build does not have: ${unknown.join(', ')}`);
+    if (missed.length > 0) throw new Error(`${dir}: the app never fetched ${missed.map((file) => relative(dir, file)).join(', ')}, which the chunk graph says it loads`);
+  }
+  const loadedLazy = loaded ? reachable.filter((file) => loaded.has(file)) : [];
+  const lazy = reachable.filter((file) => !loadedLazy.includes(file));
   const list = (files) => {
     const items = [...files].map((file) => ({ file: relative(dir, file), gzip: gzipSize(file) }));
     return { items, total: items.reduce((sum, item) => sum + item.gzip, 0) };
   };
-  return { page: list(page), workers: list(workers), lazy: list(lazy), dir: dirname(join(dir, entry.file)) };
+  return { page: list(page), workers: list(workers), loadedLazy: list(loadedLazy), lazy: list(lazy), dir: dirname(join(dir, entry.file)) };
 }

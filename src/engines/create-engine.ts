@@ -1,6 +1,6 @@
 import { EngineError } from '../errors/engine-error.js';
 import type { EngineConfig } from './config.js';
-import { createLocalEngine } from './local-engine.js';
+import { lazyLocalEngine } from './lazy-local-engine.js';
 import type { LocalModelProgress } from './local-model.js';
 import { createOpenAICompatibleEngine } from './openai-engine.js';
 import { createScriptedEngine } from './scripted-engine.js';
@@ -22,7 +22,8 @@ export function createEngine(config: EngineConfig, deps: EngineDeps = {}): Engin
     case 'scripted':
       return createScriptedEngine(config);
     case 'local':
-      return createLocalEngine(config, deps);
+      // Its code loads on first use: an app that never runs a local model never downloads it.
+      return lazyLocalEngine(config, deps);
     default:
       throw new EngineError('invalid_engine_config', `Unknown engine kind: ${String((config as { kind?: unknown }).kind)}`);
   }

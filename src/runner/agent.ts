@@ -5,6 +5,7 @@ import { TagToolCallParser } from '../parser/tag-parser.js';
 import type { ToolCallParser } from '../parser/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ToolManager } from '../tools/tool-manager.js';
+import { loadAjv } from '../tools/validate-args.js';
 import type { Tool, ValidationMode } from '../tools/types.js';
 import type { LeafOptions } from '../leaf/leaf-options.js';
 import { spawnLeafTool } from '../leaf/spawn-leaf.js';
@@ -68,6 +69,8 @@ export class Agent {
   /** Make an agent for a plain-data engine config (the engine is built here, in this realm), or for an Engine of your own. */
   static async make(engine: EngineConfig | Engine, options: AgentOptions = {}): Promise<Agent> {
     const live = 'stream' in engine ? engine : createEngine(engine, options.engine);
+    // ajv's compiler (about 35 KB gzip) loads only where it validates: never in `no-eval` mode.
+    if ((options.validation ?? 'auto') === 'auto') await loadAjv();
     return new Agent(live, options);
   }
 

@@ -3,7 +3,7 @@ import { EngineError } from '../errors/engine-error.js';
 import { MaxIterationsError } from '../errors/max-iterations-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
 import type { ToolChoice, Usage } from '../engines/types.js';
-import type { RunScope, ToolResult } from '../tools/types.js';
+import type { RunScope, ToolDefinition, ToolResult } from '../tools/types.js';
 import type { Agent } from './agent.js';
 import { dispatchCall, mayStartEarly, type DispatchContext } from './dispatch.js';
 import type { ConcurrencyBudget } from './limiter.js';
@@ -84,37 +84,53 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
 async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean): Promise<ModelTurn> {
   const { agent, signal } = ctx;
   if (signal.aborted) throw new RunAbortedError(signal.reason);
-  const early = new AbortController();
-  const onAbort = () => early.abort(signal.reason);
-  signal.addEventListener('abort', onAbort, { once: true });
-  const earlyCtx: DispatchContext = { ...ctx, signal: early.signal };
+  // Made when the first call starts early: a turn that starts none (say the answer) makes no signal,
+  // which costs microseconds in Node, nor links it to the run's.
+  let early: EarlyCalls | undefined;
   const started: Array<Promise<ToolResult>> = [];
+  const tools = agent.registry.definitions();
   try {
     return await modelTurn({
       agent,
       emit: ctx.emit,
-      request: { messages: requestMessages(agent, scope.messages), tools: agent.registry.definitions(), signal, ...(ctx.toolChoice ? { toolChoice: ctx.toolChoice } : {}) },
+      request: { messages: requestMessages(agent, scope.messages, tools), tools, signal, ...(ctx.toolChoice ? { toolChoice: ctx.toolChoice } : {}) },
       startEarly: (call) => {
         if (!allowEarly || !mayStartEarly(call, agent.tools)) return undefined;
-        const running = dispatchCall(call, earlyCtx, scope);
+        early ??= earlyCalls(ctx);
+        const running = dispatchCall(call, early.ctx, scope);
         started.push(running);
         return running;
       },
     });
   } catch (error) {
-    early.abort(error);
+    early?.controller.abort(error);
     await Promise.all(started);
     if (signal.aborted) throw new RunAbortedError(signal.reason);
     throw isAmbiError(error) ? error : wrapEngineFailure(error);
   } finally {
     // Calls that started early outlive the turn: they stay linked to the run's signal until they settle.
-    void Promise.all(started).finally(() => signal.removeEventListener('abort', onAbort));
+    if (early) void Promise.all(started).finally(early.unlink);
   }
 }
 
+/** The signal of a turn's early calls: the run's, and also aborted when the turn's engine fails. */
+interface EarlyCalls {
+  controller: AbortController;
+  ctx: DispatchContext;
+  unlink: () => void;
+}
+
+function earlyCalls(ctx: LoopContext): EarlyCalls {
+  const { signal } = ctx;
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(signal.reason);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return { controller, ctx: { ...ctx, signal: controller.signal }, unlink: () => signal.removeEventListener('abort', onAbort) };
+}
+
 /** The messages one request sends: the system prompt carries the format instructions when calls travel as text. */
-function requestMessages(agent: Agent, messages: readonly Message[]): Message[] {
-  const definitions = agent.registry.definitions();
+function requestMessages(agent: Agent, messages: readonly Message[], definitions: readonly ToolDefinition[]): Message[] {
   if (agent.engine.nativeTools || definitions.length === 0) return [...messages];
   const instructions = agent.parser.instructions(definitions);
   const [first, ...rest] = messages;

@@ -33,13 +33,17 @@ export function compileAjvValidator(schema: object): JsonArgsValidator {
   const cached = compiled.get(schema);
   if (cached) return cached;
   const check = sharedAjv().compile(schema);
-  const validator: JsonArgsValidator = (value) => {
-    // Validate a copy: useDefaults writes into the value it checks.
-    let copy: unknown;
-    try {
-      copy = structuredClone(value);
-    } catch {
-      return { ok: false, problems: ['arguments must be plain JSON'] };
+  const fillsDefaults = mayFillDefaults(schema);
+  const validator: JsonArgsValidator = (value, owned = false) => {
+    // Validate a copy: useDefaults writes into the value it checks, and the tool gets it. A value
+    // nobody else holds (just parsed from JSON text) that no default will be written into needs none.
+    let copy: unknown = value;
+    if (!owned || fillsDefaults) {
+      try {
+        copy = structuredClone(value);
+      } catch {
+        return { ok: false, problems: ['arguments must be plain JSON'] };
+      }
     }
     let valid: boolean;
     try {
@@ -54,4 +58,20 @@ export function compileAjvValidator(schema: object): JsonArgsValidator {
   };
   compiled.set(schema, validator);
   return validator;
+}
+
+/**
+ * Whether ajv's `useDefaults` may write into data this schema checks: a `default` anywhere
+ * (even where ajv would ignore it), or a `$ref` out of the schema (say to the draft-07
+ * meta-schema, which has defaults). Errs on the side of yes.
+ */
+function mayFillDefaults(node: unknown, seen = new Set<object>()): boolean {
+  if (typeof node !== 'object' || node === null || seen.has(node)) return false;
+  seen.add(node);
+  if (!Array.isArray(node)) {
+    if (Object.hasOwn(node, 'default')) return true;
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (ref !== undefined && !(typeof ref === 'string' && ref.startsWith('#'))) return true;
+  }
+  return Object.values(node).some((child) => mayFillDefaults(child, seen));
 }

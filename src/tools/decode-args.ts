@@ -10,19 +10,22 @@ const SNIPPET = 200;
  * string is JSON the engine could not parse, or a model's double encoding.
  */
 export async function decodeArgs(toolName: string, raw: unknown, validate: ArgsValidator): Promise<DecodedArgs> {
-  let value: unknown = raw ?? {};
-  if (typeof raw === 'string') {
-    if (raw.trim() === '') value = {};
-    else {
-      try {
-        value = JSON.parse(raw);
-      } catch {
-        const snippet = raw.length > SNIPPET ? `${raw.slice(0, SNIPPET)}…` : raw;
-        return { ok: false, message: `Invalid arguments for "${toolName}": not valid JSON: ${snippet}` };
-      }
+  // `owned`: a value made here, which nothing else holds (the caller's object stays the caller's).
+  let value: unknown = raw;
+  let owned = false;
+  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
+    value = {};
+    owned = true;
+  } else if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+      owned = true;
+    } catch {
+      const snippet = raw.length > SNIPPET ? `${raw.slice(0, SNIPPET)}…` : raw;
+      return { ok: false, message: `Invalid arguments for "${toolName}": not valid JSON: ${snippet}` };
     }
   }
-  const checked = await validate(value);
+  const checked = await validate(value, owned);
   if (checked.ok) return checked;
   return { ok: false, message: invalidArgumentsMessage(toolName, checked.problems) };
 }

@@ -10,10 +10,11 @@ export class NotJsonError extends Error {}
  * cycle, a Map or Set, a non-finite number) throws a NotJsonError naming its path.
  */
 export function toJsonOutput(value: unknown): JsonValue {
-  return convert(value === undefined ? null : value, '', new Set());
+  return convert(value === undefined ? null : value, '', undefined);
 }
 
-function convert(value: unknown, path: string, ancestors: Set<object>): JsonValue {
+// `ancestors` is made at the first object: most outputs are a primitive.
+function convert(value: unknown, path: string, ancestors: Set<object> | undefined): JsonValue {
   const at = path === '' ? 'the output' : path;
   if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
     value = (value as { toJSON(key: string): unknown }).toJSON(path.split('/').pop() ?? '');
@@ -39,17 +40,18 @@ function convert(value: unknown, path: string, ancestors: Set<object>): JsonValu
   if (object instanceof Map || object instanceof Set) {
     throw new NotJsonError(`${at} is a ${object.constructor.name}; convert it to an array or object`);
   }
-  if (ancestors.has(object)) throw new NotJsonError(`${at} refers back to itself (a cycle)`);
-  ancestors.add(object);
+  const seen = ancestors ?? new Set<object>();
+  if (seen.has(object)) throw new NotJsonError(`${at} refers back to itself (a cycle)`);
+  seen.add(object);
   try {
-    if (Array.isArray(object)) return object.map((item, i) => convert(item, `${path}/${i}`, ancestors));
+    if (Array.isArray(object)) return object.map((item, i) => convert(item, `${path}/${i}`, seen));
     const out: Record<string, JsonValue> = {};
     for (const [key, item] of Object.entries(object)) {
       if (item === undefined) continue; // as JSON.stringify does in objects
-      out[key] = convert(item, `${path}/${key}`, ancestors);
+      out[key] = convert(item, `${path}/${key}`, seen);
     }
     return out;
   } finally {
-    ancestors.delete(object);
+    seen.delete(object);
   }
 }

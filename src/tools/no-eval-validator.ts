@@ -23,11 +23,12 @@ export function compileNoEvalValidator(schema: object): JsonArgsValidator {
   checkAgainstMetaSchema(schema);
   const prepared = prepareSchema(schema);
   checkStrictSchema(prepared);
-  const validator: JsonArgsValidator = (value) => {
+  const validator: JsonArgsValidator = (value, owned = false) => {
     let copy: unknown;
     let data: unknown;
     try {
-      copy = structuredClone(value);
+      // Defaults are written into a copy, which the tool gets; a value nobody else holds needs none.
+      copy = owned ? value : structuredClone(value);
       applyDefaults(prepared.root, copy, prepared, jsonView);
       data = jsonView(copy);
     } catch {

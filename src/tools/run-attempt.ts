@@ -39,7 +39,15 @@ export async function runAttempt(
     end({ kind: 'timeout' }, reason);
   }, tool.timeoutMs);
 
-  const running = invoke(tool, args, { ...ctx, signal: controller.signal }).then(
+  // A getter: Node builds a controller's signal on first access, at a cost of microseconds, and
+  // most tools never read it (aborting it builds it too, so a late read sees it aborted).
+  const context: ToolContext = {
+    ...ctx,
+    get signal() {
+      return controller.signal;
+    },
+  };
+  const running = invoke(tool, args, context).then(
     (output): AttemptOutcome => (settled ? { kind: 'ok', output: null } : toOutcome(tool.name, output)),
     (error: unknown): AttemptOutcome => classifyThrow(tool.name, error),
   );

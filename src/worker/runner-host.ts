@@ -2,9 +2,6 @@ import { AmbiError } from '../errors/ambi-error.js';
 import { Agent } from '../runner/agent.js';
 import { ChatRunner, type Run } from '../runner/chat-runner.js';
 import type { EventChannel, RunEvent } from '../runner/events.js';
-import { IndexedDbConversationStore } from '../store/indexeddb-conversation-store.js';
-import { IndexedDbSnapshotStore } from '../store/indexeddb-snapshot-store.js';
-import { IndexedDbToolCallJournal } from '../store/indexeddb-tool-call-journal.js';
 import { MemorySnapshotStore } from '../store/memory-snapshot-store.js';
 import { remoteTool } from './descriptor.js';
 import type { RunnerConfig, RunnerWorkerApi, ToolDescriptor } from './protocol.js';
@@ -79,8 +76,13 @@ function forWire(event: RunEvent): RunEvent {
   return event.type === 'run_finished' && !event.leafId ? { ...event, result: undefined as never } : event;
 }
 
-/** The three stores on one IndexedDB database (one shared connection). */
+/** The three stores on one IndexedDB database (one shared connection), loaded only for a runner that has one. */
 async function openStores(database: string) {
+  const [{ IndexedDbConversationStore }, { IndexedDbToolCallJournal }, { IndexedDbSnapshotStore }] = await Promise.all([
+    import('../store/indexeddb-conversation-store.js'),
+    import('../store/indexeddb-tool-call-journal.js'),
+    import('../store/indexeddb-snapshot-store.js'),
+  ]);
   const [conversations, journal, snapshots] = await Promise.all([
     IndexedDbConversationStore.open(database),
     IndexedDbToolCallJournal.open(database),

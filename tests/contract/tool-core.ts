@@ -204,6 +204,66 @@ export function describeToolCore(realm: string): void {
         expect(result).toMatchObject({ ok: true, output: 'hello world' });
         expect(seen).toEqual([{ who: 'world' }]);
       });
+
+      for (const validation of ['auto', 'no-eval'] as const) {
+        it(`hands the tool a copy of arguments given as an object: the caller's object never changes (${validation})`, async () => {
+          const schemas = {
+            plain: { type: 'object', properties: { list: { type: 'array', items: { type: 'number' } } } },
+            withDefault: { type: 'object', properties: { list: { type: 'array', items: { type: 'number' } }, n: { type: 'number', default: 1 } } },
+          } as const;
+          const registry = new ToolRegistry({ validation });
+          for (const [name, parameters] of Object.entries(schemas)) {
+            registry.register(
+              defineTool({
+                name,
+                description: 'Changes its arguments',
+                parameters,
+                idempotent: true,
+                call: (args: { list?: number[] }) => {
+                  args.list?.push(99);
+                  (args as Record<string, unknown>).extra = true;
+                  return args.list?.length ?? 0;
+                },
+              }),
+            );
+          }
+          const manager = new ToolManager(registry);
+          for (const name of Object.keys(schemas)) {
+            const args = { list: [1, 2] };
+            expect(await manager.execute({ id: 'c1', name, arguments: args })).toMatchObject({ ok: true, output: 3 });
+            expect(args).toEqual({ list: [1, 2] });
+          }
+        });
+
+        it(`decodes JSON text arguments afresh for every call, defaults filled (${validation})`, async () => {
+          const seen: unknown[] = [];
+          const list = { type: 'array', items: { type: 'number' } } as const;
+          const schemas = {
+            plain: { type: 'object', properties: { list } },
+            withDefault: { type: 'object', properties: { list, n: { type: 'number', default: 1 } } },
+          } as const;
+          const registry = new ToolRegistry({ validation });
+          for (const [name, parameters] of Object.entries(schemas)) {
+            registry.register(
+              defineTool({
+                name,
+                description: 'Keeps its arguments',
+                parameters,
+                idempotent: true,
+                call: (args: { list?: number[] }) => {
+                  seen.push(args);
+                  args.list?.push(99);
+                  return null;
+                },
+              }),
+            );
+          }
+          const manager = new ToolManager(registry);
+          for (const name of ['plain', 'plain', 'withDefault', 'withDefault']) await manager.execute({ id: 'c1', name, arguments: '{"list":[1]}' });
+          expect(seen).toEqual([{ list: [1, 99] }, { list: [1, 99] }, { list: [1, 99], n: 1 }, { list: [1, 99], n: 1 }]);
+          expect(new Set(seen).size).toBe(4);
+        });
+      }
     });
 
     describe('timeouts and retries', () => {
@@ -334,6 +394,45 @@ export function describeToolCore(realm: string): void {
         );
         const result = failure(await pending);
         expect([result.error.code, result.attempts, contexts.length]).toEqual(['aborted', 1, 1]);
+      });
+
+      it('gives a tool one signal, the same on every read and in a copy of its context', async () => {
+        const { tool, contexts } = recorded({ idempotent: true }, (ctx) => ({ same: ctx.signal === ctx.signal, spread: { ...ctx }.signal === ctx.signal, keys: Object.keys(ctx).includes('signal') }));
+        const result = await managerWith(tool).execute({ id: 'c1', name: 'probe', arguments: {} });
+        expect(result).toMatchObject({ ok: true, output: { same: true, spread: true, keys: true } });
+        expect(contexts[0]!.signal.aborted).toBe(false);
+      });
+
+      it('aborts the signal of a timed-out attempt even if the tool reads it only afterwards', async () => {
+        const { tool, contexts } = recorded({ idempotent: false, timeoutMs: 10 }, () => new Promise(() => {}));
+        const result = failure(await managerWith(tool).execute({ id: 'c1', name: 'probe', arguments: {} }));
+        expect(result.error.code).toBe('timeout');
+        const { signal } = contexts[0]!;
+        expect(signal.aborted).toBe(true);
+        expect(signal.reason).toBeInstanceOf(DOMException);
+        expect((signal.reason as DOMException).name).toBe('TimeoutError');
+        expect((signal.reason as DOMException).message).toBe('Tool "probe" timed out after 10 ms');
+      });
+
+      it('aborts the signal of an attempt cut off from outside with the outside reason, even if read only afterwards', async () => {
+        const outside = new AbortController();
+        const reason = new Error('user pressed stop');
+        const { tool, contexts } = recorded({ idempotent: true, timeoutMs: 5_000 }, () => {
+          setTimeout(() => outside.abort(reason), 5);
+          return new Promise(() => {});
+        });
+        const result = failure(await managerWith(tool).execute({ id: 'c1', name: 'probe', arguments: {} }, { signal: outside.signal }));
+        expect(result.error.code).toBe('aborted');
+        expect(contexts[0]!.signal.aborted).toBe(true);
+        expect(contexts[0]!.signal.reason).toBe(reason);
+      });
+
+      it('leaves the signal of a finished attempt alone when the outside aborts later', async () => {
+        const outside = new AbortController();
+        const { tool, contexts } = recorded({ idempotent: true }, () => 'done');
+        await managerWith(tool).execute({ id: 'c1', name: 'probe', arguments: {} }, { signal: outside.signal });
+        outside.abort('later');
+        expect(contexts[0]!.signal.aborted).toBe(false);
       });
 
       it('never starts a call whose signal is already aborted', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { effectiveToolChoice } from '../../src/engines/local-engine.js';
 import { inspectGguf } from '../../src/engines/local-gguf.js';
 import { CHATML_TEMPLATE, chooseTemplate, templateMessages } from '../../src/engines/local-template.js';
-import { createEngine, isAmbiError, localModel, type EngineConfig, type Message } from '../../src/index.js';
+import { createEngine, isAmbiError, localModel, type EngineConfig, type LocalEngine, type Message } from '../../src/index.js';
 import { tinyGguf } from '../support/tiny-gguf.js';
 
 describe('localModel config', () => {
@@ -43,6 +43,19 @@ describe('createEngine with a local config', () => {
     const engine = createEngine(localModel({ source: 'https://example.test/m.gguf' }));
     expect(engine.nativeTools).toBe(false);
     expect((engine as { model?: unknown }).model).toBeUndefined();
+  });
+
+  test('frees nothing and loads nothing when unloaded before any use', async () => {
+    const engine = createEngine(localModel({ source: 'https://example.test/m.gguf' })) as LocalEngine;
+    await expect(engine.unload()).resolves.toBeUndefined();
+    expect(engine.model).toBeUndefined();
+  });
+
+  test("streams through the local engine's code once it is loaded: an aborted request fails as it does there", async () => {
+    const engine = createEngine(localModel({ source: 'https://example.test/m.gguf' }));
+    const events = engine.stream({ messages: [], tools: [], signal: AbortSignal.abort('stop') })[Symbol.asyncIterator]();
+    const error = await events.next().catch((e: unknown) => e);
+    expect(isAmbiError(error, 'aborted')).toBe(true);
   });
 
   test('checks a hand-written config again, in the realm that runs it', () => {

@@ -1,5 +1,7 @@
 // A demo-like page on ambi-web's page entry: the loop runs in the runner worker, a
-// main-thread tool reads the page, the model is an OpenAI-compatible endpoint.
+// main-thread tool reads the page, the model is an OpenAI-compatible endpoint (served
+// with the page, as behind a proxy: bench/browser/app-loads.ts scripts it), and arguments
+// are validated as the demo does (demo/ui/assistant.ts): `no-eval`, which a strict CSP allows.
 import { createWorkerRunner, defineTool, openAICompatible } from '../../../src/worker/index.js';
 
 const readTitle = defineTool({
@@ -11,7 +13,8 @@ const readTitle = defineTool({
 });
 
 const runner = createWorkerRunner({
-  engine: openAICompatible({ baseURL: 'http://localhost:11434/v1', model: 'qwen2.5:7b' }),
+  engine: openAICompatible({ baseURL: new URL('v1', document.baseURI).href, model: 'qwen2.5:7b' }),
+  validation: 'no-eval',
 }).tool(readTitle);
 
 const out = document.querySelector('#out')!;
