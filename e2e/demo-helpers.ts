@@ -23,16 +23,15 @@ export async function modelRequests(page: Page): Promise<Array<{ messages: Array
   return (await page.request.get('http://127.0.0.1:4310/__requests')).json();
 }
 
-/** Open the demo fresh (its IndexedDB and storage cleared) and wait until it is ready. */
+/**
+ * Open the demo and wait until it is ready. Every test runs in a fresh browser context,
+ * so its storage and IndexedDB start empty (deleting databases under a live page raced
+ * with the app's own seeding).
+ */
 export async function openDemo(page: Page): Promise<void> {
   await page.goto('/');
-  await page.evaluate(async () => {
-    localStorage.clear();
-    sessionStorage.clear();
-    for (const db of await indexedDB.databases()) if (db.name) indexedDB.deleteDatabase(db.name);
-  });
-  await page.reload();
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('#note-list li')).toHaveCount(3);
 }
 
 /** Point the demo at the fake OpenAI-compatible server through the settings dialog. */
