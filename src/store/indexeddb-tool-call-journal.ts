@@ -31,30 +31,24 @@ export class IndexedDbToolCallJournal implements ToolCallJournal {
 
   /** Record `started`; rejects `journal_conflict` if the key is already journalled. */
   async begin(entry: JournalBegin): Promise<void> {
-    return storageOperation(`begin journal entry "${entry.idempotencyKey}"`, async () => {
-      await transact(
-        await this.#db(),
-        ['journal'],
-        'readwrite',
-        async (tx) => {
-          const journal = tx.objectStore('journal');
-          queue(journal.put(startedEntry(await journal.get(entry.idempotencyKey), entry, Date.now())));
-        },
-        DURABLE,
-      );
-    });
+    return this.#write(`begin journal entry "${entry.idempotencyKey}"`, entry.idempotencyKey, (existing, now) => startedEntry(existing, entry, now));
   }
 
   /** Record the outcome; rejects `journal_missing` for an unknown key, `journal_conflict` for a finished one. */
   async finish(idempotencyKey: string, result: ToolResult): Promise<void> {
-    return storageOperation(`finish journal entry "${idempotencyKey}"`, async () => {
+    return this.#write(`finish journal entry "${idempotencyKey}"`, idempotencyKey, (existing, now) => finishedEntry(existing, idempotencyKey, result, now));
+  }
+
+  /** Read the entry under `key` and write its next state, in one durable transaction. */
+  async #write(label: string, key: string, next: (existing: JournalEntry | undefined, now: number) => JournalEntry): Promise<void> {
+    return storageOperation(label, async () => {
       await transact(
         await this.#db(),
         ['journal'],
         'readwrite',
         async (tx) => {
           const journal = tx.objectStore('journal');
-          queue(journal.put(finishedEntry(await journal.get(idempotencyKey), idempotencyKey, result, Date.now())));
+          queue(journal.put(next(await journal.get(key), Date.now())));
         },
         DURABLE,
       );
