@@ -130,3 +130,22 @@ test('the API key stays in sessionStorage, never in localStorage or IndexedDB', 
   expect(stored.session).toContain('sk-test-secret');
   expect(stored.persisted).not.toContain('sk-test-secret');
 });
+
+test('a server without native tools: calls travel as tagged text, and the reload shows the text without tags', async ({ page }) => {
+  await page.locator('#open-settings').click();
+  await page.locator('#settings input[name="nativeTools"]').uncheck();
+  await page.locator('#settings button[value="save"]').click();
+  await script(page, [
+    { text: 'Adding it. [TOOL_CALL]{"name": "add_note", "args": {"title": "Tagged note", "body": "from text"}}[/TOOL_CALL]' },
+    { text: 'Added.' },
+  ]);
+  await ask(page, 'Add a note');
+  await expect(page.locator('#note-list li', { hasText: 'Tagged note' })).toHaveCount(1);
+  const [first, second] = await modelRequests(page);
+  expect(first).not.toHaveProperty('tools');
+  expect(first!.messages[0]!.content).toContain('[TOOL_CALL]'); // the format is taught in the system prompt
+  expect(second!.messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringContaining('[runtime] Result of tool call') });
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('#chat li.assistant')).toHaveText(['Adding it.', 'Added.']);
+});

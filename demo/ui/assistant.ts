@@ -79,7 +79,9 @@ function renderHistory(messages: readonly Message[]): void {
   for (const message of messages) {
     if (message.role === 'user' && message.origin !== 'runtime') appendItem(chat(), 'user', message.content);
     if (message.role === 'assistant') {
-      if (message.content.trim()) appendItem(chat(), 'assistant', message.content);
+      // Without native tools the stored reply keeps its tagged calls; they are listed below it instead.
+      const text = message.content.replace(/\[TOOL_CALL\][\s\S]*?(\[\/TOOL_CALL\]|$)/g, '').trim();
+      if (text) appendItem(chat(), 'assistant', text);
       for (const call of message.toolCalls ?? []) appendItem(chat(), 'tool', `→ ${call.name} ${JSON.stringify(call.arguments)}`);
     }
     if (message.role === 'tool') appendItem(chat(), 'tool', `← ${message.name}: ${message.content.slice(0, 160)}`);
