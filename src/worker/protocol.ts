@@ -3,7 +3,6 @@ import type { EngineConfig } from '../engines/config.js';
 import type { ToolChoice } from '../engines/types.js';
 import type { LockMode } from '../runner/conversation-lock.js';
 import type { RunEvent } from '../runner/events.js';
-import type { RunResult } from '../runner/run-result.js';
 import type { JsonValue, ToolContext, ToolDefinition, ToolPolicy, ValidationMode } from '../tools/types.js';
 import type { WireError } from './wire-error.js';
 
@@ -72,14 +71,11 @@ export interface RunnerWorkerApi {
   configure(config: RunnerConfig): Promise<void>;
   /** A tool that lives on the page (or in a tool worker the page supervises). */
   registerTool(descriptor: ToolDescriptor): Promise<void>;
-  /** Start a run; its events come on the session port. */
+  /** Start a run; its events, and with its last one its result, come on the session link. */
   startRun(runId: string, input: string, options: WireRunOptions): Promise<void>;
-  result(runId: string): Promise<RunResult>;
   abort(runId: string, reason?: unknown): Promise<void>;
   approve(runId: string, callId: string): Promise<void>;
   deny(runId: string, callId: string, reason?: string): Promise<void>;
-  /** Forget a settled run. */
-  release(runId: string): Promise<void>;
 }
 
 /** What a dedicated tool worker exposes (see `exposeTools`). */

@@ -1,7 +1,7 @@
 import { AmbiError } from '../errors/ambi-error.js';
 import { Agent } from '../runner/agent.js';
 import { ChatRunner, type Run } from '../runner/chat-runner.js';
-import type { EventChannel, RunEvent } from '../runner/events.js';
+import type { EventChannel } from '../runner/events.js';
 import { MemorySnapshotStore } from '../store/memory-snapshot-store.js';
 import { remoteTool } from './descriptor.js';
 import type { RunnerConfig, RunnerWorkerApi, ToolDescriptor } from './protocol.js';
@@ -47,11 +47,12 @@ export function createRunnerHost(scope: ConstructorParameters<typeof WorkerPort>
       const { agent, runner, port } = ready();
       const run = runner.run(agent, input, { ...options, runId });
       runs.set(runId, run);
-      // Events go to the port as they happen, so they ride on the tool calls bound for the page.
-      (run.events as EventChannel).pipe((event) => port.event(runId, event && forWire(event)));
-    },
-    async result(runId) {
-      return find(runId).result;
+      // Events go to the page as they happen, riding on the tool calls bound for it; the run's
+      // result crosses inside its run_finished event. Once its events end, the run is forgotten.
+      (run.events as EventChannel).pipe((event) => {
+        port.event(runId, event);
+        if (event === null) runs.delete(runId);
+      });
     },
     async abort(runId, reason) {
       find(runId).abort(reason);
@@ -62,18 +63,7 @@ export function createRunnerHost(scope: ConstructorParameters<typeof WorkerPort>
     async deny(runId, callId, reason) {
       find(runId).deny(callId, reason);
     },
-    async release(runId) {
-      runs.delete(runId);
-    },
   };
-}
-
-/**
- * Shape an event for the wire: the run's own `run_finished` goes without its result (the
- * page fetches it once, with `result()`; a leaf's run_finished keeps its result).
- */
-function forWire(event: RunEvent): RunEvent {
-  return event.type === 'run_finished' && !event.leafId ? { ...event, result: undefined as never } : event;
 }
 
 /** The three stores on one IndexedDB database (one shared connection), loaded only for a runner that has one. */

@@ -8,21 +8,20 @@ import type { RunResult } from '../runner/run-result.js';
 import { checkTool } from '../tools/check-tool.js';
 import type { Tool, ValidationMode } from '../tools/types.js';
 import { toDescriptor } from './descriptor.js';
-import { askHere, callHere } from './page-invoker.js';
-import { PagePort, type ServedTool } from './page-port.js';
+import { askHere, callHere } from './call-here.js';
+import { PagePort } from './page-port.js';
 import { comlinkEndpoint } from './session-link.js';
-import type { RunnerWorkerApi, ToolDescriptor, WireRunOptions, WorkerLeafOptions } from './protocol.js';
+import type { RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireRunOptions, WorkerLeafOptions } from './protocol.js';
 import { ToolWorkerSupervisor, type WorkerSource } from './tool-worker.js';
 import { registerTransferHandlers } from './transfer-handlers.js';
 import { cloneableReason } from './wire-error.js';
 import type { RunEvent } from '../runner/events.js';
 
-/** A run as the page tracks it: its events arrive on the session port. */
+/** A run as the page tracks it: its events arrive on the session link, and they settle its result. */
 interface PageRun {
   channel: EventChannel;
-  result: Promise<RunResult>;
-  /** Orders the run_finished event (which waits for the result) before the end of the events. */
-  tail: Promise<void>;
+  resolve: (result: RunResult) => void;
+  reject: (error: unknown) => void;
 }
 
 export interface WorkerRunnerOptions {
@@ -61,7 +60,7 @@ export class WorkerRunner {
   readonly #api: Comlink.Remote<RunnerWorkerApi>;
   readonly #names = new Set<string>();
   /** What the page serves to the worker, by tool name. */
-  readonly #served = new Map<string, ServedTool>();
+  readonly #served = new Map<string, ToolInvoker>();
   readonly #runs = new Map<string, PageRun>();
   readonly #port: PagePort;
   readonly #supervisors: ToolWorkerSupervisor[] = [];
@@ -132,12 +131,16 @@ export class WorkerRunner {
       if (failed.length > 0) throw failed[0];
       return this.#guard(this.#api.startRun(runId, input, wire));
     });
-    const result: Promise<RunResult> = started.then(() => this.#guard(this.#api.result(runId)));
+    // The result crosses once, inside the run's own run_finished (or run_failed) event.
+    let run!: PageRun;
+    const result = new Promise<RunResult>((resolve, reject) => (run = { channel, resolve, reject }));
     result.catch(() => {});
-    const run: PageRun = { channel, result, tail: Promise.resolve() };
     this.#runs.set(runId, run);
     // A run that fails to start (or a worker that dies first) still ends its events.
-    started.catch((error: unknown) => this.#endRun(runId, run, { code: isAmbiError(error) ? error.code : 'worker_crashed', message: error instanceof Error ? error.message : String(error) }));
+    started.catch((error: unknown) => {
+      run.reject(error);
+      this.#endRun(runId, run, { code: isAmbiError(error) ? error.code : 'worker_crashed', message: error instanceof Error ? error.message : String(error) });
+    });
     const send = (action: () => Promise<void>) => void started.then(action).catch(() => {});
     const abort = (reason?: unknown) => send(() => this.#guard(this.#api.abort(runId, cloneableReason(reason))));
     if (options.signal?.aborted) abort(options.signal.reason);
@@ -159,28 +162,28 @@ export class WorkerRunner {
     for (const supervisor of this.#supervisors) supervisor.close();
   }
 
-  /** Events from the session port, in order. The run's own run_finished waits for its result, which crosses once. */
+  /** Events from the session link, in order; the run's own last event settles its result. */
   #receive(runId: string, events: RunEvent[] | null): void {
     const run = this.#runs.get(runId);
     if (!run) return;
-    if (events === null) {
-      run.tail = run.tail.then(() => this.#endRun(runId, run));
-      return;
-    }
+    if (events === null) return this.#endRun(runId, run);
     for (const event of events) {
-      if (event.type === 'run_finished' && !event.leafId) {
-        run.tail = run.tail.then(async () => run.channel.push({ ...event, result: await run.result }));
-      } else run.channel.push(event);
+      run.channel.push(event);
+      if (event.leafId) continue;
+      if (event.type === 'run_finished') run.resolve(event.result);
+      if (event.type === 'run_failed') run.reject(new AmbiError(event.error.code, event.error.message));
     }
   }
 
-  /** Close a run's events (with a `run_failed` first when the worker is gone) and forget it, here and in the worker. */
+  /** Close a run's events (with a `run_failed` first, which also settles its result, when the worker is gone) and forget it. */
   #endRun(runId: string, run: PageRun, failure?: { code: string; message: string }): void {
     if (this.#runs.get(runId) !== run) return;
     this.#runs.delete(runId);
-    if (failure) run.channel.push({ type: 'run_failed', error: failure });
+    if (failure) {
+      run.channel.push({ type: 'run_failed', error: failure });
+      run.reject(new AmbiError(failure.code, failure.message));
+    }
     run.channel.close();
-    void run.result.catch(() => {}).finally(() => this.#api.release(runId).catch(() => {}));
   }
 
   #claim(name: string): void {
