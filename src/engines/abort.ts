@@ -1,4 +1,5 @@
 import { EngineError } from '../errors/engine-error.js';
+import { delay } from '../tools/delay.js';
 
 /** The coded error for a request its caller aborted; the signal's reason is kept as `cause`. */
 export function abortedError(signal?: AbortSignal): EngineError {
@@ -11,17 +12,6 @@ export function throwIfAborted(signal?: AbortSignal): void {
 }
 
 /** Wait `ms`, rejecting with `aborted` as soon as the signal fires. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortedError(signal));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortedError(signal));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (!(await delay(ms, signal))) throw abortedError(signal);
 }

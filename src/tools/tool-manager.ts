@@ -1,5 +1,6 @@
 import type { ToolRegistry } from './registry.js';
 import { decodeArgs } from './decode-args.js';
+import { delay } from './delay.js';
 import { runAttempt, type AttemptOutcome } from './run-attempt.js';
 import type { RunScope, Tool, ToolCall, ToolResult, ValidationMode } from './types.js';
 
@@ -64,7 +65,7 @@ export class ToolManager {
       const retry = outcome.kind === 'timeout' && tool.idempotent && attempt <= tool.maxRetries;
       if (!retry) return done(attempt, outcome, tool);
       options.onRetry?.({ attempt, nextAttempt: attempt + 1, delayMs: tool.retryDelayMs });
-      if (!(await sleep(tool.retryDelayMs, signal))) return done(attempt, { kind: 'aborted', reason: signal?.reason }, tool);
+      if (!(await delay(tool.retryDelayMs, signal))) return done(attempt, { kind: 'aborted', reason: signal?.reason }, tool);
     }
   }
 }
@@ -87,20 +88,4 @@ function describeReason(reason: unknown): string {
   if (reason === undefined) return '';
   const text = reason instanceof Error ? reason.message : String(reason);
   return text ? `: ${text}` : '';
-}
-
-/** Wait `ms`; resolves false at once if `signal` aborts first. */
-function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
-  if (signal?.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
