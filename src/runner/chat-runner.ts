@@ -3,7 +3,7 @@ import type { ToolChoice } from '../engines/types.js';
 import type { Agent } from './agent.js';
 import { Approvals } from './approvals.js';
 import { EventChannel, type RunEvent } from './events.js';
-import { ConcurrencyBudget, Limiter } from './limiter.js';
+import { checkLimit, ConcurrencyBudget, Limiter } from './limiter.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
 import { withConversationLock, type LockMode } from './conversation-lock.js';
 import type { Message } from './messages.js';
@@ -61,7 +61,7 @@ export class ChatRunner {
 
   constructor(options: number | ChatRunnerOptions = DEFAULT_CONCURRENCY) {
     const { concurrency = DEFAULT_CONCURRENCY, budget } = typeof options === 'number' ? { concurrency: options } : options;
-    new Limiter(concurrency); // validates the limit now rather than at the first call
+    checkLimit(concurrency); // now rather than at the first call
     this.concurrency = concurrency;
     this.budget = budget;
   }

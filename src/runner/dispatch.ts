@@ -34,6 +34,7 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext, scope?:
     ctx.emit({ type: 'tool_finished', result });
     return result;
   };
+  const tool = ctx.tools.registry.get(call.name); // undefined: execute reports the unknown tool
   const releases: Array<() => void> = [];
   try {
     if (await needsApproval(call, ctx.tools)) {
@@ -46,14 +47,14 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext, scope?:
       }
     }
     // A delegating tool (a leaf) waits on calls that need the shared budget: it holds only the run's own slot.
-    const limiters = ctx.tools.registry.get(call.name)?.delegates ? ctx.limiters.slice(0, 1) : ctx.limiters;
+    const limiters = tool?.delegates ? ctx.limiters.slice(0, 1) : ctx.limiters;
     for (const limiter of limiters) releases.push(await limiter.acquire(ctx.signal));
   } catch {
     for (const release of releases.reverse()) release();
     return stopped('aborted', `Tool "${call.name}" was aborted before it started`);
   }
   try {
-    const journaled = ctx.journal && ctx.tools.registry.get(call.name)?.idempotent === false ? ctx.journal : undefined;
+    const journaled = tool?.idempotent === false ? ctx.journal : undefined;
     const key = call.idempotencyKey ?? crypto.randomUUID();
     if (journaled) {
       try {

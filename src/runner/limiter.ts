@@ -4,7 +4,7 @@ export class Limiter {
   readonly #waiting: Array<() => void> = [];
 
   constructor(readonly limit: number) {
-    if (!(Number.isInteger(limit) && limit >= 1)) throw new RangeError(`A concurrency limit must be a whole number >= 1 (got ${limit})`);
+    checkLimit(limit);
   }
 
   /** Slots in use now. */
@@ -48,3 +48,8 @@ export class Limiter {
 
 /** A process-wide cap on running tool calls, shared by several runners and their leaves. */
 export class ConcurrencyBudget extends Limiter {}
+
+/** Throw a RangeError unless `limit` is a whole number >= 1. */
+export function checkLimit(limit: number): void {
+  if (!(Number.isInteger(limit) && limit >= 1)) throw new RangeError(`A concurrency limit must be a whole number >= 1 (got ${limit})`);
+}

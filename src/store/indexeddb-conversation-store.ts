@@ -1,6 +1,7 @@
 import type { ConversationStore } from '../runner/conversation-store.js';
 import type { Message } from '../runner/messages.js';
 import { openAmbiDatabase, DEFAULT_DATABASE_NAME, type OpenDatabaseOptions } from './database.js';
+import { DatabaseStore } from './database-store.js';
 import type { ConversationRecord } from './schema.js';
 import { storageOperation } from './storage-failure.js';
 import { queue, transact } from './transaction.js';
@@ -12,30 +13,17 @@ export type ConversationInfo = ConversationRecord;
 const tail = (id: string, from = 0) => IDBKeyRange.bound([id, from], [id, Infinity]);
 
 /** Conversations in IndexedDB: each append, truncate and delete is one all-or-nothing transaction. */
-export class IndexedDbConversationStore implements ConversationStore {
-  readonly #options: OpenDatabaseOptions;
-
-  private constructor(
-    readonly dbName: string,
-    options: OpenDatabaseOptions,
-  ) {
-    this.#options = options;
-  }
-
+export class IndexedDbConversationStore extends DatabaseStore implements ConversationStore {
   /** Open the store on a database (default `'ambi-web'`); rejects if the database cannot be opened. */
   static async open(dbName = DEFAULT_DATABASE_NAME, options: OpenDatabaseOptions = {}): Promise<IndexedDbConversationStore> {
     await openAmbiDatabase(dbName, options);
     return new IndexedDbConversationStore(dbName, options);
   }
 
-  #db() {
-    return openAmbiDatabase(this.dbName, this.#options);
-  }
-
   /** The messages of a conversation in order (empty if it does not exist). */
   async load(id: string): Promise<Message[]> {
     return storageOperation(`load conversation "${id}"`, async () => {
-      const rows = await transact(await this.#db(), ['messages'], 'readonly', (tx) =>
+      const rows = await transact(await this.db(), ['messages'], 'readonly', (tx) =>
         tx.objectStore('messages').getAll(tail(id)),
       );
       return rows.map((row) => row.message);
@@ -46,7 +34,7 @@ export class IndexedDbConversationStore implements ConversationStore {
   async append(id: string, messages: readonly Message[]): Promise<void> {
     if (messages.length === 0) return;
     return storageOperation(`append to conversation "${id}"`, async () => {
-      await transact(await this.#db(), ['messages', 'conversations'], 'readwrite', async (tx) => {
+      await transact(await this.db(), ['messages', 'conversations'], 'readwrite', async (tx) => {
         const conversations = tx.objectStore('conversations');
         const log = tx.objectStore('messages');
         const now = Date.now();
@@ -64,7 +52,7 @@ export class IndexedDbConversationStore implements ConversationStore {
       throw new RangeError(`truncate: length must be a non-negative integer, got ${length}`);
     }
     return storageOperation(`truncate conversation "${id}"`, async () => {
-      await transact(await this.#db(), ['messages', 'conversations'], 'readwrite', async (tx) => {
+      await transact(await this.db(), ['messages', 'conversations'], 'readwrite', async (tx) => {
         const conversations = tx.objectStore('conversations');
         const record = await conversations.get(id);
         if (!record || record.length <= length) return;
@@ -77,7 +65,7 @@ export class IndexedDbConversationStore implements ConversationStore {
   /** Every stored conversation's metadata, oldest first. */
   async list(): Promise<ConversationInfo[]> {
     return storageOperation('list conversations', async () => {
-      const records = await transact(await this.#db(), ['conversations'], 'readonly', (tx) =>
+      const records = await transact(await this.db(), ['conversations'], 'readonly', (tx) =>
         tx.objectStore('conversations').getAll(),
       );
       return records.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -87,7 +75,7 @@ export class IndexedDbConversationStore implements ConversationStore {
   /** Remove a conversation and all its messages, in one transaction. */
   async delete(id: string): Promise<void> {
     return storageOperation(`delete conversation "${id}"`, async () => {
-      await transact(await this.#db(), ['messages', 'conversations'], 'readwrite', async (tx) => {
+      await transact(await this.db(), ['messages', 'conversations'], 'readwrite', async (tx) => {
         queue(tx.objectStore('messages').delete(tail(id)));
         queue(tx.objectStore('conversations').delete(id));
       });

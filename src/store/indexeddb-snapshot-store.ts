@@ -1,33 +1,21 @@
 import { openAmbiDatabase, DEFAULT_DATABASE_NAME, type OpenDatabaseOptions } from './database.js';
+import { DatabaseStore } from './database-store.js';
 import { storageOperation } from './storage-failure.js';
 import { queue, transact } from './transaction.js';
 import type { LeafSnapshot, SnapshotStore } from './types.js';
 
 /** Leaf snapshots in IndexedDB: they survive reloads, and every failure rejects with a coded StorageError. */
-export class IndexedDbSnapshotStore implements SnapshotStore {
-  readonly #options: OpenDatabaseOptions;
-
-  private constructor(
-    readonly dbName: string,
-    options: OpenDatabaseOptions,
-  ) {
-    this.#options = options;
-  }
-
+export class IndexedDbSnapshotStore extends DatabaseStore implements SnapshotStore {
   /** Open the store on a database (default `'ambi-web'`); rejects if the database cannot be opened. */
   static async open(dbName = DEFAULT_DATABASE_NAME, options: OpenDatabaseOptions = {}): Promise<IndexedDbSnapshotStore> {
     await openAmbiDatabase(dbName, options);
     return new IndexedDbSnapshotStore(dbName, options);
   }
 
-  #db() {
-    return openAmbiDatabase(this.dbName, this.#options);
-  }
-
   /** Write a snapshot, replacing any with the same id. */
   async put(snapshot: LeafSnapshot): Promise<void> {
     return storageOperation(`store snapshot "${snapshot.id}"`, async () => {
-      const db = await this.#db();
+      const db = await this.db();
       await transact(db, ['snapshots'], 'readwrite', async (tx) => queue(tx.objectStore('snapshots').put(snapshot)));
     });
   }
@@ -35,7 +23,7 @@ export class IndexedDbSnapshotStore implements SnapshotStore {
   /** The snapshot with this id, if any. */
   async get(id: string): Promise<LeafSnapshot | undefined> {
     return storageOperation(`read snapshot "${id}"`, async () => {
-      const db = await this.#db();
+      const db = await this.db();
       return transact(db, ['snapshots'], 'readonly', (tx) => tx.objectStore('snapshots').get(id));
     });
   }
@@ -43,7 +31,7 @@ export class IndexedDbSnapshotStore implements SnapshotStore {
   /** Every snapshot, oldest `createdAt` first (ties by id). */
   async list(): Promise<LeafSnapshot[]> {
     return storageOperation('list snapshots', async () => {
-      const db = await this.#db();
+      const db = await this.db();
       return transact(db, ['snapshots'], 'readonly', (tx) => tx.objectStore('snapshots').index('createdAt').getAll());
     });
   }
@@ -51,7 +39,7 @@ export class IndexedDbSnapshotStore implements SnapshotStore {
   /** Remove a snapshot; removing one that does not exist is not an error. */
   async delete(id: string): Promise<void> {
     return storageOperation(`delete snapshot "${id}"`, async () => {
-      const db = await this.#db();
+      const db = await this.db();
       await transact(db, ['snapshots'], 'readwrite', async (tx) => queue(tx.objectStore('snapshots').delete(id)));
     });
   }

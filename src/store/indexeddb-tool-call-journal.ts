@@ -1,5 +1,6 @@
 import type { ToolResult } from '../tools/types.js';
 import { openAmbiDatabase, DEFAULT_DATABASE_NAME, type OpenDatabaseOptions } from './database.js';
+import { DatabaseStore } from './database-store.js';
 import { byUpdate, finishedEntry, startedEntry, type JournalBegin } from './journal-transitions.js';
 import { storageOperation } from './storage-failure.js';
 import { queue, transact } from './transaction.js';
@@ -9,24 +10,11 @@ import type { JournalEntry, ToolCallJournal } from './types.js';
 const DURABLE: IDBTransactionOptions = { durability: 'strict' };
 
 /** The tool-call journal in IndexedDB: each transition reads and writes its entry in one transaction. */
-export class IndexedDbToolCallJournal implements ToolCallJournal {
-  readonly #options: OpenDatabaseOptions;
-
-  private constructor(
-    readonly dbName: string,
-    options: OpenDatabaseOptions,
-  ) {
-    this.#options = options;
-  }
-
+export class IndexedDbToolCallJournal extends DatabaseStore implements ToolCallJournal {
   /** Open the journal on a database (default `'ambi-web'`); rejects if the database cannot be opened. */
   static async open(dbName = DEFAULT_DATABASE_NAME, options: OpenDatabaseOptions = {}): Promise<IndexedDbToolCallJournal> {
     await openAmbiDatabase(dbName, options);
     return new IndexedDbToolCallJournal(dbName, options);
-  }
-
-  #db() {
-    return openAmbiDatabase(this.dbName, this.#options);
   }
 
   /** Record `started`; rejects `journal_conflict` if the key is already journalled. */
@@ -43,7 +31,7 @@ export class IndexedDbToolCallJournal implements ToolCallJournal {
   async #write(label: string, key: string, next: (existing: JournalEntry | undefined, now: number) => JournalEntry): Promise<void> {
     return storageOperation(label, async () => {
       await transact(
-        await this.#db(),
+        await this.db(),
         ['journal'],
         'readwrite',
         async (tx) => {
@@ -58,14 +46,14 @@ export class IndexedDbToolCallJournal implements ToolCallJournal {
   /** The entry under this key, if any. */
   async get(idempotencyKey: string): Promise<JournalEntry | undefined> {
     return storageOperation(`read journal entry "${idempotencyKey}"`, async () =>
-      transact(await this.#db(), ['journal'], 'readonly', (tx) => tx.objectStore('journal').get(idempotencyKey)),
+      transact(await this.db(), ['journal'], 'readonly', (tx) => tx.objectStore('journal').get(idempotencyKey)),
     );
   }
 
   /** A conversation's entries, oldest update first (say, to find calls a reload cut off). */
   async listByConversation(conversation: string): Promise<JournalEntry[]> {
     return storageOperation(`list journal entries of conversation "${conversation}"`, async () => {
-      const entries = await transact(await this.#db(), ['journal'], 'readonly', (tx) =>
+      const entries = await transact(await this.db(), ['journal'], 'readonly', (tx) =>
         tx.objectStore('journal').index('conversation').getAll(conversation),
       );
       return entries.sort(byUpdate);

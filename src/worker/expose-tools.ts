@@ -3,7 +3,7 @@ import { AmbiError } from '../errors/ambi-error.js';
 import { checkTool } from '../tools/check-tool.js';
 import type { Tool } from '../tools/types.js';
 import { toDescriptor } from './descriptor.js';
-import { askHere, callHere } from './page-invoker.js';
+import { askHere, callHere } from './call-here.js';
 import type { ToolHostApi } from './protocol.js';
 import { registerTransferHandlers } from './transfer-handlers.js';
 

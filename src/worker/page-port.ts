@@ -1,14 +1,8 @@
 import type { RunEvent } from '../runner/events.js';
-import type { JsonValue } from '../tools/types.js';
-import type { PageToWorker, WireContext, WorkerToPage } from './protocol.js';
+import type { PageToWorker, ToolInvoker, WorkerToPage } from './protocol.js';
 import { sessionLink } from './session-link.js';
 import { toWireError } from './wire-error.js';
 
-/** A tool as the page serves it to the runner worker (a page tool, or one in a supervised tool worker). */
-export interface ServedTool {
-  call(args: unknown, ctx: WireContext, signal: AbortSignal): Promise<JsonValue>;
-  needsApproval(args: unknown): Promise<boolean>;
-}
 
 /**
  * The page's end of the session link: runs the worker's tool calls here, each with its
@@ -21,7 +15,7 @@ export class PagePort {
 
   constructor(
     worker: Worker,
-    readonly tools: ReadonlyMap<string, ServedTool>,
+    readonly tools: ReadonlyMap<string, ToolInvoker>,
     readonly onEvents: (runId: string, events: RunEvent[] | null) => void,
   ) {
     this.#send = sessionLink<WorkerToPage, PageToWorker>(worker, (message) => this.#receive(message));
@@ -53,7 +47,7 @@ export class PagePort {
     }
   }
 
-  #tool(name: string): ServedTool {
+  #tool(name: string): ToolInvoker {
     const tool = this.tools.get(name);
     if (!tool) throw new Error(`The page serves no tool "${name}"`);
     return tool;

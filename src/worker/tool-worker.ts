@@ -1,8 +1,7 @@
 import * as Comlink from 'comlink';
 import { AmbiError } from '../errors/ambi-error.js';
 import type { JsonValue } from '../tools/types.js';
-import type { ServedTool } from './page-port.js';
-import type { ToolDescriptor, ToolHostApi, WireContext } from './protocol.js';
+import type { ToolDescriptor, ToolHostApi, ToolInvoker, WireContext } from './protocol.js';
 import { cloneableReason } from './wire-error.js';
 
 /** Where a dedicated tool worker comes from: a module URL, or a factory (what a production build needs). */
@@ -43,7 +42,7 @@ export class ToolWorkerSupervisor {
   }
 
   /** Tool `name` as the page serves it to the runner worker. */
-  served(name: string): ServedTool {
+  served(name: string): ToolInvoker {
     return {
       call: (args, ctx, signal) => this.#call(name, args, ctx, signal),
       needsApproval: (args) => {
