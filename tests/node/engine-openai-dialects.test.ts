@@ -1,19 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engines/create-engine.js';
 import { openAICompatible } from '../../src/engines/openai-compatible.js';
-import { callsOf, collect, textOf } from './engine-test-helpers.js';
-import { chunk, DONE, sse, startSseServer, type Handler, type SseServer } from './sse-server.js';
+import { callsOf, collect, textOf, useSseServer } from './engine-test-helpers.js';
+import { chunk, DONE, sse } from './sse-server.js';
 
-let server: SseServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function engineFor(handler: Handler) {
-  server = await startSseServer(handler);
-  return createEngine(openAICompatible({ baseURL: server.baseURL, model: 'test-model' }));
-}
+const local = useSseServer();
+const { engineFor } = local;
 
 describe('OpenAI-compatible engine: server dialects', () => {
   it("skips OpenRouter's keep-alive comments", async () => {
@@ -114,10 +106,10 @@ describe('OpenAI-compatible engine: server dialects', () => {
   });
 
   it('keeps the query string of a baseURL (Azure api-version)', async () => {
-    server = await startSseServer(() => ({ pieces: [chunk({ content: 'ok' }, 'stop')] }));
-    const engine = createEngine(openAICompatible({ baseURL: `${server.baseURL}/deployments/gpt?api-version=2024-10-21`, model: 'gpt', headers: { 'api-key': 'k' } }));
+    await local.start(() => ({ pieces: [chunk({ content: 'ok' }, 'stop')] }));
+    const engine = createEngine(openAICompatible({ baseURL: `${local.server.baseURL}/deployments/gpt?api-version=2024-10-21`, model: 'gpt', headers: { 'api-key': 'k' } }));
     await collect(engine);
-    expect(server.requests[0]!.url).toBe('/v1/deployments/gpt/chat/completions?api-version=2024-10-21');
-    expect(server.requests[0]!.headers['api-key']).toBe('k');
+    expect(local.server.requests[0]!.url).toBe('/v1/deployments/gpt/chat/completions?api-version=2024-10-21');
+    expect(local.server.requests[0]!.headers['api-key']).toBe('k');
   });
 });

@@ -1,23 +1,15 @@
 import { createServer } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isAmbiError } from '../../src/errors/ambi-error.js';
 import { EngineHttpError } from '../../src/errors/engine-http-error.js';
 import { createEngine } from '../../src/engines/create-engine.js';
-import { openAICompatible, type OpenAICompatibleOptions } from '../../src/engines/openai-compatible.js';
+import { openAICompatible } from '../../src/engines/openai-compatible.js';
 import type { EngineEvent } from '../../src/engines/types.js';
-import { collect, rejection, request, textOf } from './engine-test-helpers.js';
-import { chunk, DONE, errorReply, startSseServer, textStream, type Handler, type SseServer } from './sse-server.js';
+import { collect, rejection, request, textOf, useSseServer } from './engine-test-helpers.js';
+import { chunk, DONE, errorReply, textStream } from './sse-server.js';
 
-let server: SseServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function engineFor(handler: Handler, options: Partial<OpenAICompatibleOptions> = {}) {
-  server = await startSseServer(handler);
-  return createEngine(openAICompatible({ baseURL: server.baseURL, model: 'test-model', ...options }));
-}
+const local = useSseServer();
+const { engineFor } = local;
 
 describe('OpenAI-compatible engine: HTTP errors and retries', () => {
   it('rejects a 401 with its status and the server message, without retrying', async () => {
@@ -27,13 +19,13 @@ describe('OpenAI-compatible engine: HTTP errors and retries', () => {
     expect(isAmbiError(error, 'http_error')).toBe(true);
     expect(error.status).toBe(401);
     expect(error.message).toContain('Incorrect API key provided');
-    expect(server!.requests).toHaveLength(1);
+    expect(local.server.requests).toHaveLength(1);
   });
 
   it.each([400, 404])('never retries a %i', async (status) => {
     const engine = await engineFor(() => errorReply(status, 'nope'));
     expect((await rejection(collect(engine))).status).toBe(status);
-    expect(server!.requests).toHaveLength(1);
+    expect(local.server.requests).toHaveLength(1);
   });
 
   it('quotes a plain-text error body when it is not JSON', async () => {
@@ -46,7 +38,7 @@ describe('OpenAI-compatible engine: HTTP errors and retries', () => {
   it('retries a 429 after its Retry-After, then streams the answer', async () => {
     const engine = await engineFor((_req, n) => (n === 0 ? errorReply(429, 'Slow down', { 'retry-after': '0' }) : { pieces: textStream('fine') }));
     expect(textOf(await collect(engine))).toBe('fine');
-    expect(server!.requests).toHaveLength(2);
+    expect(local.server.requests).toHaveLength(2);
   });
 
   it('gives up with the 429 once maxRetries is exhausted', async () => {
@@ -55,13 +47,13 @@ describe('OpenAI-compatible engine: HTTP errors and retries', () => {
     expect(error.status).toBe(429);
     expect(error.message).toContain('Rate limit reached');
     expect(error.retryAfterMs).toBe(0);
-    expect(server!.requests).toHaveLength(3);
+    expect(local.server.requests).toHaveLength(3);
   });
 
   it('retries a 500, then streams the answer', async () => {
     const engine = await engineFor((_req, n) => (n === 0 ? errorReply(500, 'boom', { 'retry-after-ms': '1' }) : { pieces: textStream('recovered') }));
     expect(textOf(await collect(engine))).toBe('recovered');
-    expect(server!.requests).toHaveLength(2);
+    expect(local.server.requests).toHaveLength(2);
   });
 
   it('rejects with network_error when nothing listens at the address', async () => {
@@ -84,7 +76,7 @@ describe('OpenAI-compatible engine: broken streams', () => {
     );
     expect(error.code).toBe('stream_cut');
     expect(textOf(seen)).toBe('Hello');
-    expect(server!.requests).toHaveLength(1);
+    expect(local.server.requests).toHaveLength(1);
   });
 
   it('rejects with stream_cut when the stream ends cleanly with no finish_reason and no [DONE]', async () => {
@@ -152,7 +144,7 @@ describe('OpenAI-compatible engine: abort and timeout', () => {
     expect(error.code).toBe('aborted');
     expect(error.cause).toBe(reason);
     expect(seen).toEqual([{ type: 'text', text: 'first' }]);
-    await server!.clientClosed(0);
+    await local.server.clientClosed(0);
   });
 
   it('an already-aborted signal rejects with aborted and sends nothing', async () => {
@@ -160,23 +152,23 @@ describe('OpenAI-compatible engine: abort and timeout', () => {
     const error = await rejection(collect(engine, request({ signal: AbortSignal.abort('gone') })));
     expect(error.code).toBe('aborted');
     expect(error.cause).toBe('gone');
-    expect(server!.requests).toHaveLength(0);
+    expect(local.server.requests).toHaveLength(0);
   });
 
   it('aborting during a Retry-After wait rejects with aborted without another request', async () => {
     const engine = await engineFor(() => errorReply(503, 'busy', { 'retry-after': '30' }));
     const controller = new AbortController();
     const pending = rejection(collect(engine, request({ signal: controller.signal })));
-    while (server!.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    while (local.server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
     setTimeout(() => controller.abort(), 20);
     expect((await pending).code).toBe('aborted');
-    expect(server!.requests).toHaveLength(1);
+    expect(local.server.requests).toHaveLength(1);
   });
 
   it('a stream silent for longer than timeoutMs rejects with timeout', async () => {
     const engine = await engineFor(() => ({ pieces: [chunk({ content: 'a' })], then: 'hold' }), { timeoutMs: 150 });
     expect((await rejection(collect(engine))).code).toBe('timeout');
-    await server!.clientClosed(0);
+    await local.server.clientClosed(0);
   });
 });
 

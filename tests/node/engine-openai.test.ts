@@ -1,20 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engines/create-engine.js';
-import { openAICompatible, type OpenAICompatibleOptions } from '../../src/engines/openai-compatible.js';
+import { openAICompatible } from '../../src/engines/openai-compatible.js';
 import type { Message } from '../../src/runner/messages.js';
-import { callsOf, collect, request, textOf } from './engine-test-helpers.js';
-import { chunk, DONE, sse, startSseServer, textStream, type Handler, type SseServer } from './sse-server.js';
+import { callsOf, collect, request, textOf, useSseServer } from './engine-test-helpers.js';
+import { chunk, DONE, sse, textStream } from './sse-server.js';
 
-let server: SseServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function engineFor(handler: Handler, options: Partial<OpenAICompatibleOptions> = {}) {
-  server = await startSseServer(handler);
-  return createEngine(openAICompatible({ baseURL: server.baseURL, model: 'test-model', ...options }));
-}
+const local = useSseServer();
+const { engineFor } = local;
 
 const call = (index: number | undefined, fields: Record<string, unknown>) =>
   index === undefined ? fields : { index, ...fields };
@@ -150,7 +142,7 @@ describe('OpenAI-compatible engine: streaming', () => {
       { role: 'tool', toolCallId: 'c1', name: 'add', content: '{"ok":true,"output":1}' },
     ];
     await collect(engine, request({ messages }));
-    const echoed = server!.requests[1]!.json.messages[1];
+    const echoed = local.server.requests[1]!.json.messages[1];
     expect(echoed.reasoning_content).toBe('Thinking.');
     expect(echoed.content).toBeNull();
     expect(echoed.tool_calls).toEqual([{ id: 'c1', type: 'function', function: { name: 'add', arguments: '{"a":1}' }, extra_content: signature }]);
@@ -203,7 +195,6 @@ describe('OpenAI-compatible engine: request', () => {
       maxTokens: 64,
       extraBody: { seed: 7, temperature: 0.5 },
     });
-    server = server!;
     const messages: Message[] = [
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: 'Add 1 and 2.' },
@@ -215,7 +206,7 @@ describe('OpenAI-compatible engine: request', () => {
     const parameters = { type: 'object', properties: { a: { type: 'number' } } } as const;
     await collect(engine, request({ messages, tools: [{ name: 'add', description: 'Adds.', parameters }], toolChoice: { name: 'add' } }));
 
-    const [sent] = server.requests;
+    const [sent] = local.server.requests;
     expect(sent!.method).toBe('POST');
     expect(sent!.url).toBe('/v1/chat/completions');
     expect(sent!.headers.authorization).toBe('Bearer sk-test');
@@ -246,19 +237,19 @@ describe('OpenAI-compatible engine: request', () => {
     const messages: Message[] = [{ role: 'assistant', content: 'x', toolCalls: [{ id: 'c', name: 't', arguments: '{broken' }] }];
     const parameters = { type: 'object' } as const;
     await collect(engine, request({ messages, tools: [{ name: 't', description: '', parameters }], toolChoice: 'required' }));
-    const body = server!.requests[0]!.json;
+    const body = local.server.requests[0]!.json;
     expect(body.tool_choice).toBe('required');
     expect(body.messages[0].tool_calls[0].function.arguments).toBe('{broken');
-    expect(server!.requests[0]!.headers.authorization).toBeUndefined();
+    expect(local.server.requests[0]!.headers.authorization).toBeUndefined();
   });
 
   it('omits tools and tool_choice when there are no tools, and accepts a baseURL with a trailing slash', async () => {
-    server = await startSseServer(() => ({ pieces: textStream('ok') }));
-    const engine = createEngine(openAICompatible({ baseURL: `${server.baseURL}/`, model: 'm' }));
+    await local.start(() => ({ pieces: textStream('ok') }));
+    const engine = createEngine(openAICompatible({ baseURL: `${local.server.baseURL}/`, model: 'm' }));
     await collect(engine, request({ toolChoice: 'auto' }));
-    expect(server.requests[0]!.url).toBe('/v1/chat/completions');
-    expect(server.requests[0]!.json).not.toHaveProperty('tools');
-    expect(server.requests[0]!.json).not.toHaveProperty('tool_choice');
+    expect(local.server.requests[0]!.url).toBe('/v1/chat/completions');
+    expect(local.server.requests[0]!.json).not.toHaveProperty('tools');
+    expect(local.server.requests[0]!.json).not.toHaveProperty('tool_choice');
   });
 
   it('with nativeTools false reports it and sends no tools', async () => {
@@ -266,8 +257,8 @@ describe('OpenAI-compatible engine: request', () => {
     const parameters = { type: 'object' } as const;
     const events = await collect(engine, request({ tools: [{ name: 't', description: '', parameters }], toolChoice: 'auto' }));
     expect(engine.nativeTools).toBe(false);
-    expect(server!.requests[0]!.json).not.toHaveProperty('tools');
-    expect(server!.requests[0]!.json).not.toHaveProperty('tool_choice');
+    expect(local.server.requests[0]!.json).not.toHaveProperty('tools');
+    expect(local.server.requests[0]!.json).not.toHaveProperty('tool_choice');
     expect(textOf(events)).toBe('[TOOL_CALL]{"name":"t","args":{}}[/TOOL_CALL]');
   });
 });

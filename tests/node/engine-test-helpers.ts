@@ -1,5 +1,9 @@
+import { afterEach } from 'vitest';
+import { createEngine } from '../../src/engines/create-engine.js';
+import { openAICompatible, type OpenAICompatibleOptions } from '../../src/engines/openai-compatible.js';
 import type { Engine, EngineEvent, EngineRequest } from '../../src/engines/types.js';
 import type { Message } from '../../src/runner/messages.js';
+import { startSseServer, type Handler, type SseServer } from './sse-server.js';
 
 /** A request with one user message and no tools, overridable. */
 export function request(overrides: Partial<EngineRequest> = {}): EngineRequest {
@@ -32,4 +36,26 @@ export function textOf(events: EngineEvent[]): string {
 /** The tool calls of a stream's events. */
 export function callsOf(events: EngineEvent[]) {
   return events.flatMap((e) => (e.type === 'tool_call' ? [e.call] : []));
+}
+
+/** One SSE test server per test, closed after it: `start` it, or get an engine pointed at it with `engineFor`. */
+export function useSseServer() {
+  let current: SseServer | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  const start = async (handler: Handler): Promise<SseServer> => (current = await startSseServer(handler));
+  return {
+    /** The running server (after `start` or `engineFor`). */
+    get server(): SseServer {
+      if (!current) throw new Error('no SSE server started in this test');
+      return current;
+    },
+    start,
+    async engineFor(handler: Handler, options: Partial<OpenAICompatibleOptions> = {}) {
+      const server = await start(handler);
+      return createEngine(openAICompatible({ baseURL: server.baseURL, model: 'test-model', ...options }));
+    },
+  };
 }

@@ -16,7 +16,7 @@ import {
   type ToolFailure,
   type ToolResult,
 } from '../../src/index.js';
-import { askHere, callHere } from '../../src/worker/page-invoker.js';
+import { askHere, callHere } from '../../src/worker/call-here.js';
 
 const manager = (...tools: Tool[]) => new ToolManager(tools.reduce((registry, tool) => registry.register(tool), new ToolRegistry()));
 
