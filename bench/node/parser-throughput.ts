@@ -74,7 +74,7 @@ export async function parserThroughput(): Promise<Measurement[]> {
   const tokenChunks = timed(() => parseChunks(parser, tokens, calls));
 
   const throughput = await paired(oneChunk, jsonParse, { warmup: 3, samples: 15 });
-  const chunking = await paired(charChunks, oneChunk, { warmup: 2, samples: 7 });
+  const chunking = await paired(charChunks, oneChunk, { warmup: 3, samples: 11 });
   // For reference: 4-character chunks, about one token of an SSE stream.
   const tokenChunking = await paired(tokenChunks, oneChunk, { warmup: 1, samples: 5 });
   if (sink < 0) console.error(sink); // keeps the JSON.parse results alive

@@ -19,7 +19,7 @@ export interface BlockSource {
 
 /** Turn the text between two tags into calls and errors, in the order they were written. */
 export function readBlock(payload: string, source: BlockSource, messages: FormatMessages): CallOrError[] {
-  const json = unfence(payload.trim());
+  const json = unfence(trimmed(payload));
   if (json === '') return [error(messages.empty(), source.raw)];
   let value: unknown;
   try {
@@ -62,6 +62,12 @@ function decodeDoubleEncoded(args: unknown): unknown {
   } catch {
     return args;
   }
+}
+
+/** `text.trim()`, which copies the string even when there is nothing to trim; JSON mostly starts and ends with a visible ASCII character. */
+function trimmed(text: string): string {
+  const visible = (code: number) => code > 0x20 && code < 0x7f;
+  return visible(text.charCodeAt(0)) && visible(text.charCodeAt(text.length - 1)) ? text : text.trim();
 }
 
 /** The body of a Markdown code fence (```json ... ``` or ``` ... ```) that spans the whole payload. */

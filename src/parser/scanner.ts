@@ -50,10 +50,19 @@ export class CloseTagScanner {
             break;
           }
         } else if (s.length - i > SHORT_SPAN) {
-          // Strings are most of a payload: jump to the next quote, then look back for escapes.
-          const end = nextQuote(s, i + 1);
-          escaped = endsInEscape(s, i + 1, end);
-          i = end - 1;
+          // Strings are most of a payload: jump to the quote that closes this one (looking back for escapes).
+          const end = closingQuote(s, i + 1);
+          if (end === NOT_FOUND) {
+            escaped = endsInEscape(s, i + 1, s.length);
+            i = s.length;
+            break;
+          }
+          inString = false;
+          i = end;
+          if (onQuote?.(i + 1, false)) {
+            result = STOPPED;
+            break;
+          }
         }
         continue;
       }
@@ -82,18 +91,33 @@ export class CloseTagScanner {
     return result;
   }
 
-  /** Whether one character leaves the state as it is (plain text inside a string), counted if so: a shortcut for tiny chunks. */
-  passes(code: number): boolean {
-    if (!this.inString || this.escaped || code === QUOTE || code === BACKSLASH) return false;
+  /** `scan` of a one-character chunk, without the loop: true when `code` completes the closing tag. */
+  step(code: number): boolean {
     this.meter.chars++;
-    return true;
+    if (this.inString) {
+      if (this.escaped) this.escaped = false;
+      else if (code === BACKSLASH) this.escaped = true;
+      else if (code === QUOTE) this.inString = false;
+      return false;
+    }
+    if (code === QUOTE) {
+      this.inString = true;
+      this.matched = 0;
+      return false;
+    }
+    const matched = this.tag.advance(this.matched, code);
+    this.matched = matched === this.tag.length ? 0 : matched;
+    return matched === this.tag.length;
   }
 }
 
-/** Index of the next '"' at or after `from`, or the end of `s`. */
-function nextQuote(s: string, from: number): number {
-  const quote = s.indexOf('"', from);
-  return quote < 0 ? s.length : quote;
+/** Index of the first '"' at or after `from` that no backslash escapes (none is pending at `from`), or NOT_FOUND. */
+function closingQuote(s: string, from: number): number {
+  for (let quote = s.indexOf('"', from); quote >= 0; quote = s.indexOf('"', from)) {
+    if (!endsInEscape(s, from, quote)) return quote;
+    from = quote + 1;
+  }
+  return NOT_FOUND;
 }
 
 /**

@@ -33,19 +33,25 @@ export class TagToolCallStream implements ToolCallStream {
   }
 
   /** Parts complete after this chunk: text that cannot start a tag, and every block whose close tag arrived. */
-  push(chunk: string): ParsePart[] {
-    if (this.ended) throw streamEnded();
+  push(chunk: string): readonly ParsePart[] {
+    // An ended stream has no closer, so the ended check waits for the path outside a block.
     if (this.closer !== undefined) {
-      // Most chunks of a streamed reply fall inside a block without ending it; sent one character
-      // at a time, most are plain text inside a string, which only extends the payload.
-      if (chunk.length === 1 && this.closer.passes(chunk.charCodeAt(0))) {
-        this.payload.appendUnit(chunk.charCodeAt(0));
-        return [];
+      // Sent one character at a time, a reply is mostly characters inside a block that do not end it.
+      if (chunk.length === 1) {
+        const code = chunk.charCodeAt(0);
+        this.payload.appendUnit(code);
+        return this.closer.step(code) ? this.finishBlock([]) : NONE;
       }
       const end = this.closer.scan(chunk, 0);
       this.payload.append(chunk, 0, end === NOT_FOUND ? chunk.length : end);
-      // A fresh empty array, not a shared frozen one: engines iterate frozen arrays on a slow path.
-      return end === NOT_FOUND ? [] : this.readFrom(chunk, end, this.finishBlock([]));
+      return end === NOT_FOUND ? NONE : this.readFrom(chunk, end, this.finishBlock([]));
+    }
+    if (this.ended) throw streamEnded();
+    if (chunk.length === 1) {
+      // A character that cannot start the open tag is text at once; one that extends a partial match is held.
+      const code = chunk.charCodeAt(0);
+      if (this.opener.skips(code)) return [code < 0x80 ? ASCII_PARTS[code]! : { type: 'text', text: chunk }];
+      if (this.opener.extends(code)) return NONE;
     }
     const held = this.opener.matched;
     // Held-back text is exactly the open tag's partial match, so it is rebuilt, not stored.
@@ -53,10 +59,11 @@ export class TagToolCallStream implements ToolCallStream {
   }
 
   /** The remaining parts: held-back text, or the unclosed block settled by the fallback rules. */
-  end(): ParsePart[] {
+  end(): readonly ParsePart[] {
     if (this.ended) throw streamEnded();
     this.ended = true;
     if (this.closer) {
+      this.closer = undefined;
       return settleUnclosed(this.payload.take(), { open: this.open, close: this.close, messages: this.messages, meter: this.meter });
     }
     const held = this.opener.matched;
@@ -99,5 +106,10 @@ function add(parts: ParsePart[], part: ParsePart): ParsePart[] {
   parts.push(part);
   return parts;
 }
+
+/** No parts: one shared array, typed read-only (a frozen one would put engines' iteration on a slow path). */
+const NONE: readonly ParsePart[] = [];
+/** One-character text parts, frozen and shared: streamed a character at a time, text would cost two allocations per character. */
+const ASCII_PARTS: readonly ParsePart[] = Array.from({ length: 0x80 }, (_, code) => Object.freeze({ type: 'text' as const, text: String.fromCharCode(code) }));
 
 const streamEnded = () => new AmbiError('stream_ended', 'This tool-call stream has ended; start a new one with parser.stream()');

@@ -16,11 +16,14 @@ export class WorkMeter {
  */
 export class Tag {
   readonly length: number;
+  /** The first character's code unit. */
+  readonly first: number;
   /** fallback[i]: length of the longest proper prefix of text[0..i] that is also its suffix. */
   private readonly fallback: Int32Array;
 
   constructor(readonly text: string) {
     this.length = text.length;
+    this.first = text.charCodeAt(0);
     this.fallback = new Int32Array(text.length);
     for (let i = 1, k = 0; i < text.length; i++) {
       while (k > 0 && text.charCodeAt(i) !== text.charCodeAt(k)) k = this.fallback[k - 1]!;
@@ -32,7 +35,7 @@ export class Tag {
   /** The matched length after reading `code`, given `matched` characters of the tag matched before it. */
   advance(matched: number, code: number): number {
     // A complete match restarts: blocks do not overlap.
-    if (matched === this.length) matched = 0;
+    if (matched === this.length || matched === 0) return code === this.first ? 1 : 0;
     while (matched > 0 && this.text.charCodeAt(matched) !== code) matched = this.fallback[matched - 1]!;
     return this.text.charCodeAt(matched) === code ? matched + 1 : matched;
   }
@@ -63,6 +66,22 @@ export class TagFinder {
     }
     this.meter.chars += s.length - from;
     return -1;
+  }
+
+  /** Whether one character read with nothing matched leaves nothing matched (it cannot start the tag); counted if so. */
+  skips(code: number): boolean {
+    if (this.matched !== 0 || code === this.tag.first) return false;
+    this.meter.chars++;
+    return true;
+  }
+
+  /** Whether one character extends a partial match without completing the tag (nothing can be emitted yet); counted if so. */
+  extends(code: number): boolean {
+    const matched = this.matched;
+    if (matched === 0 || matched + 1 === this.tag.length || this.tag.text.charCodeAt(matched) !== code) return false;
+    this.matched = matched + 1;
+    this.meter.chars++;
+    return true;
   }
 
   private found(end: number, from: number): number {

@@ -24,10 +24,10 @@ export type ParsePart =
 
 /** An incremental parser for one reply: feed chunks as they arrive, then end it once. */
 export interface ToolCallStream {
-  /** Parts that are certain after this chunk (text is held back only while it may begin a tag). */
-  push(chunk: string): ParsePart[];
+  /** Parts that are certain after this chunk (text is held back only while it may begin a tag). Read-only: it may be shared. */
+  push(chunk: string): readonly ParsePart[];
   /** The parts left once the reply is complete (held-back text, an unclosed block). */
-  end(): ParsePart[];
+  end(): readonly ParsePart[];
 }
 
 /** A way of writing tool calls in model text: the extension point for other formats. */

@@ -35,7 +35,7 @@ export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
   const { agent, emit } = ctx;
   const parser = agent.parser.stream();
   const turn: ModelTurn = { text: '', rawText: '', calls: [], errors: [], finishReason: 'stop', started: new Map() };
-  const take = (parts: ParsePart[]) => {
+  const take = (parts: readonly ParsePart[]) => {
     for (const part of parts) {
       if (part.type === 'text') {
         turn.text += part.text;

@@ -14,6 +14,8 @@ const edgy = [
   call('\uFEFFstarts with a byte-order mark'),
   call('lone \uD800 high and \uDC00 low surrogates'),
   call('x'.repeat(4_090) + '\\"' + 'y'.repeat(20)),
+  // The buffer holds bytes until a unit is not ASCII, then UTF-16 units: switch mid-buffer and across a flush.
+  call('x'.repeat(4_000) + 'é' + 'y'.repeat(200) + '😀' + 'z'.repeat(5_000) + 'ü'),
   `before ${call('a'.repeat(5_000))} between ${call('\\\\'.repeat(3_000))} after`,
   '[TOOL_CALL]{"name":"note","args":{"text":"never closed \\" [/TOOL_CALL] tail',
 ];
@@ -23,6 +25,8 @@ describe('parser edge cases', () => {
     const expected = referenceParse(input, '[TOOL_CALL]', '[/TOOL_CALL]');
     expect(withoutIds(parser.parse(input))).toEqual(expected);
     expect(collected(streamAll(parser.stream(), [...input]))).toEqual(expected);
+    // One UTF-16 code unit at a time: surrogate pairs split across pushes.
+    expect(collected(streamAll(parser.stream(), input.split('')))).toEqual(expected);
   });
 
   it('agrees with one-shot parsing when escapes fall on chunk boundaries', () => {

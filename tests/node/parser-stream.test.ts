@@ -86,6 +86,21 @@ describe('TagToolCallParser.stream', () => {
       }
     }
   });
+
+  it('refuses push() after end() when the reply ended inside a block', () => {
+    const stream = parser.stream();
+    stream.push('[TOOL_CALL]{"name":"a"');
+    stream.end();
+    expect(() => stream.push('x')).toThrow(/ended/);
+    expect(() => stream.push('}[/TOOL_CALL]')).toThrow(/ended/);
+  });
+
+  it('returns parts a caller cannot alter for later pushes', () => {
+    const stream = parser.stream();
+    const [first] = stream.push('a');
+    expect(() => Object.assign(first!, { text: 'changed' })).toThrow(TypeError);
+    expect(stream.push('a')).toEqual([{ type: 'text', text: 'a' }]);
+  });
 });
 
 const parserFor = (tags: (typeof corpus)[number]['tags']) => new TagToolCallParser(tags);
