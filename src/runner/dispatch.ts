@@ -73,7 +73,7 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext, scope?:
       onRetry: (info) => ctx.emit({ type: 'tool_retry', callId: call.id, name: call.name, ...info }),
     });
     // The result also reaches the conversation; a journal that stays `started` only makes a resume cautious.
-    await journaled?.finish(key, result).catch(() => {});
+    if (journaled) await journaled.finish(key, result).catch(() => {});
     ctx.emit({ type: 'tool_finished', result });
     return result;
   } finally {

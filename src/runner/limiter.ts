@@ -1,3 +1,5 @@
+import { onAbort } from '../tools/abort-source.js';
+
 /** A FIFO counting semaphore: at most `limit` holders at once. */
 export class Limiter {
   #active = 0;
@@ -21,17 +23,18 @@ export class Limiter {
     }
     return new Promise((resolve, reject) => {
       const grant = () => {
-        signal?.removeEventListener('abort', onAbort);
+        unhook?.();
         this.#active++;
         resolve(this.#releaser());
       };
-      const onAbort = () => {
-        const at = this.#waiting.indexOf(grant);
-        if (at >= 0) this.#waiting.splice(at, 1);
-        reject(signal?.reason);
-      };
       this.#waiting.push(grant);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      const unhook =
+        signal &&
+        onAbort(signal, () => {
+          const at = this.#waiting.indexOf(grant);
+          if (at >= 0) this.#waiting.splice(at, 1);
+          reject(signal.reason);
+        });
     });
   }
 

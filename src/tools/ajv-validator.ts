@@ -1,4 +1,5 @@
 import Ajv from 'ajv';
+import { copyArgs } from './copy-args.js';
 import { compileNoEvalValidator } from './no-eval-validator.js';
 import { describeProblem } from './problem.js';
 import type { JsonArgsValidator } from './validate-args.js';
@@ -40,7 +41,7 @@ export function compileAjvValidator(schema: object): JsonArgsValidator {
     let copy: unknown = value;
     if (!owned || fillsDefaults) {
       try {
-        copy = structuredClone(value);
+        copy = copyArgs(value);
       } catch {
         return { ok: false, problems: ['arguments must be plain JSON'] };
       }

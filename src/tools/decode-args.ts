@@ -1,4 +1,5 @@
-import type { ArgsValidator } from './validate-args.js';
+import { isThenable } from './thenable.js';
+import type { ArgsCheck, ArgsValidator } from './validate-args.js';
 
 export type DecodedArgs = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -9,7 +10,7 @@ const SNIPPET = 200;
  * Turn a call's raw arguments into validated args. Absent arguments mean `{}`; a
  * string is JSON the engine could not parse, or a model's double encoding.
  */
-export async function decodeArgs(toolName: string, raw: unknown, validate: ArgsValidator): Promise<DecodedArgs> {
+export function decodeArgs(toolName: string, raw: unknown, validate: ArgsValidator): DecodedArgs | Promise<DecodedArgs> {
   // `owned`: a value made here, which nothing else holds (the caller's object stays the caller's).
   let value: unknown = raw;
   let owned = false;
@@ -25,9 +26,13 @@ export async function decodeArgs(toolName: string, raw: unknown, validate: ArgsV
       return { ok: false, message: `Invalid arguments for "${toolName}": not valid JSON: ${snippet}` };
     }
   }
-  const checked = await validate(value, owned);
-  if (checked.ok) return checked;
-  return { ok: false, message: invalidArgumentsMessage(toolName, checked.problems) };
+  // A JSON Schema check is synchronous: no promise for it (a Standard Schema's may be one).
+  const checked = validate(value, owned);
+  return isThenable(checked) ? Promise.resolve(checked).then((settled) => decoded(toolName, settled)) : decoded(toolName, checked);
+}
+
+function decoded(toolName: string, checked: ArgsCheck): DecodedArgs {
+  return checked.ok ? checked : { ok: false, message: invalidArgumentsMessage(toolName, checked.problems) };
 }
 
 /** What the model reads for arguments that failed validation: every problem (up to ten), in one line. */

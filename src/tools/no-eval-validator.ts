@@ -1,4 +1,5 @@
 import { validate } from '@cfworker/json-schema';
+import { copyArgs } from './copy-args.js';
 import { DRAFT_07_META_SCHEMA } from './draft-07-meta-schema.js';
 import { problemsOf } from './no-eval-problems.js';
 import { checkStrictSchema, prepareSchema, type PreparedSchema } from './no-eval-schema.js';
@@ -28,7 +29,7 @@ export function compileNoEvalValidator(schema: object): JsonArgsValidator {
     let data: unknown;
     try {
       // Defaults are written into a copy, which the tool gets; a value nobody else holds needs none.
-      copy = owned ? value : structuredClone(value);
+      copy = owned ? value : copyArgs(value);
       applyDefaults(prepared.root, copy, prepared, jsonView);
       data = jsonView(copy);
     } catch {

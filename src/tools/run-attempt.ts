@@ -1,4 +1,6 @@
 import { isAmbiError } from '../errors/ambi-error.js';
+import { LazyAbortController, onAbort, sourceOf, type AbortSource } from './abort-source.js';
+import { deadline } from './deadlines.js';
 import { NotJsonError, toJsonOutput } from './json-output.js';
 import type { JsonValue, Tool, ToolContext } from './types.js';
 
@@ -22,7 +24,7 @@ export async function runAttempt(
   ctx: Omit<ToolContext, 'signal'>,
   outer: AbortSignal | undefined,
 ): Promise<AttemptOutcome> {
-  const controller = new AbortController();
+  const controller = new LazyAbortController();
   let settled = false;
   let stop!: (outcome: AttemptOutcome) => void;
   const stopped = new Promise<AttemptOutcome>((resolve) => (stop = resolve));
@@ -32,21 +34,20 @@ export async function runAttempt(
     stop(outcome);
     controller.abort(reason);
   };
-  const onOuterAbort = () => end({ kind: 'aborted', reason: outer?.reason }, outer?.reason);
-  outer?.addEventListener('abort', onOuterAbort, { once: true });
-  const timer = setTimeout(() => {
+  const unhookOuter = outer ? onAbort(outer, () => end({ kind: 'aborted', reason: outer.reason }, outer.reason)) : undefined;
+  const cancelTimeout = deadline(tool.timeoutMs, () => {
     const reason = new DOMException(`Tool "${tool.name}" timed out after ${tool.timeoutMs} ms`, 'TimeoutError');
     end({ kind: 'timeout' }, reason);
-  }, tool.timeoutMs);
+  });
 
-  // A getter: Node builds a controller's signal on first access, at a cost of microseconds, and
-  // most tools never read it (aborting it builds it too, so a late read sees it aborted).
+  // The signal is made when the tool reads it (aborting makes it too, so a late read sees it aborted).
   const context: ToolContext = {
     ...ctx,
     get signal() {
       return controller.signal;
     },
   };
+  attempts.set(context, controller);
   const running = invoke(tool, args, context).then(
     (output): AttemptOutcome => (settled ? { kind: 'ok', output: null } : toOutcome(tool.name, output)),
     (error: unknown): AttemptOutcome => classifyThrow(tool.name, error),
@@ -55,9 +56,17 @@ export async function runAttempt(
     return await Promise.race([running, stopped]);
   } finally {
     settled = true;
-    clearTimeout(timer);
-    outer?.removeEventListener('abort', onOuterAbort);
+    cancelTimeout();
+    unhookOuter?.();
   }
+}
+
+/** Each attempt's context, with the controller behind its signal. */
+const attempts = new WeakMap<ToolContext, LazyAbortController>();
+
+/** How a call is told of its abort: for an attempt's own context, without making its signal (a tool that forwards the call elsewhere). */
+export function abortSourceOf(ctx: ToolContext): AbortSource {
+  return attempts.get(ctx) ?? sourceOf(ctx.signal);
 }
 
 // An async wrapper turns a synchronous throw into a rejection like any other.

@@ -1,5 +1,6 @@
 import type { ToolRegistry } from './registry.js';
 import { decodeArgs } from './decode-args.js';
+import { isThenable } from './thenable.js';
 import { delay } from './delay.js';
 import { runAttempt, type AttemptOutcome } from './run-attempt.js';
 import type { RunScope, Tool, ToolCall, ToolResult, ValidationMode } from './types.js';
@@ -53,7 +54,8 @@ export class ToolManager {
       return fail(0, 'unknown_tool', `Unknown tool "${name}". Available tools: ${known.length ? known.join(', ') : 'none'}`);
     }
     const { tool, validate } = entry;
-    const args = await decodeArgs(name, call.arguments, validate);
+    const decoding = decodeArgs(name, call.arguments, validate);
+    const args = isThenable(decoding) ? await decoding : decoding;
     if (!args.ok) return fail(0, 'invalid_arguments', args.message);
     const { signal } = options;
     if (signal?.aborted) return done(0, { kind: 'aborted', reason: signal.reason }, tool);

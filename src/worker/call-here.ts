@@ -2,19 +2,41 @@ import { AmbiError } from '../errors/ambi-error.js';
 import { invalidArgumentsMessage } from '../tools/decode-args.js';
 import { NotJsonError, toJsonOutput } from '../tools/json-output.js';
 import { validateStandard, type StandardCheck } from '../tools/standard-schema.js';
-import type { JsonValue, Tool } from '../tools/types.js';
+import { isThenable } from '../tools/thenable.js';
+import type { AbortSource } from '../tools/abort-source.js';
+import type { JsonValue, Tool, ToolContext } from '../tools/types.js';
 import type { WireContext } from './protocol.js';
 
 /**
  * Run a tool in this realm for a caller across a boundary; outputs are checked here, as
  * in-process. The caller validated the arguments with the JSON Schema; a tool defined
  * with a Standard Schema (zod, ...) validates them again here with it, so its
- * refinements and transforms apply, and refused arguments never reach `call`.
+ * refinements and transforms apply, and refused arguments never reach `call`. A tool
+ * that returns a plain value is answered synchronously (and one that throws, throws).
  */
-export async function callHere(tool: Tool, args: unknown, ctx: WireContext, signal: AbortSignal): Promise<JsonValue> {
+export function callHere(tool: Tool, args: unknown, ctx: WireContext, abort: AbortSource): JsonValue | Promise<JsonValue> {
+  if (tool.standardSchema) return checkThenCall(tool, args, ctx, abort);
+  const output = tool.call(args, contextOf(ctx, abort));
+  return isThenable(output) ? Promise.resolve(output).then((value) => jsonOf(tool, value)) : jsonOf(tool, output);
+}
+
+async function checkThenCall(tool: Tool, args: unknown, ctx: WireContext, abort: AbortSource): Promise<JsonValue> {
   const checked = await checkHere(tool, args);
   if (!checked.ok) throw new AmbiError('invalid_arguments', invalidArgumentsMessage(tool.name, checked.problems));
-  const output = await tool.call(checked.value, { ...ctx, signal });
+  return jsonOf(tool, await tool.call(checked.value, contextOf(ctx, abort)));
+}
+
+/** The tool's context: its signal is made only if the tool reads it. */
+function contextOf(ctx: WireContext, abort: AbortSource): ToolContext {
+  return {
+    ...ctx,
+    get signal() {
+      return abort.signal;
+    },
+  };
+}
+
+function jsonOf(tool: Tool, output: unknown): JsonValue {
   try {
     return toJsonOutput(output);
   } catch (error) {

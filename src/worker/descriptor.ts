@@ -1,3 +1,4 @@
+import { abortSourceOf } from '../tools/run-attempt.js';
 import type { Tool } from '../tools/types.js';
 import type { ToolDescriptor, ToolInvoker } from './protocol.js';
 
@@ -22,7 +23,7 @@ export function remoteTool(descriptor: ToolDescriptor, invoker: ToolInvoker): To
   return {
     ...definition,
     needsApproval: approval === 'ask' ? (args) => invoker.needsApproval(args) : approval === 'always',
-    // The signal travels as its own argument: Comlink converts top-level arguments only.
-    call: (args, { signal, callId, attempt, idempotencyKey }) => invoker.call(args, { callId, attempt, idempotencyKey }, signal),
+    // The abort travels as its own argument (Comlink converts top-level arguments only); the attempt's signal is not made for it.
+    call: (args, ctx) => invoker.call(args, { callId: ctx.callId, attempt: ctx.attempt, idempotencyKey: ctx.idempotencyKey }, abortSourceOf(ctx)),
   };
 }

@@ -1,5 +1,6 @@
 import * as Comlink from 'comlink';
 import { AmbiError } from '../errors/ambi-error.js';
+import { LazyAbortController } from '../tools/abort-source.js';
 import { checkTool } from '../tools/check-tool.js';
 import type { Tool } from '../tools/types.js';
 import { toDescriptor } from './descriptor.js';
@@ -21,14 +22,14 @@ export function exposeTools(tools: readonly Tool[], endpoint: Comlink.Endpoint =
     return tool;
   };
   // Each running call's controller, by the key the page gave it; dropped when the call settles.
-  const running = new Map<number, AbortController>();
+  const running = new Map<number, LazyAbortController>();
   const api: ToolHostApi = {
     descriptors: async () => tools.map(toDescriptor),
     call: async (name, args, ctx, callKey) => {
-      const controller = new AbortController();
+      const controller = new LazyAbortController();
       running.set(callKey, controller);
       try {
-        return await callHere(find(name), args, ctx, controller.signal);
+        return await callHere(find(name), args, ctx, controller);
       } finally {
         running.delete(callKey);
       }

@@ -1,4 +1,6 @@
 import type { RunEvent } from '../runner/events.js';
+import { LazyAbortController } from '../tools/abort-source.js';
+import { isThenable } from '../tools/thenable.js';
 import type { PageToWorker, ToolInvoker, WorkerToPage } from './protocol.js';
 import { sessionLink } from './session-link.js';
 import { toWireError } from './wire-error.js';
@@ -6,10 +8,11 @@ import { toWireError } from './wire-error.js';
 
 /**
  * The page's end of the session link: runs the worker's tool calls here, each with its
- * own AbortController (dropped when the call settles), and hands run events on.
+ * own abort (dropped when the call settles), and hands run events on. A tool that
+ * returns a plain value is answered within the message that called it.
  */
 export class PagePort {
-  readonly #running = new Map<number, AbortController>();
+  readonly #running = new Map<number, LazyAbortController>();
 
   readonly #send: (message: PageToWorker) => void;
 
@@ -28,17 +31,17 @@ export class PagePort {
   }
 
   #receive(message: WorkerToPage): void {
-    for (const [runId, events] of message.events ?? []) this.onEvents(runId, events);
     switch (message.t) {
       case 'events':
+        for (const [runId, events] of message.events) this.onEvents(runId, events);
         return;
       case 'abort':
         this.#running.get(message.id)?.abort(message.reason);
         return;
       case 'call': {
-        const controller = new AbortController();
-        this.#running.set(message.id, controller);
-        this.#answer(message.id, () => this.#tool(message.tool).call(message.args, message.ctx, controller.signal));
+        const abort = new LazyAbortController();
+        this.#running.set(message.id, abort);
+        this.#answer(message.id, () => this.#tool(message.tool).call(message.args, message.ctx, abort));
         return;
       }
       case 'ask':
@@ -53,20 +56,25 @@ export class PagePort {
     return tool;
   }
 
-  #answer(id: number, work: () => Promise<unknown>): void {
-    const reply = (message: PageToWorker) => {
-      this.#running.delete(id);
-      try {
-        this.#send(message);
-      } catch (error) {
-        this.#send({ t: 'done', id, ok: false, error: toWireError(error) });
-      }
-    };
-    Promise.resolve()
-      .then(work)
-      .then(
-        (value) => reply({ t: 'done', id, ok: true, value }),
-        (error: unknown) => reply({ t: 'done', id, ok: false, error: toWireError(error) }),
-      );
+  /** Run `work` now; answer at once if it returns a plain value, else when it settles. */
+  #answer(id: number, work: () => unknown): void {
+    const fail = (error: unknown) => this.#reply({ t: 'done', id, ok: false, error: toWireError(error) });
+    let value: unknown;
+    try {
+      value = work();
+    } catch (error) {
+      return fail(error);
+    }
+    if (isThenable(value)) void Promise.resolve(value).then((settled) => this.#reply({ t: 'done', id, ok: true, value: settled }), fail);
+    else this.#reply({ t: 'done', id, ok: true, value });
+  }
+
+  #reply(message: PageToWorker): void {
+    this.#running.delete(message.id);
+    try {
+      this.#send(message);
+    } catch (error) {
+      this.#send({ t: 'done', id: message.id, ok: false, error: toWireError(error) });
+    }
   }
 }

@@ -3,6 +3,7 @@ import type { EngineConfig } from '../engines/config.js';
 import type { ToolChoice } from '../engines/types.js';
 import type { LockMode } from '../runner/conversation-lock.js';
 import type { RunEvent } from '../runner/events.js';
+import type { AbortSource } from '../tools/abort-source.js';
 import type { JsonValue, ToolContext, ToolDefinition, ToolPolicy, ValidationMode } from '../tools/types.js';
 import type { WireError } from './wire-error.js';
 
@@ -17,23 +18,21 @@ export type WireContext = Omit<ToolContext, 'signal' | 'run'>;
 
 /** How the runner worker reaches a tool that lives elsewhere (the page, or a tool worker via the page). */
 export interface ToolInvoker {
-  call(args: unknown, ctx: WireContext, signal: AbortSignal): Promise<JsonValue>;
+  /** May answer synchronously (a page tool that returns a plain value): the reply then goes out before anything else. */
+  call(args: unknown, ctx: WireContext, abort: AbortSource): JsonValue | Promise<JsonValue>;
   needsApproval(args: unknown): Promise<boolean>;
 }
 
 /**
  * The session between the page and the runner worker: tool calls, their cancels and
- * results, and run events, on the worker's own channel (one message per step, in order).
+ * results, and batches of run events, on the worker's own channel, in order.
  */
-export type WorkerToPage = (
+export type WorkerToPage =
   | { t: 'call'; id: number; tool: string; args: unknown; ctx: WireContext }
   | { t: 'ask'; id: number; tool: string; args: unknown }
   | { t: 'abort'; id: number; reason: unknown }
-  | { t: 'events' }
-) & {
-  /** Run events queued since the last message, delivered before the message itself; `null` ends a run's events. */
-  events?: Array<[runId: string, events: RunEvent[] | null]>;
-};
+  /** Run events in the order they happened; `null` ends a run's events. */
+  | { t: 'events'; events: Array<[runId: string, events: RunEvent[] | null]> };
 
 export type PageToWorker = { t: 'done'; id: number; ok: true; value: unknown } | { t: 'done'; id: number; ok: false; error: WireError };
 

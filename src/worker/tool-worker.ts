@@ -1,6 +1,7 @@
 import * as Comlink from 'comlink';
 import { AmbiError } from '../errors/ambi-error.js';
 import type { JsonValue } from '../tools/types.js';
+import type { AbortSource } from '../tools/abort-source.js';
 import type { ToolDescriptor, ToolHostApi, ToolInvoker, WireContext } from './protocol.js';
 import { cloneableReason } from './wire-error.js';
 
@@ -44,7 +45,7 @@ export class ToolWorkerSupervisor {
   /** Tool `name` as the page serves it to the runner worker. */
   served(name: string): ToolInvoker {
     return {
-      call: (args, ctx, signal) => this.#call(name, args, ctx, signal),
+      call: (args, ctx, abort) => this.#call(name, args, ctx, abort),
       needsApproval: (args) => {
         const live = this.#live();
         return this.#track(live, live.api.needsApproval(name, args));
@@ -57,7 +58,7 @@ export class ToolWorkerSupervisor {
     for (const live of this.#all) this.#kill(live, new AmbiError('closed', 'The runner was closed'));
   }
 
-  #call(name: string, args: unknown, ctx: WireContext, signal: AbortSignal): Promise<JsonValue> {
+  #call(name: string, args: unknown, ctx: WireContext, abort: AbortSource): Promise<JsonValue> {
     const live = this.#live();
     const key = this.#nextKey++;
     let settled = false;
@@ -66,14 +67,14 @@ export class ToolWorkerSupervisor {
       () => (settled = true),
       () => (settled = true),
     );
-    signal.addEventListener('abort', () => {
+    abort.onAbort(() => {
       if (settled) return;
-      void live.api.abort(key, cloneableReason(signal.reason)).catch(() => {});
+      void live.api.abort(key, cloneableReason(abort.reason)).catch(() => {});
       if (this.#current === live) this.#current = undefined; // takes no new calls
       setTimeout(() => {
         if (!settled) this.#kill(live, new AmbiError('worker_terminated', `The tool worker was terminated: "${name}" did not stop within ${this.graceMs} ms of its abort`));
       }, this.graceMs);
-    }, { once: true });
+    });
     return running;
   }
 

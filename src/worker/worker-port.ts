@@ -1,28 +1,36 @@
 import type { RunEvent } from '../runner/events.js';
+import type { AbortSource } from '../tools/abort-source.js';
 import type { JsonValue } from '../tools/types.js';
 import type { PageToWorker, ToolInvoker, WireContext, WorkerToPage } from './protocol.js';
 import { sessionLink } from './session-link.js';
 import { cloneableReason, fromWireError } from './wire-error.js';
 
-/** Queued text that is sent at once rather than waiting for a ride. */
+/** Queued text that is sent at once rather than waiting for the next batch. */
 const FLUSH_TEXT = 64 * 1024;
+/** How long events wait to go out together. */
+const BATCH_MS = 2;
 
 /**
  * The runner worker's end of the session link. A call is one message each way; a
- * cancel is a message only when a call's signal aborts (no port per call, nothing to leak).
+ * cancel is a message only when a call's abort fires (no port per call, nothing to leak).
+ * Run events go in batches, on their own messages: carried on a call, they made every
+ * call's message slower to post and to read, and the page's answer waited on that.
  */
 export class WorkerPort {
   #next = 0;
-  readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>();
+  readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void; settled: (() => void) | undefined }>();
 
   #outbox: Array<[string, RunEvent[] | null]> = [];
   #outboxText = 0;
-  /** At the next task: send the events nothing else carried. */
+  #batching = false;
   readonly #flush = () => {
-    this.#flushing = false;
-    if (this.#outbox.length > 0) this.#post({ t: 'events' });
+    this.#batching = false;
+    if (this.#outbox.length === 0) return;
+    const events = this.#outbox;
+    this.#outbox = [];
+    this.#outboxText = 0;
+    this.#send({ t: 'events', events });
   };
-  #flushing = false;
 
   readonly #send: (message: WorkerToPage) => void;
 
@@ -31,6 +39,7 @@ export class WorkerPort {
       const pending = this.#pending.get(message.id);
       if (!pending) return; // a late answer to a call that already ended here
       this.#pending.delete(message.id);
+      pending.settled?.();
       if (message.ok) pending.resolve(message.value);
       else pending.reject(fromWireError(message.error));
     });
@@ -45,10 +54,9 @@ export class WorkerPort {
   }
 
   /**
-   * Queue one of a run's events (`null` ends them). Queued events ride on the next
-   * message to the page (a tool call, typically) or go on their own at the next task:
-   * one message per step instead of one per event. Consecutive text deltas merge; a
-   * long text goes at once, in slices the page takes between other work.
+   * Queue one of a run's events (`null` ends them). Queued events go out together within
+   * BATCH_MS: one message per batch instead of one per event. Consecutive text deltas
+   * merge; a long text goes at once, in slices the page takes between other work.
    */
   event(runId: string, event: RunEvent | null): void {
     if (event?.type === 'text_delta') return this.#text(runId, event);
@@ -63,7 +71,7 @@ export class WorkerPort {
       if (previous?.type === 'text_delta' && previous.leafId === event.leafId) previous.text += piece;
       else this.#queue(runId, { ...event, text: piece });
       this.#outboxText += piece.length;
-      if (this.#outboxText >= FLUSH_TEXT) this.#post({ t: 'events' });
+      if (this.#outboxText >= FLUSH_TEXT) this.#flush();
     }
   }
 
@@ -71,37 +79,22 @@ export class WorkerPort {
     const last = this.#outbox.at(-1);
     if (event && last?.[0] === runId && last[1]) last[1].push(event);
     else this.#outbox.push([runId, event && [event]]);
-    if (!this.#flushing) {
-      this.#flushing = true;
-      setTimeout(this.#flush, 0);
+    if (!this.#batching) {
+      this.#batching = true;
+      setTimeout(this.#flush, BATCH_MS);
     }
   }
 
-  #call(tool: string, args: unknown, ctx: WireContext, signal: AbortSignal): Promise<JsonValue> {
+  #call(tool: string, args: unknown, ctx: WireContext, abort: AbortSource): Promise<JsonValue> {
     const id = this.#next++;
-    const onAbort = () => this.#post({ t: 'abort', id, reason: cloneableReason(signal.reason) });
-    signal.addEventListener('abort', onAbort, { once: true });
-    const settled = this.#request<JsonValue>({ t: 'call', id, tool, args, ctx });
-    void settled.then(
-      () => signal.removeEventListener('abort', onAbort),
-      () => signal.removeEventListener('abort', onAbort),
-    );
-    return settled;
+    const unhook = abort.onAbort(() => this.#send({ t: 'abort', id, reason: cloneableReason(abort.reason) }));
+    return this.#request<JsonValue>({ t: 'call', id, tool, args, ctx }, unhook);
   }
 
-  #request<T>(message: Extract<WorkerToPage, { id: number }>): Promise<T> {
+  #request<T>(message: Extract<WorkerToPage, { id: number }>, settled?: () => void): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#pending.set(message.id, { resolve: resolve as (value: unknown) => void, reject });
-      this.#post(message);
+      this.#pending.set(message.id, { resolve: resolve as (value: unknown) => void, reject, settled });
+      this.#send(message);
     });
-  }
-
-  #post(message: WorkerToPage): void {
-    if (this.#outbox.length > 0) {
-      message.events = this.#outbox;
-      this.#outbox = [];
-      this.#outboxText = 0;
-    }
-    this.#send(message);
   }
 }

@@ -102,7 +102,7 @@ export class WorkerRunner {
   tool(tool: Tool): this {
     checkTool(tool);
     this.#claim(tool.name);
-    this.#served.set(tool.name, { call: (args, ctx, signal) => callHere(tool, args, ctx, signal), needsApproval: (args) => askHere(tool, args) });
+    this.#served.set(tool.name, { call: (args, ctx, abort) => callHere(tool, args, ctx, abort), needsApproval: (args) => askHere(tool, args) });
     this.#register(toDescriptor(tool));
     return this;
   }

@@ -105,6 +105,29 @@ describe('WorkerRunner: main-thread tools', () => {
     expect(events.at(-1)).toMatchObject({ type: 'run_failed', error: { code: 'aborted' } });
   });
 
+  it('gives a main-thread tool that reads its signal only after the run was aborted an aborted signal, with the reason', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const seen: unknown[] = [];
+    const late = defineTool({
+      name: 'late_reader',
+      description: 'x',
+      parameters: { type: 'object' },
+      idempotent: true,
+      call: async (_args, ctx) => {
+        await gate;
+        seen.push(ctx.signal.aborted, ctx.signal.reason);
+        return 'too late';
+      },
+    });
+    const run = runnerWith([callOf('late_reader')]).tool(late).run('go');
+    const events = collect(run, (event) => event.type === 'tool_started' && run.abort('stop pressed'));
+    expect(isAmbiError(await run.result.catch((e: unknown) => e), 'aborted')).toBe(true);
+    await events;
+    open();
+    await expect.poll(() => seen).toEqual([true, 'stop pressed']);
+  });
+
   it('keeps error codes across the boundary: tool_error from the page, max_iterations from the loop', async () => {
     const refuse = defineTool({ name: 'refuse', description: 'x', parameters: { type: 'object' }, idempotent: true, call: () => { throw new ToolError('No.'); } });
     const runner = runnerWith([callOf('refuse'), callOf('refuse')]).tool(refuse);

@@ -17,6 +17,7 @@ import {
   type ToolResult,
 } from '../../src/index.js';
 import { askHere, callHere } from '../../src/worker/call-here.js';
+import { LazyAbortController } from '../../src/tools/abort-source.js';
 
 const manager = (...tools: Tool[]) => new ToolManager(tools.reduce((registry, tool) => registry.register(tool), new ToolRegistry()));
 
@@ -175,7 +176,7 @@ describe('validating with the Standard Schema, in process', () => {
 
 describe('validating again where a remote tool lives (page or tool worker)', () => {
   const ctx = { callId: 'c1', attempt: 1, idempotencyKey: 'k' };
-  const signal = new AbortController().signal;
+  const signal = new LazyAbortController();
 
   it('calls with the schema output, transforms applied', async () => {
     const tool = defineTool({ name: 'len', description: 'x', parameters: z.object({ s: z.string().transform((s) => s.length) }), idempotent: true, call: ({ s }) => s * 2 });
@@ -185,7 +186,7 @@ describe('validating again where a remote tool lives (page or tool worker)', () 
   it('refuses, with code invalid_arguments and the same wording, what the JSON Schema let through', async () => {
     const call = vi.fn();
     const tool = defineTool({ name: 'pos', description: 'x', parameters: z.object({ n: z.number().refine((n) => n > 0, 'must be positive') }), idempotent: true, call });
-    const error = await callHere(tool, { n: -3 }, ctx, signal).catch((e: unknown) => e);
+    const error = await Promise.resolve(callHere(tool, { n: -3 }, ctx, signal)).catch((e: unknown) => e);
     expect(isAmbiError(error, 'invalid_arguments')).toBe(true);
     expect((error as Error).message).toBe('Invalid arguments for "pos": /n must be positive');
     expect(call).not.toHaveBeenCalled();

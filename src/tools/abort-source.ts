@@ -1,0 +1,113 @@
+/** Who is told that a call was aborted: its signal is made only when someone reads it. */
+export interface AbortSource {
+  /** Made on first read (aborted already if the source is). */
+  readonly signal: AbortSignal;
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  /** Run `callback` once when this aborts (never, if it already has); returns the function that cancels it. */
+  onAbort(callback: () => void): () => void;
+}
+
+const noop = () => {};
+
+/**
+ * An AbortController whose signal is made on first read. Most tools never read their
+ * signal, and in a browser a controller, and each listener added to or removed from its
+ * signal, is a call into the DOM costing microseconds: the bulk of a call's bookkeeping.
+ */
+export class LazyAbortController implements AbortSource {
+  #controller: AbortController | undefined;
+  #aborted = false;
+  #reason: unknown;
+  #callbacks: Set<() => void> | undefined;
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  get reason(): unknown {
+    return this.#controller ? this.#controller.signal.reason : this.#reason;
+  }
+
+  abort(reason?: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    const callbacks = this.#callbacks;
+    this.#callbacks = undefined;
+    if (callbacks) runAll(callbacks);
+    this.#controller?.abort(reason);
+  }
+
+  onAbort(callback: () => void): () => void {
+    if (this.#aborted) return noop;
+    const callbacks = (this.#callbacks ??= new Set());
+    callbacks.add(callback);
+    return () => callbacks.delete(callback);
+  }
+}
+
+/** The callbacks waiting on each signal, behind one listener per signal. */
+const waiting = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Run `callback` once when `signal` aborts (never, if it already has); returns the function
+ * that cancels it. One listener per signal however many wait on it: every call queued behind
+ * a concurrency limit waits on its run's signal, and a browser scans a signal's listeners on
+ * each add and remove.
+ */
+export function onAbort(signal: AbortSignal, callback: () => void): () => void {
+  if (signal.aborted) return noop;
+  let callbacks = waiting.get(signal);
+  if (!callbacks) {
+    const mine = new Set<() => void>();
+    callbacks = mine;
+    waiting.set(signal, mine);
+    signal.addEventListener(
+      'abort',
+      () => {
+        waiting.delete(signal);
+        runAll(mine);
+      },
+      { once: true },
+    );
+  }
+  const set = callbacks;
+  set.add(callback);
+  return () => set.delete(callback);
+}
+
+/** `signal` as an AbortSource. */
+export function sourceOf(signal: AbortSignal): AbortSource {
+  return {
+    signal,
+    get aborted() {
+      return signal.aborted;
+    },
+    get reason() {
+      return signal.reason as unknown;
+    },
+    onAbort: (callback) => onAbort(signal, callback),
+  };
+}
+
+/** Each callback, as listeners would run: one that throws is reported and the rest still run. */
+function runAll(callbacks: Iterable<() => void>): void {
+  for (const callback of callbacks) {
+    try {
+      callback();
+    } catch (error) {
+      queueMicrotask(() => {
+        throw error;
+      });
+    }
+  }
+}
