@@ -4,42 +4,59 @@ import type * as Comlink from 'comlink';
  * The page and the runner worker share the worker's own message channel: Worker
  * postMessage round trips are several times faster in Chromium than MessagePort ones.
  * Session messages (tool calls, results, run events) carry this mark; Comlink, on the
- * same channel for the runner's API, never sees them.
+ * same channel for the runner's API, never sees them. One listener per side routes
+ * both: a second listener would cost every message another call into it.
  */
 const MARK = 'ambi-web:session';
 
 type Target = Pick<Worker, 'postMessage' | 'addEventListener' | 'removeEventListener'>;
 type Listener = (event: MessageEvent) => void;
 
-const isSession = (data: unknown): boolean => typeof data === 'object' && data !== null && (data as Record<string, unknown>)[MARK] === 1;
-
-/** Send a session message over `target` and hand the ones that arrive to `receive`. */
-export function sessionLink<In, Out>(target: Target, receive: (message: In) => void): (message: Out) => void {
-  target.addEventListener('message', (event: Event) => {
-    const data = (event as MessageEvent).data as Record<string, unknown>;
-    if (isSession(data)) receive(data.message as In);
-  });
-  return (message) => target.postMessage({ [MARK]: 1, message });
+/** Where one target's messages go: session messages to `session`, the others to Comlink's listeners. */
+interface Routes {
+  session: ((message: unknown) => void) | undefined;
+  others: Map<EventListenerOrEventListenerObject, Listener>;
 }
 
-/** `target` as a Comlink endpoint that ignores session messages. */
+const routed = new WeakMap<Target, Routes>();
+
+function routesOf(target: Target): Routes {
+  const existing = routed.get(target);
+  if (existing) return existing;
+  const routes: Routes = { session: undefined, others: new Map() };
+  routed.set(target, routes);
+  target.addEventListener('message', (event: Event) => {
+    const data = (event as MessageEvent).data as Record<string, unknown> | null;
+    if (typeof data === 'object' && data !== null && data[MARK] === 1) routes.session?.(data);
+    else for (const listener of routes.others.values()) listener(event as MessageEvent);
+  });
+  return routes;
+}
+
+/**
+ * Send session messages over `target` and hand the ones that arrive to `receive`. A
+ * message is sent as it is, marked (a property of its own, not a wrapper object).
+ */
+export function sessionLink<In, Out extends object>(target: Target, receive: (message: In) => void): (message: Out) => void {
+  routesOf(target).session = receive as (message: unknown) => void;
+  return (message) => {
+    (message as Record<string, unknown>)[MARK] = 1;
+    target.postMessage(message);
+  };
+}
+
+/** `target` as a Comlink endpoint that never sees session messages. */
 export function comlinkEndpoint(target: Target): Comlink.Endpoint {
-  const wrapped = new Map<EventListenerOrEventListenerObject, Listener>();
+  const routes = routesOf(target);
   return {
     postMessage: (message: unknown, transfer?: Transferable[]) => target.postMessage(message, transfer ?? []),
     addEventListener: (type: string, listener: EventListenerOrEventListenerObject) => {
-      const filtered: Listener = (event) => {
-        if (isSession(event.data)) return;
-        if (typeof listener === 'function') listener(event);
-        else listener.handleEvent(event);
-      };
-      wrapped.set(listener, filtered);
-      target.addEventListener(type as 'message', filtered);
+      if (type !== 'message') return target.addEventListener(type as 'message', listener as Listener);
+      routes.others.set(listener, typeof listener === 'function' ? (listener as Listener) : (event) => listener.handleEvent(event));
     },
     removeEventListener: (type: string, listener: EventListenerOrEventListenerObject) => {
-      const filtered = wrapped.get(listener);
-      if (filtered) target.removeEventListener(type as 'message', filtered);
-      wrapped.delete(listener);
+      if (type !== 'message') return target.removeEventListener(type as 'message', listener as Listener);
+      routes.others.delete(listener);
     },
   };
 }
