@@ -1,6 +1,7 @@
 import { isAmbiError } from '../errors/ambi-error.js';
 import { LazyAbortController, onAbort, sourceOf, type AbortSource } from './abort-source.js';
 import { deadline } from './deadlines.js';
+import { isThenable } from './thenable.js';
 import { NotJsonError, toJsonOutput } from './json-output.js';
 import type { JsonValue, Tool, ToolContext } from './types.js';
 
@@ -18,47 +19,57 @@ export type AttemptOutcome =
  * timeout (reason: a `TimeoutError` DOMException) or when `outer` aborts; either way
  * the attempt settles at once and whatever the tool returns later is discarded.
  */
-export async function runAttempt(
+export function runAttempt(
   tool: Tool,
   args: unknown,
   ctx: Omit<ToolContext, 'signal'>,
   outer: AbortSignal | undefined,
 ): Promise<AttemptOutcome> {
-  const controller = new LazyAbortController();
-  let settled = false;
-  let stop!: (outcome: AttemptOutcome) => void;
-  const stopped = new Promise<AttemptOutcome>((resolve) => (stop = resolve));
-  // Settle first, then abort: the tool's reaction to its signal must not win the race.
-  const end = (outcome: AttemptOutcome, reason: unknown) => {
-    settled = true;
-    stop(outcome);
-    controller.abort(reason);
-  };
-  const unhookOuter = outer ? onAbort(outer, () => end({ kind: 'aborted', reason: outer.reason }, outer.reason)) : undefined;
-  const cancelTimeout = deadline(tool.timeoutMs, () => {
-    const reason = new DOMException(`Tool "${tool.name}" timed out after ${tool.timeoutMs} ms`, 'TimeoutError');
-    end({ kind: 'timeout' }, reason);
-  });
+  // One promise settled by whichever comes first (the tool, its deadline, the outer abort):
+  // no race of promises, no async wrapper, for the few microseconds each would cost a call.
+  return new Promise<AttemptOutcome>((resolve) => {
+    const controller = new LazyAbortController();
+    let settled = false;
+    const settle = (outcome: AttemptOutcome): boolean => {
+      if (settled) return false;
+      settled = true;
+      cancelTimeout();
+      unhookOuter?.();
+      resolve(outcome);
+      return true;
+    };
+    // Settle first, then abort: the tool's reaction to its signal must not win the race.
+    const end = (outcome: AttemptOutcome, reason: unknown) => {
+      if (settle(outcome)) controller.abort(reason);
+    };
+    const unhookOuter = outer ? onAbort(outer, () => end({ kind: 'aborted', reason: outer.reason }, outer.reason)) : undefined;
+    const cancelTimeout = deadline(tool.timeoutMs, () => {
+      end({ kind: 'timeout' }, new DOMException(`Tool "${tool.name}" timed out after ${tool.timeoutMs} ms`, 'TimeoutError'));
+    });
 
-  // The signal is made when the tool reads it (aborting makes it too, so a late read sees it aborted).
-  const context: ToolContext = {
-    ...ctx,
-    get signal() {
-      return controller.signal;
-    },
-  };
-  attempts.set(context, controller);
-  const running = invoke(tool, args, context).then(
-    (output): AttemptOutcome => (settled ? { kind: 'ok', output: null } : toOutcome(tool.name, output)),
-    (error: unknown): AttemptOutcome => classifyThrow(tool.name, error),
-  );
-  try {
-    return await Promise.race([running, stopped]);
-  } finally {
-    settled = true;
-    cancelTimeout();
-    unhookOuter?.();
-  }
+    // The signal is made when the tool reads it (aborting makes it too, so a late read sees it aborted).
+    const context: ToolContext = {
+      ...ctx,
+      get signal() {
+        return controller.signal;
+      },
+    };
+    attempts.set(context, controller);
+    let output: unknown;
+    try {
+      output = tool.call(args, context);
+    } catch (error) {
+      settle(classifyThrow(tool.name, error));
+      return;
+    }
+    // Whatever the tool returns after the attempt settled is discarded unread.
+    if (isThenable(output)) {
+      Promise.resolve(output).then(
+        (value) => settled || settle(toOutcome(tool.name, value)),
+        (error: unknown) => settled || settle(classifyThrow(tool.name, error)),
+      );
+    } else settle(toOutcome(tool.name, output));
+  });
 }
 
 /** Each attempt's context, with the controller behind its signal. */
@@ -67,11 +78,6 @@ const attempts = new WeakMap<ToolContext, LazyAbortController>();
 /** How a call is told of its abort: for an attempt's own context, without making its signal (a tool that forwards the call elsewhere). */
 export function abortSourceOf(ctx: ToolContext): AbortSource {
   return attempts.get(ctx) ?? sourceOf(ctx.signal);
-}
-
-// An async wrapper turns a synchronous throw into a rejection like any other.
-async function invoke(tool: Tool, args: unknown, ctx: ToolContext): Promise<unknown> {
-  return tool.call(args, ctx);
 }
 
 function toOutcome(toolName: string, output: unknown): AttemptOutcome {
