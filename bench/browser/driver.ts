@@ -120,12 +120,13 @@ const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
 
 async function workerDispatch(browser: Browser, origin: string): Promise<Measurement[]> {
   const page = await openPage(browser, origin, 'dispatch');
-  const options: DispatchOptions = { calls: 200, rounds: 15, warmup: 2, references: process.env.BENCH_DISPATCH_REFERENCES !== '0' };
+  const options: DispatchOptions = { calls: 200, rounds: 15, warmup: 2, workUs: Number(process.env.BENCH_WORK_US ?? 10), references: process.env.BENCH_DISPATCH_REFERENCES !== '0' };
   const rounds = await runPage<DispatchOptions, DispatchRound[]>(page, options, 'worker-dispatch');
   await page.close();
   const ours = rounds.map((r) => r.ours.mean);
   const raw = rounds.map((r) => r.raw.mean);
   const comlink = rounds.map((r) => r.comlink.mean);
+  const rawWork = median(rounds.map((r) => r.rawWork.mean));
   const value = median(ours);
   const baselineValue = median(raw);
   return [
@@ -137,7 +138,7 @@ async function workerDispatch(browser: Browser, origin: string): Promise<Measure
       baselineValue,
       ratio: value / baselineValue,
       target: '<= 1.5',
-      note: `${options.calls} calls x ${options.rounds} rounds, ±${pct(spread(ours))}/±${pct(spread(raw))}; plain Comlink call: ${median(comlink).toFixed(1)} µs (${(median(comlink) / baselineValue).toFixed(2)}x raw); median gap ours ${median(rounds.map((r) => r.ours.median)).toFixed(1)} µs`,
+      note: `${options.calls} calls x ${options.rounds} rounds, ±${pct(spread(ours))}/±${pct(spread(raw))}; plain Comlink call: ${median(comlink).toFixed(1)} µs (${(median(comlink) / baselineValue).toFixed(2)}x raw); raw with ${options.workUs} µs of work per call in the worker: ${rawWork.toFixed(1)} µs (${(rawWork / baselineValue).toFixed(2)}x raw); median gap ours ${median(rounds.map((r) => r.ours.median)).toFixed(1)} µs`,
     },
   ];
 }

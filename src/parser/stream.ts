@@ -50,7 +50,7 @@ export class TagToolCallStream implements ToolCallStream {
     if (chunk.length === 1) {
       // A character that cannot start the open tag is text at once; one that extends a partial match is held.
       const code = chunk.charCodeAt(0);
-      if (this.opener.skips(code)) return [code < 0x80 ? ASCII_PARTS[code]! : { type: 'text', text: chunk }];
+      if (this.opener.skips(code)) return code < 0x80 ? ASCII_TEXT[code]! : [{ type: 'text', text: chunk }];
       if (this.opener.extends(code)) return NONE;
     }
     const held = this.opener.matched;
@@ -107,9 +107,12 @@ function add(parts: ParsePart[], part: ParsePart): ParsePart[] {
   return parts;
 }
 
-/** No parts: one shared array, typed read-only (a frozen one would put engines' iteration on a slow path). */
+// Shared results, typed read-only: streamed a character at a time, a reply would otherwise cost an
+// allocation or two per character. The arrays are not frozen (iterating a frozen array takes a
+// slow path in engines); the parts are.
+/** No parts. */
 const NONE: readonly ParsePart[] = [];
-/** One-character text parts, frozen and shared: streamed a character at a time, text would cost two allocations per character. */
-const ASCII_PARTS: readonly ParsePart[] = Array.from({ length: 0x80 }, (_, code) => Object.freeze({ type: 'text' as const, text: String.fromCharCode(code) }));
+/** One ASCII character of text, by its code. */
+const ASCII_TEXT: ReadonlyArray<readonly ParsePart[]> = Array.from({ length: 0x80 }, (_, code) => [Object.freeze({ type: 'text' as const, text: String.fromCharCode(code) })]);
 
 const streamEnded = () => new AmbiError('stream_ended', 'This tool-call stream has ended; start a new one with parser.stream()');

@@ -11,6 +11,8 @@ export interface DispatchOptions {
   calls: number;
   rounds: number;
   warmup: number;
+  /** Busy time per call, in µs, of the `rawWork` reference: what that much work costs a raw round trip. */
+  workUs: number;
   /** Reference loops timed next to ours (default: all); a profile of ours alone leaves them out. */
   references?: boolean;
 }
@@ -18,6 +20,8 @@ export interface DispatchOptions {
 export interface DispatchRound {
   ours: { mean: number; median: number };
   raw: { mean: number; median: number };
+  /** The raw loop with `workUs` of busy time in the worker before each ask. */
+  rawWork: { mean: number; median: number };
   comlink: { mean: number; median: number };
 }
 
@@ -54,7 +58,7 @@ function oursRunner(options: DispatchOptions) {
   return Object.assign(measure, { close: () => runner.close() });
 }
 
-function rawLoop(options: DispatchOptions) {
+function rawLoop(options: DispatchOptions, workUs = 0) {
   const worker = new Worker(new URL('./echo.worker.ts', import.meta.url), { type: 'module' });
   return () =>
     new Promise<{ mean: number; median: number }>((resolve) => {
@@ -65,7 +69,7 @@ function rawLoop(options: DispatchOptions) {
         stamps.push(performance.now());
         worker.postMessage({ type: 'reply', id: message.id, ok: true, output: 'pong' });
       };
-      worker.postMessage({ type: 'start', n: options.calls });
+      worker.postMessage({ type: 'start', n: options.calls, workUs });
     });
 }
 
@@ -88,6 +92,7 @@ expose<DispatchOptions, DispatchRound[]>({
   async run(options) {
     const ours = oursRunner(options);
     const raw = rawLoop(options);
+    const rawWork = rawLoop(options, options.workUs);
     const comlink = comlinkLoop(options);
     const rounds: DispatchRound[] = [];
     for (let i = 0; i < options.warmup + options.rounds; i++) {
@@ -95,10 +100,10 @@ expose<DispatchOptions, DispatchRound[]>({
       const none = { mean: Number.NaN, median: Number.NaN };
       const round =
         options.references === false
-          ? { ours: await ours(), raw: none, comlink: none }
+          ? { ours: await ours(), raw: none, rawWork: none, comlink: none }
           : i % 2
-            ? { raw: await raw(), comlink: await comlink(), ours: await ours() }
-            : { ours: await ours(), comlink: await comlink(), raw: await raw() };
+            ? { raw: await raw(), rawWork: await rawWork(), comlink: await comlink(), ours: await ours() }
+            : { ours: await ours(), comlink: await comlink(), rawWork: await rawWork(), raw: await raw() };
       if (i >= options.warmup) rounds.push(round);
     }
     ours.close();
