@@ -16,7 +16,8 @@ export class TagToolCallStream implements ToolCallStream {
   private readonly meter = new WorkMeter();
   private readonly opener: TagFinder;
   private closer: CloseTagScanner | undefined;
-  private readonly payload = new PayloadBuffer();
+  /** Made when the first block opens: most replies have none, and its buffer is 4 KB. */
+  private payload!: PayloadBuffer;
   private ended = false;
 
   constructor(
@@ -78,6 +79,7 @@ export class TagToolCallStream implements ToolCallStream {
       if (textEnd > textStart) parts = add(parts, { type: 'text', text: s.slice(textStart, textEnd) });
       if (start < 0) break;
       this.closer = new CloseTagScanner(this.close, this.meter);
+      this.payload ??= new PayloadBuffer();
       const end = this.closer.scan(s, start);
       this.payload.append(s, start, end === NOT_FOUND ? s.length : end);
       if (end === NOT_FOUND) break;
