@@ -11,6 +11,7 @@ import {
   type Run,
   type RunEvent,
   type ToolContext,
+  type ToolResult,
 } from '../../src/index.js';
 import { call, finish, gate, StepEngine, text } from '../support/engines.js';
 
@@ -218,6 +219,40 @@ describe('ChatRunner', () => {
     const stored = await conversations.load('chat');
     expect(stored.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool']);
     expect(stored.slice(2).map((m) => JSON.parse(m.content).error.code)).toEqual(['aborted', 'aborted']);
+  });
+
+  it('ends the calls still waiting for a slot as aborted, never run, when the run aborts', async () => {
+    const ran: string[] = [];
+    const started = gate();
+    const hang = defineTool({
+      name: 'hang',
+      description: 'x',
+      parameters: empty,
+      idempotent: false,
+      call: (_a, ctx: ToolContext) => {
+        ran.push(ctx.callId);
+        started.open();
+        return new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)));
+      },
+    });
+    const engine = new StepEngine([[call('c1', 'hang'), call('c2', 'hang'), call('c3', 'hang'), finish('tool_calls')]]);
+    const agent = (await Agent.make(engine)).tool(hang);
+    const run = new ChatRunner(1).run(agent, 'go');
+    const finished: ToolResult[] = [];
+    const reading = (async () => {
+      for await (const event of run.events) if (event.type === 'tool_finished') finished.push(event.result);
+    })();
+    await started.promise;
+    run.abort('stop pressed');
+    expect(isAmbiError(await run.result.catch((e: unknown) => e), 'aborted')).toBe(true);
+    await reading;
+    expect(ran).toEqual(['c1']);
+    const byId = [...finished].sort((a, b) => a.id.localeCompare(b.id));
+    expect(byId.map((r) => [r.id, r.ok, r.ok ? 0 : r.error.code, r.attempts])).toEqual([
+      ['c1', false, 'aborted', 1],
+      ['c2', false, 'aborted', 0],
+      ['c3', false, 'aborted', 0],
+    ]);
   });
 
   it('aborts a run whose outside signal fires during the model reply', async () => {
