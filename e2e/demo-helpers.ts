@@ -47,8 +47,12 @@ export async function useFakeModel(page: Page): Promise<void> {
 
 /** Send a message and wait for the run to end. */
 export async function ask(page: Page, text: string, wait = true): Promise<void> {
-  await page.locator('#ask-input').fill(text);
+  const input = page.locator('#ask-input');
+  await input.fill(text);
+  await expect(input).toHaveValue(text);
   await page.locator('#send').click();
-  await expect(page.locator('body')).toHaveAttribute('data-run', 'running');
+  // The question is shown and the run marked running in the same task; a short run can end
+  // before 'running' is ever seen, so from here on 'idle' means this run has ended.
+  await expect(page.locator('#chat li.user').last()).toHaveText(text);
   if (wait) await expect(page.locator('body')).toHaveAttribute('data-run', 'idle', { timeout: 30_000 });
 }
