@@ -56,14 +56,16 @@ export function runAttempt(
     };
     attempts.set(context, controller);
     let output: unknown;
+    let later: boolean;
     try {
       output = tool.call(args, context);
+      later = isThenable(output); // reads `then`, which may throw too
     } catch (error) {
       settle(classifyThrow(tool.name, error));
       return;
     }
     // Whatever the tool returns after the attempt settled is discarded unread.
-    if (isThenable(output)) {
+    if (later) {
       Promise.resolve(output).then(
         (value) => settled || settle(toOutcome(tool.name, value)),
         (error: unknown) => settled || settle(classifyThrow(tool.name, error)),
@@ -80,12 +82,13 @@ export function abortSourceOf(ctx: ToolContext): AbortSource {
   return attempts.get(ctx) ?? sourceOf(ctx.signal);
 }
 
+/** The output as JSON, or `crashed`: an output JSON cannot hold, or whose own `toJSON` throws, is the tool's failure. */
 function toOutcome(toolName: string, output: unknown): AttemptOutcome {
   try {
     return { kind: 'ok', output: toJsonOutput(output) };
   } catch (error) {
-    if (!(error instanceof NotJsonError)) throw error;
-    return { kind: 'crashed', message: `Tool "${toolName}" returned an output that is not JSON: ${error.message}` };
+    if (error instanceof NotJsonError) return { kind: 'crashed', message: `Tool "${toolName}" returned an output that is not JSON: ${error.message}` };
+    return classifyThrow(toolName, error);
   }
 }
 

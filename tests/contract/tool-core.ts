@@ -456,6 +456,17 @@ export function describeToolCore(realm: string): void {
         });
       });
 
+      it('reports an output whose toJSON throws, or whose then throws, as crashed rather than rejecting', async () => {
+        const badJson = { toJSON: () => { throw new Error('no JSON today'); } };
+        const badThen = Object.defineProperty({}, 'then', { get: () => { throw new Error('no then either'); } });
+        for (const [output, detail] of [[badJson, 'no JSON today'], [badThen, 'no then either']] as const) {
+          const { tool } = recorded({ idempotent: true }, () => output);
+          const result = failure(await managerWith(tool).execute({ id: 'c1', name: 'probe', arguments: {} }));
+          expect([result.error.code, result.attempts]).toEqual(['crashed', 1]);
+          expect(result.error.message).toContain(detail);
+        }
+      });
+
       const cyclic: Record<string, unknown> = { name: 'loop' };
       cyclic.self = cyclic;
       it.each([
