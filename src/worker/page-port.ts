@@ -60,12 +60,14 @@ export class PagePort {
   #answer(id: number, work: () => unknown): void {
     const fail = (error: unknown) => this.#reply({ t: 'done', id, ok: false, error: toWireError(error) });
     let value: unknown;
+    let later: boolean;
     try {
       value = work();
+      later = isThenable(value);
     } catch (error) {
       return fail(error);
     }
-    if (isThenable(value)) void Promise.resolve(value).then((settled) => this.#reply({ t: 'done', id, ok: true, value: settled }), fail);
+    if (later) void Promise.resolve(value).then((settled) => this.#reply({ t: 'done', id, ok: true, value: settled }), fail);
     else this.#reply({ t: 'done', id, ok: true, value });
   }
 
