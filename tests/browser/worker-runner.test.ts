@@ -128,6 +128,31 @@ describe('WorkerRunner: main-thread tools', () => {
     await expect.poll(() => seen).toEqual([true, 'stop pressed']);
   });
 
+  it('ends a main-thread tool that throws, returns what JSON cannot hold, or returns a broken thenable, as crashed, and runs on', async () => {
+    const outputs: Record<string, () => unknown> = {
+      throws: () => {
+        throw new Error('page tool broke');
+      },
+      not_json: () => ({ run: () => 1 }),
+      bad_then: () => Object.defineProperty({}, 'then', { get: () => { throw new Error('no then'); } }),
+      fine: () => 'ok',
+    };
+    const runner = runnerWith([{ toolCalls: Object.keys(outputs).map((name) => ({ id: name, name, arguments: {} })) }, 'done.']);
+    for (const [name, call] of Object.entries(outputs)) runner.tool(defineTool({ name, description: 'x', parameters: { type: 'object' }, idempotent: true, call }));
+    const result = await runner.run('go').result;
+    expect(result.toolResults.map((r) => [r.id, r.ok ? r.output : r.error.code])).toEqual([
+      ['throws', 'crashed'],
+      ['not_json', 'crashed'],
+      ['bad_then', 'crashed'],
+      ['fine', 'ok'],
+    ]);
+    const messages = result.toolResults.map((r) => (r.ok ? '' : r.error.message));
+    expect(messages[0]).toContain('page tool broke');
+    expect(messages[1]).toContain('/run is a function');
+    expect(messages[2]).toContain('no then');
+    expect(result.text).toBe('done.');
+  });
+
   it('keeps error codes across the boundary: tool_error from the page, max_iterations from the loop', async () => {
     const refuse = defineTool({ name: 'refuse', description: 'x', parameters: { type: 'object' }, idempotent: true, call: () => { throw new ToolError('No.'); } });
     const runner = runnerWith([callOf('refuse'), callOf('refuse')]).tool(refuse);
