@@ -14,6 +14,7 @@ import {
   type ToolContext,
   type ToolFailure,
   type ToolResult,
+  type ValidationMode,
 } from '../../src/index.js';
 
 const pair = {
@@ -46,6 +47,20 @@ function recorded(
 function managerWith(...tools: Tool[]): ToolManager {
   const registry = new ToolRegistry();
   for (const tool of tools) registry.register(tool);
+  return new ToolManager(registry);
+}
+
+/** Two tools on `{ list?: number[] }` arguments, `plain` and `withDefault` (which adds `n: 1`), both running `call`, under one validation mode. */
+function listTools(validation: ValidationMode, call: (args: { list?: number[] }) => unknown): ToolManager {
+  const list = { type: 'array', items: { type: 'number' } } as const;
+  const schemas = {
+    plain: { type: 'object', properties: { list } },
+    withDefault: { type: 'object', properties: { list, n: { type: 'number', default: 1 } } },
+  } as const;
+  const registry = new ToolRegistry({ validation });
+  for (const [name, parameters] of Object.entries(schemas)) {
+    registry.register(defineTool({ name, description: 'Uses its arguments', parameters, idempotent: true, call }));
+  }
   return new ToolManager(registry);
 }
 
@@ -207,28 +222,12 @@ export function describeToolCore(realm: string): void {
 
       for (const validation of ['auto', 'no-eval'] as const) {
         it(`hands the tool a copy of arguments given as an object: the caller's object never changes (${validation})`, async () => {
-          const schemas = {
-            plain: { type: 'object', properties: { list: { type: 'array', items: { type: 'number' } } } },
-            withDefault: { type: 'object', properties: { list: { type: 'array', items: { type: 'number' } }, n: { type: 'number', default: 1 } } },
-          } as const;
-          const registry = new ToolRegistry({ validation });
-          for (const [name, parameters] of Object.entries(schemas)) {
-            registry.register(
-              defineTool({
-                name,
-                description: 'Changes its arguments',
-                parameters,
-                idempotent: true,
-                call: (args: { list?: number[] }) => {
-                  args.list?.push(99);
-                  (args as Record<string, unknown>).extra = true;
-                  return args.list?.length ?? 0;
-                },
-              }),
-            );
-          }
-          const manager = new ToolManager(registry);
-          for (const name of Object.keys(schemas)) {
+          const manager = listTools(validation, (args) => {
+            args.list?.push(99);
+            (args as Record<string, unknown>).extra = true;
+            return args.list?.length ?? 0;
+          });
+          for (const name of ['plain', 'withDefault']) {
             const args = { list: [1, 2] };
             expect(await manager.execute({ id: 'c1', name, arguments: args })).toMatchObject({ ok: true, output: 3 });
             expect(args).toEqual({ list: [1, 2] });
@@ -237,28 +236,11 @@ export function describeToolCore(realm: string): void {
 
         it(`decodes JSON text arguments afresh for every call, defaults filled (${validation})`, async () => {
           const seen: unknown[] = [];
-          const list = { type: 'array', items: { type: 'number' } } as const;
-          const schemas = {
-            plain: { type: 'object', properties: { list } },
-            withDefault: { type: 'object', properties: { list, n: { type: 'number', default: 1 } } },
-          } as const;
-          const registry = new ToolRegistry({ validation });
-          for (const [name, parameters] of Object.entries(schemas)) {
-            registry.register(
-              defineTool({
-                name,
-                description: 'Keeps its arguments',
-                parameters,
-                idempotent: true,
-                call: (args: { list?: number[] }) => {
-                  seen.push(args);
-                  args.list?.push(99);
-                  return null;
-                },
-              }),
-            );
-          }
-          const manager = new ToolManager(registry);
+          const manager = listTools(validation, (args) => {
+            seen.push(args);
+            args.list?.push(99);
+            return null;
+          });
           for (const name of ['plain', 'plain', 'withDefault', 'withDefault']) await manager.execute({ id: 'c1', name, arguments: '{"list":[1]}' });
           expect(seen).toEqual([{ list: [1, 99] }, { list: [1, 99] }, { list: [1, 99], n: 1 }, { list: [1, 99], n: 1 }]);
           expect(new Set(seen).size).toBe(4);

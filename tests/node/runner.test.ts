@@ -23,6 +23,20 @@ async function collect(run: Run): Promise<RunEvent[]> {
   return events;
 }
 
+/** A non-idempotent tool named `hang` whose calls end only when their signal aborts; `onCall` sees each call's context. */
+function hangingTool(onCall: (ctx: ToolContext) => void) {
+  return defineTool({
+    name: 'hang',
+    description: 'x',
+    parameters: empty,
+    idempotent: false,
+    call: (_a, ctx: ToolContext) => {
+      onCall(ctx);
+      return new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)));
+    },
+  });
+}
+
 /** A tool that counts how many of its calls run at once, each held until `release` is called. */
 function heldTool(name = 'held', idempotent = true) {
   const state = { running: 0, peak: 0, started: 0, waiters: [] as Array<() => void> };
@@ -196,16 +210,9 @@ describe('ChatRunner', () => {
   it('aborts every running tool signal, records the aborted results, then rejects with code aborted', async () => {
     const signals: AbortSignal[] = [];
     const started = gate();
-    const hang = defineTool({
-      name: 'hang',
-      description: 'x',
-      parameters: empty,
-      idempotent: false,
-      call: (_a, ctx: ToolContext) => {
-        signals.push(ctx.signal);
-        if (signals.length === 2) started.open();
-        return new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)));
-      },
+    const hang = hangingTool((ctx) => {
+      signals.push(ctx.signal);
+      if (signals.length === 2) started.open();
     });
     const conversations = new MemoryConversationStore();
     const engine = new StepEngine([[call('c1', 'hang'), call('c2', 'hang'), finish('tool_calls')]]);
@@ -224,16 +231,9 @@ describe('ChatRunner', () => {
   it('ends the calls still waiting for a slot as aborted, never run, when the run aborts', async () => {
     const ran: string[] = [];
     const started = gate();
-    const hang = defineTool({
-      name: 'hang',
-      description: 'x',
-      parameters: empty,
-      idempotent: false,
-      call: (_a, ctx: ToolContext) => {
-        ran.push(ctx.callId);
-        started.open();
-        return new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)));
-      },
+    const hang = hangingTool((ctx) => {
+      ran.push(ctx.callId);
+      started.open();
     });
     const engine = new StepEngine([[call('c1', 'hang'), call('c2', 'hang'), call('c3', 'hang'), finish('tool_calls')]]);
     const agent = (await Agent.make(engine)).tool(hang);
