@@ -1,3 +1,5 @@
+import { callReporting } from './call-reporting.js';
+
 /** Who is told that a call was aborted: its signal is made only when someone reads it. */
 export interface AbortSource {
   /** Made on first read (aborted already if the source is). */
@@ -99,15 +101,7 @@ export function sourceOf(signal: AbortSignal): AbortSource {
   };
 }
 
-/** Each callback, as listeners would run: one that throws is reported and the rest still run. */
+/** Each callback, as listeners run: one that throws is reported and the rest still run. */
 function runAll(callbacks: Iterable<() => void>): void {
-  for (const callback of callbacks) {
-    try {
-      callback();
-    } catch (error) {
-      queueMicrotask(() => {
-        throw error;
-      });
-    }
-  }
+  for (const callback of callbacks) callReporting(callback);
 }

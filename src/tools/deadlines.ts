@@ -1,3 +1,5 @@
+import { callReporting } from './call-reporting.js';
+
 /**
  * Call timeouts on one timer. A timer per call costs two calls into the browser (set and
  * clear) on every call, and nearly every call ends long before its deadline: here a call
@@ -44,25 +46,16 @@ function expire(): void {
   timer = undefined;
   armedAt = Number.POSITIVE_INFINITY;
   firing = true;
-  try {
-    const now = performance.now();
-    while (heap.length > 0 && heap[0]!.at <= now) {
-      const entry = pop();
-      if (!entry.live) continue;
-      entry.live = false;
-      if (--live === 0) keepAlive(false);
-      try {
-        entry.fire();
-      } catch (error) {
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
-    }
-    while (heap.length > 0 && !heap[0]!.live) pop();
-  } finally {
-    firing = false;
+  const now = performance.now();
+  while (heap.length > 0 && heap[0]!.at <= now) {
+    const entry = pop();
+    if (!entry.live) continue;
+    entry.live = false;
+    if (--live === 0) keepAlive(false);
+    callReporting(entry.fire);
   }
+  while (heap.length > 0 && !heap[0]!.live) pop();
+  firing = false;
   if (heap.length > 0) arm(heap[0]!.at);
 }
 

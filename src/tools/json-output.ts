@@ -1,3 +1,4 @@
+import { AmbiError } from '../errors/ambi-error.js';
 import type { JsonValue } from './types.js';
 
 /** Why an output cannot reach the model as JSON, and where in it. */
@@ -11,6 +12,16 @@ export class NotJsonError extends Error {}
  */
 export function toJsonOutput(value: unknown): JsonValue {
   return convert(value === undefined ? null : value, '', undefined);
+}
+
+/** Tool `toolName`'s output as the model reads it; one JSON cannot hold is the tool's failure, code `crashed`. */
+export function toolOutputJson(toolName: string, output: unknown): JsonValue {
+  try {
+    return toJsonOutput(output);
+  } catch (error) {
+    if (!(error instanceof NotJsonError)) throw error;
+    throw new AmbiError('crashed', `Tool "${toolName}" returned an output that is not JSON: ${error.message}`);
+  }
 }
 
 // `ancestors` is made at the first object: most outputs are a primitive.

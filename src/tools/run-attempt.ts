@@ -2,7 +2,7 @@ import { isAmbiError } from '../errors/ambi-error.js';
 import { LazyAbortController, onAbort, sourceOf, type AbortSource } from './abort-source.js';
 import { deadline } from './deadlines.js';
 import { isThenable } from './thenable.js';
-import { NotJsonError, toJsonOutput } from './json-output.js';
+import { toolOutputJson } from './json-output.js';
 import type { JsonValue, Tool, ToolContext } from './types.js';
 
 /** How one attempt ended. Only the ToolManager decides what follows (retry or result). */
@@ -85,9 +85,8 @@ export function abortSourceOf(ctx: ToolContext): AbortSource {
 /** The output as JSON, or `crashed`: an output JSON cannot hold, or whose own `toJSON` throws, is the tool's failure. */
 function toOutcome(toolName: string, output: unknown): AttemptOutcome {
   try {
-    return { kind: 'ok', output: toJsonOutput(output) };
+    return { kind: 'ok', output: toolOutputJson(toolName, output) };
   } catch (error) {
-    if (error instanceof NotJsonError) return { kind: 'crashed', message: `Tool "${toolName}" returned an output that is not JSON: ${error.message}` };
     return classifyThrow(toolName, error);
   }
 }

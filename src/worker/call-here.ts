@@ -1,6 +1,6 @@
 import { AmbiError } from '../errors/ambi-error.js';
 import { invalidArgumentsMessage } from '../tools/decode-args.js';
-import { NotJsonError, toJsonOutput } from '../tools/json-output.js';
+import { toolOutputJson } from '../tools/json-output.js';
 import { validateStandard, type StandardCheck } from '../tools/standard-schema.js';
 import { isThenable } from '../tools/thenable.js';
 import type { AbortSource } from '../tools/abort-source.js';
@@ -17,13 +17,13 @@ import type { WireContext } from './protocol.js';
 export function callHere(tool: Tool, args: unknown, ctx: WireContext, abort: AbortSource): JsonValue | Promise<JsonValue> {
   if (tool.standardSchema) return checkThenCall(tool, args, ctx, abort);
   const output = tool.call(args, contextOf(ctx, abort));
-  return isThenable(output) ? Promise.resolve(output).then((value) => jsonOf(tool, value)) : jsonOf(tool, output);
+  return isThenable(output) ? Promise.resolve(output).then((value) => toolOutputJson(tool.name, value)) : toolOutputJson(tool.name, output);
 }
 
 async function checkThenCall(tool: Tool, args: unknown, ctx: WireContext, abort: AbortSource): Promise<JsonValue> {
   const checked = await checkHere(tool, args);
   if (!checked.ok) throw new AmbiError('invalid_arguments', invalidArgumentsMessage(tool.name, checked.problems));
-  return jsonOf(tool, await tool.call(checked.value, contextOf(ctx, abort)));
+  return toolOutputJson(tool.name, await tool.call(checked.value, contextOf(ctx, abort)));
 }
 
 /** The tool's context: its signal is made only if the tool reads it. */
@@ -34,15 +34,6 @@ function contextOf(ctx: WireContext, abort: AbortSource): ToolContext {
       return abort.signal;
     },
   };
-}
-
-function jsonOf(tool: Tool, output: unknown): JsonValue {
-  try {
-    return toJsonOutput(output);
-  } catch (error) {
-    if (!(error instanceof NotJsonError)) throw error;
-    throw new AmbiError('crashed', `Tool "${tool.name}" returned an output that is not JSON: ${error.message}`);
-  }
 }
 
 /** Decide a tool's approval rule in this realm (on the Standard Schema's output; arguments it refuses fail later, unapproved). */
