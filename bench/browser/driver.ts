@@ -120,7 +120,7 @@ const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
 
 async function workerDispatch(browser: Browser, origin: string): Promise<Measurement[]> {
   const page = await openPage(browser, origin, 'dispatch');
-  const options: DispatchOptions = { calls: 200, rounds: 15, warmup: 2, workUs: Number(process.env.BENCH_WORK_US ?? 10), references: process.env.BENCH_DISPATCH_REFERENCES !== '0' };
+  const options: DispatchOptions = { calls: 200, rounds: 15, warmup: 2, workUs: Number(process.env.BENCH_WORK_US ?? 10), references: process.env.BENCH_DISPATCH_REFERENCES !== '0', profiled: profileDir !== undefined };
   const rounds = await runPage<DispatchOptions, DispatchRound[]>(page, options, 'worker-dispatch');
   await page.close();
   const ours = rounds.map((r) => r.ours.mean);

@@ -15,6 +15,8 @@ export interface DispatchOptions {
   workUs: number;
   /** Reference loops timed next to ours (default: all); a profile of ours alone leaves them out. */
   references?: boolean;
+  /** Profiled: the runner stays open, as a closed worker's profile cannot be collected. */
+  profiled?: boolean;
 }
 
 export interface DispatchRound {
@@ -106,7 +108,7 @@ expose<DispatchOptions, DispatchRound[]>({
             : { ours: await ours(), comlink: await comlink(), rawWork: await rawWork(), raw: await raw() };
       if (i >= options.warmup) rounds.push(round);
     }
-    ours.close();
+    if (!options.profiled) ours.close();
     return rounds;
   },
 });
