@@ -73,15 +73,20 @@ export async function* decodeStream(messages: AsyncIterable<SseMessage>): AsyncG
   yield* decoder.end();
 }
 
-/** Decode a whole (non-streamed) chat completion, for servers that ignore `stream: true`. */
+/**
+ * Decode a whole (non-streamed) chat completion, for servers that ignore `stream: true`. A body
+ * without a choice is not an answer: an error the server put in a 200 (`{detail}`, `{message}`,
+ * `[{error}]`) is `stream_error`, anything else `malformed_stream`.
+ */
 export function* decodeCompletion(body: unknown): Generator<EngineEvent> {
   const record = asRecord(body);
   if (record?.error !== undefined && record.error !== null) throw streamError(record);
   const choice = asRecord(asArray(record?.choices)[0]);
+  if (!choice) throw notACompletion(body);
   const decoder = createChunkDecoder();
   yield* decoder.push({
     usage: record?.usage,
-    choices: [{ index: 0, delta: asRecord(choice?.message) ?? {}, finish_reason: choice?.finish_reason ?? 'stop' }],
+    choices: [{ index: 0, delta: asRecord(choice.message) ?? {}, finish_reason: choice.finish_reason ?? 'stop' }],
   });
   yield* decoder.end();
 }
@@ -176,6 +181,14 @@ function readUsage(value: unknown): Usage | undefined {
 function streamError(payload: unknown): EngineError {
   const message = serverMessage(payload) ?? (typeof payload === 'string' ? payload : JSON.stringify(payload));
   return new EngineError('stream_error', `The model server reported an error mid-stream: ${preview(message)}`, { cause: payload });
+}
+
+function notACompletion(body: unknown): EngineError {
+  const message = serverMessage(body);
+  if (message !== undefined) {
+    return new EngineError('stream_error', `The model server answered with an error instead of a completion: ${preview(message)}`, { cause: body });
+  }
+  return new EngineError('malformed_stream', `The model server answered with JSON that is not a chat completion: ${preview(JSON.stringify(body), 200)}`);
 }
 
 function cutError(cause?: unknown): EngineError {

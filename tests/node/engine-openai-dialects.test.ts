@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engines/create-engine.js';
 import { openAICompatible } from '../../src/engines/openai-compatible.js';
-import { callsOf, collect, textOf, useSseServer } from './engine-test-helpers.js';
+import { callsOf, collect, rejection, textOf, useSseServer } from './engine-test-helpers.js';
 import { chunk, DONE, sse } from './sse-server.js';
 
 const local = useSseServer();
@@ -98,6 +98,24 @@ describe('OpenAI-compatible engine: server dialects', () => {
       { type: 'usage', usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } },
       { type: 'finish', reason: 'tool_calls' },
     ]);
+  });
+
+  it.each([
+    ['{detail}', { detail: 'Model is loading' }, 'Model is loading'],
+    ['{message}', { message: 'Quota exhausted' }, 'Quota exhausted'],
+    ['[{error}]', [{ error: { code: 503, message: 'Backend unavailable' } }], 'Backend unavailable'],
+  ])('rejects a 200 JSON body %s that is an error, not a completion, with stream_error and its message', async (_shape, body, message) => {
+    const engine = await engineFor(() => ({ headers: { 'content-type': 'application/json' }, pieces: [JSON.stringify(body)] }));
+    const error = await rejection(collect(engine));
+    expect(error.code).toBe('stream_error');
+    expect(error.message).toContain(message);
+  });
+
+  it('rejects a 200 JSON body with no choices and no message ({}) with malformed_stream', async () => {
+    const engine = await engineFor(() => ({ headers: { 'content-type': 'application/json' }, pieces: ['{}'] }));
+    const error = await rejection(collect(engine));
+    expect(error.code).toBe('malformed_stream');
+    expect(error.message).toContain('{}');
   });
 
   it('rejects a body of raw JSON lines (not SSE) with malformed_stream', async () => {
