@@ -36,7 +36,11 @@ const localLocks: LockManagerLike = {
       return await callback({ name });
     } finally {
       release();
-      if (held.get(name) === chain) held.delete(name);
+      // A waiter that gave up still sits in the queue behind its holder: the entry goes only
+      // when the whole chain has settled, and only if no later request was queued behind it.
+      void chain.then(() => {
+        if (held.get(name) === chain) held.delete(name);
+      });
     }
   },
 };

@@ -78,5 +78,26 @@ export function describeConversationLock(realm: string): void {
       state.releases.shift()!();
       await first.result;
     });
+
+    it('keeps a run waiting behind the holder even after the run queued before it aborted', async () => {
+      const { engine, state } = heldEngine();
+      const agent = await Agent.make(engine);
+      const id = `c-${crypto.randomUUID()}`;
+      const first = new ChatRunner().run(agent, 'one', { conversation: id });
+      const second = new ChatRunner().run(agent, 'two', { conversation: id });
+      await tick();
+      second.abort('changed my mind');
+      await second.result.catch(() => {});
+      const third = new ChatRunner().run(agent, 'three', { conversation: id });
+      await tick();
+      expect(state.open).toBe(1);
+      state.releases.shift()!();
+      await first.result;
+      await tick();
+      expect(state.open).toBe(1);
+      state.releases.shift()!();
+      await third.result;
+      expect(state.peak).toBe(1);
+    });
   });
 }
