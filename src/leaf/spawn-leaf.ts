@@ -62,7 +62,8 @@ async function runLeaf(parent: Agent, options: LeafOptions, depth: number, maxDe
   });
 
   const runner = new ChatRunner({ concurrency: scope.concurrency, ...(scope.budget ? { budget: scope.budget } : {}) });
-  const run = runner.runChild(leafAgent, task, { history: scope.messages, depth: depth + 1 }, {
+  const child = { history: scope.messages, depth: depth + 1, ...(scope.approvals ? { approvals: scope.approvals } : {}) };
+  const run = runner.runChild(leafAgent, task, child, {
     runId: snapshot.id,
     signal: ctx.signal,
     ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),

@@ -34,6 +34,8 @@ export interface RunOptions {
 export interface ChildRunOptions {
   history: readonly Message[];
   depth: number;
+  /** The parent's approvals: the child's calls are approved or denied through the parent's run. */
+  approvals?: Approvals;
 }
 
 /** A run in progress. */
@@ -87,7 +89,7 @@ export class ChatRunner {
     const outer = options.signal;
     if (outer?.aborted) controller.abort(outer.reason);
     else outer?.addEventListener('abort', () => controller.abort(outer.reason), { once: true });
-    const approvals = new Approvals();
+    const approvals = child?.approvals ?? new Approvals();
     const limiters = this.budget ? [new Limiter(this.concurrency), this.budget] : [new Limiter(this.concurrency)];
 
     const loop = () =>

@@ -49,7 +49,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   const toolResults: ToolResult[] = [];
   let usage: Usage | undefined;
   for (let iteration = 1; ; iteration++) {
-    const scope: RunScope = { runId: ctx.runId, messages: [...messages], emit: ctx.emit, depth: ctx.depth, concurrency: ctx.concurrency, ...(ctx.budget ? { budget: ctx.budget } : {}) };
+    const scope: RunScope = { runId: ctx.runId, messages: [...messages], emit: ctx.emit, depth: ctx.depth, concurrency: ctx.concurrency, ...(ctx.budget ? { budget: ctx.budget } : {}), approvals: ctx.approvals };
     // On the last allowed turn nothing starts early: calls it asks for are never run.
     const turn = await askModel(ctx, scope, iteration < ctx.maxIterations);
     usage = addUsage(usage, turn.usage);

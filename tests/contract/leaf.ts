@@ -144,6 +144,47 @@ describe(`spawn_leaf (${realm})`, () => {
     expect(store.writes.at(-1)).toMatchObject({ status: 'failed', error: { code: 'aborted' } });
   });
 
+  it("lets the parent run approve a leaf's call that needs approval: it runs and the leaf answers", async () => {
+    const store = new RecordingStore(await stores.fresh());
+    let deletes = 0;
+    const remove = defineTool({ name: 'delete_note', description: 'x', parameters: { type: 'object' }, idempotent: false, needsApproval: true, call: () => ++deletes });
+    const engine = scriptedEngine([
+      { toolCalls: [{ name: 'spawn_leaf', arguments: { task: 'delete it' } }] },
+      { toolCalls: [{ id: 'del', name: 'delete_note', arguments: {} }] }, // the leaf's call
+      'Deleted.', // the leaf's answer
+      'The leaf deleted it.',
+    ]);
+    const agent = (await Agent.make(engine)).tool(remove).leaf({ store });
+    const run = new ChatRunner().run(agent, 'go');
+    for await (const event of run.events) if (event.type === 'approval_requested' && event.leafId) run.approve(event.call.id);
+    const result = await run.result;
+    expect(deletes).toBe(1);
+    expect(result.toolResults).toMatchObject([{ name: 'spawn_leaf', ok: true, output: 'Deleted.' }]);
+  });
+
+  it("lets the parent run deny a leaf's call: the leaf gets a denied result", async () => {
+    const store = new RecordingStore(await stores.fresh());
+    let deletes = 0;
+    const remove = defineTool({ name: 'delete_note', description: 'x', parameters: { type: 'object' }, idempotent: false, needsApproval: true, call: () => ++deletes });
+    const engine = scriptedEngine([
+      { toolCalls: [{ name: 'spawn_leaf', arguments: { task: 'delete it' } }] },
+      { toolCalls: [{ id: 'del', name: 'delete_note', arguments: {} }] },
+      'Not deleted.',
+      'The leaf was refused.',
+    ]);
+    const agent = (await Agent.make(engine)).tool(remove).leaf({ store });
+    const run = new ChatRunner().run(agent, 'go');
+    const leafResults: ToolResult[] = [];
+    for await (const event of run.events) {
+      if (event.type === 'approval_requested' && event.leafId) run.deny(event.call.id, 'keep it');
+      if (event.type === 'tool_finished' && event.leafId) leafResults.push(event.result);
+    }
+    const result = await run.result;
+    expect(deletes).toBe(0);
+    expect(leafResults).toMatchObject([{ id: 'del', ok: false, error: { code: 'denied', message: 'The user denied this call to "delete_note": keep it' } }]);
+    expect(result.toolResults).toMatchObject([{ name: 'spawn_leaf', ok: true, output: 'Not deleted.' }]);
+  });
+
   it('times out a leaf with spawn_leaf’s own timeout', async () => {
     const store = new RecordingStore(await stores.fresh());
     const engine = scriptedEngine([{ toolCalls: [{ name: 'spawn_leaf', arguments: { task: 'slow' } }] }, { delayMs: 5_000, text: 'too late' }, 'parent done']);
