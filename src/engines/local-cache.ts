@@ -1,3 +1,5 @@
+import { resolveURL } from './realm-url.js';
+
 // Downloaded models live in Cache Storage (shared by the page and its workers, same origin),
 // keyed by absolute URL. An entry is written only once the whole file arrived and was checked.
 
@@ -11,8 +13,9 @@ function cacheStorage(): CacheStorage | undefined {
 
 /** The cache key of a model URL: absolute, so the page and a worker agree. */
 export function modelCacheKey(url: string): string {
-  const base = (globalThis as { location?: { href: string } }).location?.href;
-  return new URL(url, base).href;
+  const absolute = resolveURL(url);
+  if (!absolute) throw new TypeError(`Not a URL, or relative with no location to resolve it against: ${url}`);
+  return absolute.href;
 }
 
 /** The cached model bytes for `url`, if any. */

@@ -1,8 +1,12 @@
 import { EngineError } from '../errors/engine-error.js';
+import { resolveURL } from './realm-url.js';
 
 /** What `openAICompatible` accepts. Plain data only: the config crosses to a Web Worker. */
 export interface OpenAICompatibleOptions {
-  /** The API root, e.g. `https://api.openai.com/v1`; `/chat/completions` is appended (a query string is kept). */
+  /**
+   * The API root, e.g. `https://api.openai.com/v1`; `/chat/completions` is appended (a query string is kept).
+   * A relative root (`/api/v1`) is resolved here, against the page's (or worker's) location.
+   */
   baseURL: string;
   model: string;
   /** Sent as `Authorization: Bearer …`. Leave it out for servers that need none, or put another scheme in `headers`. */
@@ -34,6 +38,8 @@ export function openAICompatible(options: OpenAICompatibleOptions): OpenAICompat
   if (typeof options.baseURL !== 'string' || options.baseURL.trim() === '') {
     throw new EngineError('invalid_engine_config', 'openAICompatible: `baseURL` is required');
   }
+  const baseURL = resolveURL(options.baseURL.trim());
+  if (!baseURL) throw unresolvableBaseURL(options.baseURL);
   if (typeof options.model !== 'string' || options.model.trim() === '') {
     throw new EngineError('invalid_engine_config', 'openAICompatible: `model` is required');
   }
@@ -41,5 +47,11 @@ export function openAICompatible(options: OpenAICompatibleOptions): OpenAICompat
   if (!Number.isInteger(maxRetries) || maxRetries < 0) {
     throw new EngineError('invalid_engine_config', 'openAICompatible: `maxRetries` must be a whole number >= 0');
   }
-  return { ...options, kind: 'openai-compatible', nativeTools: options.nativeTools ?? true, maxRetries };
+  // Resolved where the config is made, so a worker it is posted to calls the same server.
+  return { ...options, baseURL: baseURL.href, kind: 'openai-compatible', nativeTools: options.nativeTools ?? true, maxRetries };
+}
+
+/** The config error for a baseURL that is not a URL, or is relative where there is no location (Node). */
+export function unresolvableBaseURL(baseURL: string): EngineError {
+  return new EngineError('invalid_engine_config', `openAICompatible: \`baseURL\` ${JSON.stringify(baseURL)} is not a URL, or is relative where there is no page location to resolve it against`);
 }

@@ -1,14 +1,19 @@
 import type { Message } from '../runner/messages.js';
 import type { ToolCall, ToolDefinition } from '../tools/types.js';
 import type { EngineRequest, ToolChoice } from './types.js';
-import type { OpenAICompatibleConfig } from './openai-compatible.js';
+import { unresolvableBaseURL, type OpenAICompatibleConfig } from './openai-compatible.js';
+import { resolveURL } from './realm-url.js';
 
 /** Marks a user message the runtime wrote, so the model does not take it for the person's words. */
 export const RUNTIME_PREFIX = '[runtime] ';
 
-/** `{baseURL}/chat/completions`, with or without a trailing slash, keeping a query string (Azure's `api-version`). */
+/**
+ * `{baseURL}/chat/completions`, with or without a trailing slash, keeping a query string (Azure's
+ * `api-version`). A relative baseURL resolves against the page's or worker's location.
+ */
 export function chatCompletionsURL(baseURL: string): string {
-  const url = new URL(baseURL.trim());
+  const url = resolveURL(baseURL.trim());
+  if (!url) throw unresolvableBaseURL(baseURL);
   url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
   return url.toString();
 }

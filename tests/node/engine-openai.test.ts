@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createEngine } from '../../src/engines/create-engine.js';
 import { openAICompatible } from '../../src/engines/openai-compatible.js';
 import type { Message } from '../../src/runner/messages.js';
@@ -20,6 +20,10 @@ describe('openAICompatible config', () => {
 
   it('rejects a config without a model', () => {
     expect(() => openAICompatible({ baseURL: 'http://x/v1', model: '' })).toThrow(expect.objectContaining({ code: 'invalid_engine_config' }));
+  });
+
+  it('rejects a relative baseURL where there is no location to resolve it against (Node)', () => {
+    expect(() => openAICompatible({ baseURL: '/api/v1', model: 'm' })).toThrow(expect.objectContaining({ code: 'invalid_engine_config' }));
   });
 });
 
@@ -250,6 +254,24 @@ describe('OpenAI-compatible engine: request', () => {
     expect(local.server.requests[0]!.url).toBe('/v1/chat/completions');
     expect(local.server.requests[0]!.json).not.toHaveProperty('tools');
     expect(local.server.requests[0]!.json).not.toHaveProperty('tool_choice');
+  });
+
+  it.each([
+    ['/v1', '/app/index.html'],
+    ['v1', '/'],
+  ])("resolves a relative baseURL (%s) against the page's location, so the config posted to a worker calls the same server", async (baseURL, page) => {
+    await local.start(() => ({ pieces: textStream('ok') }));
+    const origin = new URL(local.server.baseURL).origin;
+    vi.stubGlobal('location', { href: `${origin}${page}` });
+    let config;
+    try {
+      config = openAICompatible({ baseURL, model: 'm' });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(config.baseURL).toBe(`${origin}/v1`);
+    expect(textOf(await collect(createEngine(structuredClone(config))))).toBe('ok');
+    expect(local.server.requests[0]!.url).toBe('/v1/chat/completions');
   });
 
   it('with nativeTools false reports it and sends no tools', async () => {
