@@ -13,7 +13,7 @@ export interface OpenAICompatibleOptions {
   apiKey?: string;
   /** True (default): tools travel in `tools` and calls come back as `tool_calls`. False: the runner parses calls from text. */
   nativeTools?: boolean;
-  /** Merged over the defaults (so `headers` can replace Authorization, e.g. Azure's `api-key`). */
+  /** Set over the defaults, whatever the case of a name (so `Authorization` here replaces the bearer key). */
   headers?: Record<string, string>;
   temperature?: number;
   /** Sent as `max_tokens`. */

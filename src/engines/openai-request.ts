@@ -18,14 +18,16 @@ export function chatCompletionsURL(baseURL: string): string {
   return url.toString();
 }
 
-/** Request headers: JSON in, SSE out, bearer auth when a key is given, then the config's own headers. */
-export function requestHeaders(config: OpenAICompatibleConfig): Record<string, string> {
-  return {
-    'content-type': 'application/json',
-    accept: 'text/event-stream',
-    ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}),
-    ...config.headers,
-  };
+/**
+ * Request headers: JSON in, SSE out, bearer auth when a key is given, then the config's own
+ * headers, each replacing a default of the same name whatever its case (`Authorization` over
+ * `authorization`), rather than being sent alongside it.
+ */
+export function requestHeaders(config: OpenAICompatibleConfig): Headers {
+  const headers = new Headers({ 'content-type': 'application/json', accept: 'text/event-stream' });
+  if (config.apiKey) headers.set('authorization', `Bearer ${config.apiKey}`);
+  for (const [name, value] of Object.entries(config.headers ?? {})) headers.set(name, value);
+  return headers;
 }
 
 /** The `/chat/completions` body for one request; `extraBody` goes last so it can override anything. */

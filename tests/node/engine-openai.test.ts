@@ -236,6 +236,17 @@ describe('OpenAI-compatible engine: request', () => {
     });
   });
 
+  it('sends a configured header instead of the default of the same name, whatever its case', async () => {
+    const engine = await engineFor(() => ({ pieces: textStream('ok') }), {
+      apiKey: 'sk-test',
+      headers: { Authorization: 'Basic dXNlcjpwYXNz', 'Content-Type': 'application/json; charset=utf-8' },
+    });
+    await collect(engine);
+    const [sent] = local.server.requests;
+    expect(sent!.headers.authorization).toBe('Basic dXNlcjpwYXNz');
+    expect(sent!.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
+
   it('sends string tool choices as they are, and raw string arguments unchanged', async () => {
     const engine = await engineFor(() => ({ pieces: textStream('ok') }));
     const messages: Message[] = [{ role: 'assistant', content: 'x', toolCalls: [{ id: 'c', name: 't', arguments: '{broken' }] }];
