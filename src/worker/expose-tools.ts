@@ -1,5 +1,6 @@
 import * as Comlink from 'comlink';
 import { AmbiError } from '../errors/ambi-error.js';
+import { DuplicateToolError } from '../errors/duplicate-tool-error.js';
 import { LazyAbortController } from '../tools/abort-source.js';
 import { checkTool } from '../tools/check-tool.js';
 import type { Tool } from '../tools/types.js';
@@ -7,6 +8,7 @@ import { toDescriptor } from './descriptor.js';
 import { askHere, callHere } from './call-here.js';
 import type { ToolHostApi } from './protocol.js';
 import { registerTransferHandlers } from './transfer-handlers.js';
+import { fromWireReason } from './wire-error.js';
 
 /** In a dedicated tool-worker module: serve these tools to a WorkerRunner (`runner.workerTools(...)`). */
 export function exposeTools(tools: readonly Tool[], endpoint: Comlink.Endpoint = globalThis as unknown as Comlink.Endpoint): void {
@@ -14,6 +16,7 @@ export function exposeTools(tools: readonly Tool[], endpoint: Comlink.Endpoint =
   const byName = new Map<string, Tool>();
   for (const tool of tools) {
     checkTool(tool);
+    if (byName.has(tool.name)) throw new DuplicateToolError(tool.name);
     byName.set(tool.name, tool);
   }
   const find = (name: string): Tool => {
@@ -34,7 +37,7 @@ export function exposeTools(tools: readonly Tool[], endpoint: Comlink.Endpoint =
         running.delete(callKey);
       }
     },
-    abort: async (callKey, reason) => running.get(callKey)?.abort(reason),
+    abort: async (callKey, reason) => running.get(callKey)?.abort(fromWireReason(reason)),
     needsApproval: async (name, args) => askHere(find(name), args),
   };
   Comlink.expose(api, endpoint);

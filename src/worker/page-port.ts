@@ -3,7 +3,7 @@ import { LazyAbortController } from '../tools/abort-source.js';
 import { isThenable } from '../tools/thenable.js';
 import type { PageToWorker, ToolInvoker, WorkerToPage } from './protocol.js';
 import { sessionLink } from './session-link.js';
-import { toWireError } from './wire-error.js';
+import { fromWireReason, toWireError } from './wire-error.js';
 
 
 /**
@@ -35,9 +35,13 @@ export class PagePort {
       case 'events':
         for (const [runId, events] of message.events) this.onEvents(runId, events);
         return;
-      case 'abort':
-        this.#running.get(message.id)?.abort(message.reason);
+      case 'abort': {
+        // The worker has ended the call: its answer is no longer awaited.
+        const running = this.#running.get(message.id);
+        this.#running.delete(message.id);
+        running?.abort(fromWireReason(message.reason));
         return;
+      }
       case 'call': {
         const abort = new LazyAbortController();
         this.#running.set(message.id, abort);

@@ -5,7 +5,7 @@ import type { LockMode } from '../runner/conversation-lock.js';
 import type { RunEvent } from '../runner/events.js';
 import type { AbortSource } from '../tools/abort-source.js';
 import type { JsonValue, ToolContext, ToolDefinition, ToolPolicy, ValidationMode } from '../tools/types.js';
-import type { WireError } from './wire-error.js';
+import type { WireError, WireReason } from './wire-error.js';
 
 /** A tool as it crosses a boundary: its definition and policy; its code stays home. */
 export interface ToolDescriptor extends ToolDefinition, ToolPolicy {
@@ -30,7 +30,7 @@ export interface ToolInvoker {
 export type WorkerToPage =
   | { t: 'call'; id: number; tool: string; args: unknown; ctx: WireContext }
   | { t: 'ask'; id: number; tool: string; args: unknown }
-  | { t: 'abort'; id: number; reason: unknown }
+  | { t: 'abort'; id: number; reason: WireReason }
   /** Run events in the order they happened; `null` ends a run's events. */
   | { t: 'events'; events: Array<[runId: string, events: RunEvent[] | null]> };
 
@@ -72,7 +72,7 @@ export interface RunnerWorkerApi {
   registerTool(descriptor: ToolDescriptor): Promise<void>;
   /** Start a run; its events, and with its last one its result, come on the session link. */
   startRun(runId: string, input: string, options: WireRunOptions): Promise<void>;
-  abort(runId: string, reason?: unknown): Promise<void>;
+  abort(runId: string, reason: WireReason): Promise<void>;
   approve(runId: string, callId: string): Promise<void>;
   deny(runId: string, callId: string, reason?: string): Promise<void>;
 }
@@ -82,6 +82,6 @@ export interface ToolHostApi {
   descriptors(): Promise<ToolDescriptor[]>;
   /** `callKey` names the call for `abort`. */
   call(name: string, args: unknown, ctx: WireContext, callKey: number): Promise<JsonValue>;
-  abort(callKey: number, reason: unknown): Promise<void>;
+  abort(callKey: number, reason: WireReason): Promise<void>;
   needsApproval(name: string, args: unknown): Promise<boolean>;
 }

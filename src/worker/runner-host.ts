@@ -3,8 +3,10 @@ import { Agent } from '../runner/agent.js';
 import { ChatRunner, type Run } from '../runner/chat-runner.js';
 import type { EventChannel } from '../runner/events.js';
 import { MemorySnapshotStore } from '../store/memory-snapshot-store.js';
+import { defined } from './defined.js';
 import { remoteTool } from './descriptor.js';
 import type { RunnerConfig, RunnerWorkerApi, ToolDescriptor } from './protocol.js';
+import { fromWireReason } from './wire-error.js';
 import { WorkerPort } from './worker-port.js';
 
 /** The runner worker's side of the wire: an Agent and a ChatRunner, driven by the page. */
@@ -28,10 +30,9 @@ export function createRunnerHost(scope: ConstructorParameters<typeof WorkerPort>
     async configure(config: RunnerConfig) {
       port ??= new WorkerPort(scope);
       const stores = config.database ? await openStores(config.database) : undefined;
+      const { preamble, maxResultChars, validation } = config;
       agent = await Agent.make(config.engine, {
-        ...(config.preamble !== undefined ? { preamble: config.preamble } : {}),
-        ...(config.maxResultChars !== undefined ? { maxResultChars: config.maxResultChars } : {}),
-        ...(config.validation !== undefined ? { validation: config.validation } : {}),
+        ...defined({ preamble, maxResultChars, validation }),
         ...(stores ? { conversations: stores.conversations, journal: stores.journal } : {}),
       });
       if (config.leaf) agent.leaf({ ...config.leaf, store: stores?.snapshots ?? new MemorySnapshotStore() });
@@ -47,15 +48,15 @@ export function createRunnerHost(scope: ConstructorParameters<typeof WorkerPort>
       const { agent, runner, port } = ready();
       const run = runner.run(agent, input, { ...options, runId });
       runs.set(runId, run);
-      // Events go to the page as they happen, riding on the tool calls bound for it; the run's
-      // result crosses inside its run_finished event. Once its events end, the run is forgotten.
+      // Events go to the page in batches (see WorkerPort.event); the run's result crosses inside
+      // its run_finished event. Once its events end, the run is forgotten.
       (run.events as EventChannel).pipe((event) => {
         port.event(runId, event);
         if (event === null) runs.delete(runId);
       });
     },
     async abort(runId, reason) {
-      find(runId).abort(reason);
+      find(runId).abort(fromWireReason(reason));
     },
     async approve(runId, callId) {
       find(runId).approve(callId);

@@ -3,7 +3,7 @@ import { AmbiError } from '../errors/ambi-error.js';
 import type { JsonValue } from '../tools/types.js';
 import type { AbortSource } from '../tools/abort-source.js';
 import type { ToolDescriptor, ToolHostApi, ToolInvoker, WireContext } from './protocol.js';
-import { cloneableReason } from './wire-error.js';
+import { toWireReason } from './wire-error.js';
 
 /** Where a dedicated tool worker comes from: a module URL, or a factory (what a production build needs). */
 export type WorkerSource = string | URL | (() => Worker);
@@ -62,20 +62,17 @@ export class ToolWorkerSupervisor {
     const live = this.#live();
     const key = this.#nextKey++;
     let settled = false;
-    const running = this.#track<JsonValue>(live, live.api.call(name, args, ctx, key) as Promise<JsonValue>);
-    running.then(
-      () => (settled = true),
-      () => (settled = true),
-    );
-    abort.onAbort(() => {
-      if (settled) return;
-      void live.api.abort(key, cloneableReason(abort.reason)).catch(() => {});
+    const unhook = abort.onAbort(() => {
+      void live.api.abort(key, toWireReason(abort.reason)).catch(() => {});
       if (this.#current === live) this.#current = undefined; // takes no new calls
       setTimeout(() => {
         if (!settled) this.#kill(live, new AmbiError('worker_terminated', `The tool worker was terminated: "${name}" did not stop within ${this.graceMs} ms of its abort`));
       }, this.graceMs);
     });
-    return running;
+    return this.#track<JsonValue>(live, live.api.call(name, args, ctx, key) as Promise<JsonValue>, () => {
+      settled = true;
+      unhook();
+    });
   }
 
   /** The current worker, started if there is none. */
@@ -94,13 +91,18 @@ export class ToolWorkerSupervisor {
     return live;
   }
 
-  /** A call's promise that also rejects if its worker dies. */
-  #track<T>(live: Live, promise: Promise<T>): Promise<T> {
+  /** A call's promise that also rejects if its worker dies; `settled` runs when it ends either way. */
+  #track<T>(live: Live, promise: Promise<T>, settled?: () => void): Promise<T> {
     if (live.dead) return Promise.reject(new AmbiError('worker_crashed', 'The tool worker is gone'));
     return new Promise<T>((resolve, reject) => {
-      live.inflight.add(reject);
+      const end = (error: AmbiError) => {
+        settled?.();
+        reject(error);
+      };
+      live.inflight.add(end);
       promise.then(resolve, reject).finally(() => {
-        live.inflight.delete(reject);
+        live.inflight.delete(end);
+        settled?.();
         this.#retireIfIdle(live);
       });
     });

@@ -37,13 +37,14 @@ export function fromWireError(wire: WireError): unknown {
   return error;
 }
 
-/** Keep an abort reason's meaning across the boundary: DOMExceptions clone; Errors keep name, message and code; the rest becomes text if it cannot clone. */
-export function cloneableReason(reason: unknown): unknown {
-  if (reason instanceof DOMException) return reason;
-  if (reason instanceof Error) return { name: reason.name, message: reason.message, ...(isAmbiError(reason) ? { code: reason.code } : {}) };
-  try {
-    return structuredClone(reason);
-  } catch {
-    return String(reason);
-  }
+/** An abort reason as it crosses: a DOMException clones as itself; anything else as a thrown value does. */
+export type WireReason = DOMException | WireError;
+
+export function toWireReason(reason: unknown): WireReason {
+  return reason instanceof DOMException ? reason : toWireError(reason);
+}
+
+/** The reason as it was given: an Error is an Error again (an AmbiError keeps its code), a DOMException stays one. */
+export function fromWireReason(wire: WireReason): unknown {
+  return wire instanceof DOMException ? wire : fromWireError(wire);
 }

@@ -3,7 +3,7 @@ import type { AbortSource } from '../tools/abort-source.js';
 import type { JsonValue } from '../tools/types.js';
 import type { PageToWorker, ToolInvoker, WireContext, WorkerToPage } from './protocol.js';
 import { sessionLink } from './session-link.js';
-import { cloneableReason, fromWireError } from './wire-error.js';
+import { fromWireError, toWireReason } from './wire-error.js';
 
 /** Queued text that is sent at once rather than waiting for the next batch. */
 const FLUSH_TEXT = 64 * 1024;
@@ -48,7 +48,7 @@ export class WorkerPort {
   /** How the worker's ToolManager reaches the page tool `tool`. */
   invoker(tool: string): ToolInvoker {
     return {
-      call: (args, ctx, signal) => this.#call(tool, args, ctx, signal),
+      call: (args, ctx, abort) => this.#call(tool, args, ctx, abort),
       needsApproval: (args) => this.#request<boolean>({ t: 'ask', id: this.#next++, tool, args }),
     };
   }
@@ -85,15 +85,23 @@ export class WorkerPort {
     }
   }
 
+  /** A call ends here when its abort fires: the page is told, and its late answer, if any, is dropped. */
   #call(tool: string, args: unknown, ctx: WireContext, abort: AbortSource): Promise<JsonValue> {
     const id = this.#next++;
-    const unhook = abort.onAbort(() => this.#send({ t: 'abort', id, reason: cloneableReason(abort.reason) }));
-    return this.#request<JsonValue>({ t: 'call', id, tool, args, ctx }, unhook);
+    return new Promise<JsonValue>((resolve, reject) => {
+      const unhook = abort.onAbort(() => {
+        this.#pending.delete(id);
+        this.#send({ t: 'abort', id, reason: toWireReason(abort.reason) });
+        reject(abort.reason);
+      });
+      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject, settled: unhook });
+      this.#send({ t: 'call', id, tool, args, ctx });
+    });
   }
 
-  #request<T>(message: Extract<WorkerToPage, { id: number }>, settled?: () => void): Promise<T> {
+  #request<T>(message: Extract<WorkerToPage, { t: 'ask' }>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#pending.set(message.id, { resolve: resolve as (value: unknown) => void, reject, settled });
+      this.#pending.set(message.id, { resolve: resolve as (value: unknown) => void, reject, settled: undefined });
       this.#send(message);
     });
   }

@@ -5,8 +5,10 @@ import type { EngineConfig } from '../engines/config.js';
 import type { Run, RunOptions } from '../runner/chat-runner.js';
 import { EventChannel } from '../runner/events.js';
 import type { RunResult } from '../runner/run-result.js';
+import { onAbort } from '../tools/abort-source.js';
 import { checkTool } from '../tools/check-tool.js';
 import type { Tool, ValidationMode } from '../tools/types.js';
+import { defined } from './defined.js';
 import { toDescriptor } from './descriptor.js';
 import { askHere, callHere } from './call-here.js';
 import { PagePort } from './page-port.js';
@@ -14,7 +16,7 @@ import { comlinkEndpoint } from './session-link.js';
 import type { RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireRunOptions, WorkerLeafOptions } from './protocol.js';
 import { ToolWorkerSupervisor, type WorkerSource } from './tool-worker.js';
 import { registerTransferHandlers } from './transfer-handlers.js';
-import { cloneableReason } from './wire-error.js';
+import { toWireReason } from './wire-error.js';
 import type { RunEvent } from '../runner/events.js';
 
 /** A run as the page tracks it: its events arrive on the session link, and they settle its result. */
@@ -22,6 +24,8 @@ interface PageRun {
   channel: EventChannel;
   resolve: (result: RunResult) => void;
   reject: (error: unknown) => void;
+  /** Stops listening to the caller's signal. */
+  unhook?: () => void;
 }
 
 export interface WorkerRunnerOptions {
@@ -64,8 +68,8 @@ export class WorkerRunner {
   readonly #runs = new Map<string, PageRun>();
   readonly #port: PagePort;
   readonly #supervisors: ToolWorkerSupervisor[] = [];
-  readonly #died: Promise<never>;
-  #die!: (error: AmbiError) => void;
+  /** The rejects of worker calls in flight: each rejects if the worker dies first. */
+  readonly #inflight = new Set<(error: AmbiError) => void>();
   #dead: AmbiError | undefined;
   /** Registrations and configuration, in order; each run waits for them. */
   #ready: Promise<void>;
@@ -73,22 +77,12 @@ export class WorkerRunner {
 
   constructor(options: WorkerRunnerOptions) {
     registerTransferHandlers();
-    this.#died = new Promise<never>((_, reject) => {
-      this.#die = (error) => {
-        if (this.#dead) return;
-        this.#dead = error;
-        reject(error);
-        this.#port.abortAll(error);
-        for (const [runId, run] of this.#runs) this.#endRun(runId, run, { code: error.code, message: error.message });
-      };
-    });
-    this.#died.catch(() => {});
     this.#worker = options.worker?.() ?? new Worker(new URL('../../workers/runner.worker.ts', import.meta.url), { type: 'module' });
     this.#worker.addEventListener('error', (event) => {
       event.preventDefault();
       this.#die(new AmbiError('worker_crashed', `The runner worker crashed: ${event.message || 'it failed to load or threw'}`));
-      this.#worker.terminate();
     });
+    this.#worker.addEventListener('messageerror', () => this.#die(new AmbiError('worker_crashed', 'The runner worker sent a message that could not be read')));
     this.#api = Comlink.wrap<RunnerWorkerApi>(comlinkEndpoint(this.#worker));
     this.#port = new PagePort(this.#worker, this.#served, (runId, events) => this.#receive(runId, events));
     const { engine, concurrency, preamble, maxResultChars, database, leaf, validation } = options;
@@ -103,21 +97,36 @@ export class WorkerRunner {
     checkTool(tool);
     this.#claim(tool.name);
     this.#served.set(tool.name, { call: (args, ctx, abort) => callHere(tool, args, ctx, abort), needsApproval: (args) => askHere(tool, args) });
-    this.#register(toDescriptor(tool));
+    // Refused by the worker (its schema, say): the next run fails with why.
+    this.#register(toDescriptor(tool), (error) => this.#registrationErrors.push(error));
     return this;
   }
 
-  /** Start a dedicated tool worker (a module that calls `exposeTools`) and add its tools; resolves with their names. */
+  /**
+   * Start a dedicated tool worker (a module that calls `exposeTools`) and add its tools;
+   * resolves with their names. A name already taken adds none of them (and stops that
+   * worker); a tool the runner worker refuses rejects this, and the others stay added.
+   */
   async workerTools(source: WorkerSource, options: WorkerToolsOptions = {}): Promise<string[]> {
     const supervisor = new ToolWorkerSupervisor(source, options.graceMs);
+    let descriptors: ToolDescriptor[];
+    try {
+      descriptors = await this.#guard(supervisor.start());
+      const taken = descriptors.find((d) => this.#names.has(d.name));
+      if (taken) throw new DuplicateToolError(taken.name);
+    } catch (error) {
+      supervisor.close();
+      throw error;
+    }
     this.#supervisors.push(supervisor);
-    const descriptors = await this.#guard(supervisor.start());
-    for (const descriptor of descriptors) this.#claim(descriptor.name);
+    const refused: unknown[] = [];
     for (const descriptor of descriptors) {
+      this.#names.add(descriptor.name);
       this.#served.set(descriptor.name, supervisor.served(descriptor.name));
-      this.#register(descriptor);
+      this.#register(descriptor, (error) => refused.push(error));
     }
     await this.#ready;
+    if (refused.length > 0) throw refused[0];
     return descriptors.map((d) => d.name);
   }
 
@@ -142,9 +151,10 @@ export class WorkerRunner {
       this.#endRun(runId, run, { code: isAmbiError(error) ? error.code : 'worker_crashed', message: error instanceof Error ? error.message : String(error) });
     });
     const send = (action: () => Promise<void>) => void started.then(action).catch(() => {});
-    const abort = (reason?: unknown) => send(() => this.#guard(this.#api.abort(runId, cloneableReason(reason))));
-    if (options.signal?.aborted) abort(options.signal.reason);
-    else options.signal?.addEventListener('abort', () => abort(options.signal?.reason), { once: true });
+    const abort = (reason?: unknown) => send(() => this.#guard(this.#api.abort(runId, toWireReason(reason))));
+    const signal = options.signal;
+    if (signal?.aborted) abort(signal.reason);
+    else if (signal) run.unhook = onAbort(signal, () => abort(signal.reason));
     return {
       runId,
       events: channel,
@@ -158,8 +168,18 @@ export class WorkerRunner {
   /** End the runner worker and every tool worker; whatever is pending rejects with code `closed`. */
   close(): void {
     this.#die(new AmbiError('closed', 'The runner was closed'));
+  }
+
+  /** The end of this runner: its workers stop, and everything pending ends with `error`. */
+  #die(error: AmbiError): void {
+    if (this.#dead) return;
+    this.#dead = error;
     this.#worker.terminate();
     for (const supervisor of this.#supervisors) supervisor.close();
+    for (const reject of this.#inflight) reject(error);
+    this.#inflight.clear();
+    this.#port.abortAll(error);
+    for (const [runId, run] of this.#runs) this.#endRun(runId, run, { code: error.code, message: error.message });
   }
 
   /** Events from the session link, in order; the run's own last event settles its result. */
@@ -179,6 +199,7 @@ export class WorkerRunner {
   #endRun(runId: string, run: PageRun, failure?: { code: string; message: string }): void {
     if (this.#runs.get(runId) !== run) return;
     this.#runs.delete(runId);
+    run.unhook?.();
     if (failure) {
       run.channel.push({ type: 'run_failed', error: failure });
       run.reject(new AmbiError(failure.code, failure.message));
@@ -191,13 +212,14 @@ export class WorkerRunner {
     this.#names.add(name);
   }
 
-  #register(descriptor: ToolDescriptor): void {
+  /** Register a tool in the worker, after what came before; one it refuses is forgotten here and handed to `refused`. */
+  #register(descriptor: ToolDescriptor, refused: (error: unknown) => void): void {
     this.#ready = this.#ready.then(() =>
       this.#guard(this.#api.registerTool(descriptor)).catch((error: unknown) => {
         if (isAmbiError(error, 'worker_crashed') || isAmbiError(error, 'closed')) throw error;
         this.#names.delete(descriptor.name);
         this.#served.delete(descriptor.name);
-        this.#registrationErrors.push(error);
+        refused(error);
       }),
     );
     this.#ready.catch(() => {});
@@ -206,10 +228,9 @@ export class WorkerRunner {
   /** A worker call that also rejects when the worker dies or the runner closes. */
   #guard<T>(call: Promise<T>): Promise<T> {
     if (this.#dead) return Promise.reject(this.#dead);
-    return Promise.race([call, this.#died]);
+    return new Promise<T>((resolve, reject) => {
+      this.#inflight.add(reject);
+      call.then(resolve, reject).finally(() => this.#inflight.delete(reject));
+    });
   }
-}
-
-function defined<T extends Record<string, unknown>>(fields: T): { [K in keyof T]: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as never;
 }

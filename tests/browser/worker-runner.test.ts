@@ -105,6 +105,26 @@ describe('WorkerRunner: main-thread tools', () => {
     expect(events.at(-1)).toMatchObject({ type: 'run_failed', error: { code: 'aborted' } });
   });
 
+  it('keeps an Error given as the abort reason an Error across the boundary, in the run failure and in the page tool signal', async () => {
+    const seen: unknown[] = [];
+    const hang = defineTool({
+      name: 'hang',
+      description: 'x',
+      parameters: { type: 'object' },
+      idempotent: false,
+      call: (_args, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => { seen.push(signal.reason); reject(signal.reason); })),
+    });
+    const run = runnerWith([callOf('hang')]).tool(hang).run('go');
+    await collect(run, (event) => event.type === 'tool_started' && run.abort(new ToolError('user left')));
+    const error = await run.result.catch((e: unknown) => e);
+    expect(isAmbiError(error, 'aborted')).toBe(true);
+    expect((error as Error).message).toBe('The run was aborted: user left');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBeInstanceOf(Error);
+    expect(isAmbiError(seen[0], 'tool_error')).toBe(true);
+    expect((seen[0] as Error).message).toBe('user left');
+  });
+
   it('gives a main-thread tool that reads its signal only after the run was aborted an aborted signal, with the reason', async () => {
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
@@ -217,6 +237,33 @@ describe('WorkerRunner: dedicated tool workers', () => {
     await runner.workerTools(toolWorker);
     const result = await runner.run('go').result;
     expect(result.toolResults.map((r) => [r.id, r.ok ? 'ok' : r.error.code])).toEqual([['boom', 'worker_crashed'], ['next', 'ok']]);
+  });
+
+  it('refuses a tool worker whose tool name is taken: none of its tools are added, and the page tool of that name still answers', async () => {
+    const pageTool = (name: string, answer: string) => defineTool({ name, description: 'x', parameters: { type: 'object' }, idempotent: true, call: () => answer });
+    let started = 0;
+    const runner = runnerWith([{ toolCalls: [{ id: 'page', name: 'spin', arguments: {} }, { id: 'other', name: 'slow_square', arguments: { n: 2, ms: 1 } }] }, 'ok']);
+    runner.tool(pageTool('spin', 'page spin'));
+    // 'spin' is the worker's third tool: the two before it must not stay claimed.
+    const error = await runner.workerTools(() => (started++, toolWorker())).catch((e: unknown) => e);
+    expect(isAmbiError(error, 'duplicate_tool')).toBe(true);
+    expect((error as Error).message).toContain('"spin"');
+    expect(started).toBe(1);
+    expect(() => runner.tool(pageTool('square', 'page square'))).not.toThrow();
+    const result = await runner.run('go').result;
+    expect(result.toolResults.map((r) => [r.id, r.ok ? r.output : r.error.code])).toEqual([
+      ['page', 'page spin'],
+      ['other', 'unknown_tool'],
+    ]);
+  });
+
+  it('refuses a tool worker that exposes two tools under one name', async () => {
+    const runner = runnerWith(['unused']);
+    const error = await runner
+      .workerTools(() => new Worker(new URL('./fixtures/duplicate-tools.worker.ts', import.meta.url), { type: 'module' }))
+      .catch((e: unknown) => e);
+    expect(isAmbiError(error, 'worker_crashed')).toBe(true);
+    expect((error as Error).message).toContain('A tool named "echo" is already registered');
   });
 
   it('rejects workerTools with worker_crashed when the tool worker fails to load', async () => {
