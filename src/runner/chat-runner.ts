@@ -1,5 +1,6 @@
 import { isAmbiError } from '../errors/ambi-error.js';
 import type { ToolChoice } from '../engines/types.js';
+import { childController } from '../tools/abort-source.js';
 import type { Agent } from './agent.js';
 import { Approvals } from './approvals.js';
 import { EventChannel, type RunEvent } from './events.js';
@@ -85,10 +86,8 @@ export class ChatRunner {
     }
     const runId = options.runId ?? crypto.randomUUID();
     const channel = new EventChannel();
-    const controller = new AbortController();
-    const outer = options.signal;
-    if (outer?.aborted) controller.abort(outer.reason);
-    else outer?.addEventListener('abort', () => controller.abort(outer.reason), { once: true });
+    // Unlinked when the run settles: a caller's signal that outlives many runs keeps none of them.
+    const { controller, unlink } = childController(options.signal);
     const approvals = child?.approvals ?? new Approvals();
     const limiters = this.budget ? [new Limiter(this.concurrency), this.budget] : [new Limiter(this.concurrency)];
 
@@ -113,7 +112,7 @@ export class ChatRunner {
       });
     const { conversation } = options;
     const locked = conversation === undefined ? loop() : withConversationLock(conversation, options.lock ?? 'wait', controller.signal, loop);
-    const result = locked.then(
+    const result = locked.finally(unlink).then(
       (value) => {
         channel.push({ type: 'run_finished', result: value });
         channel.close();

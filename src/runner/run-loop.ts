@@ -3,6 +3,7 @@ import { EngineError } from '../errors/engine-error.js';
 import { MaxIterationsError } from '../errors/max-iterations-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
 import type { ToolChoice, Usage } from '../engines/types.js';
+import { childController, type ChildController } from '../tools/abort-source.js';
 import type { RunScope, ToolDefinition, ToolResult } from '../tools/types.js';
 import type { Agent } from './agent.js';
 import { dispatchCall, mayStartEarly, type DispatchContext } from './dispatch.js';
@@ -113,20 +114,12 @@ async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean):
   }
 }
 
-/** The signal of a turn's early calls: the run's, and also aborted when the turn's engine fails. */
-interface EarlyCalls {
-  controller: AbortController;
-  ctx: DispatchContext;
-  unlink: () => void;
-}
+/** The context of a turn's early calls: their signal is the run's, and also aborts when the turn's engine fails. */
+type EarlyCalls = ChildController & { ctx: DispatchContext };
 
 function earlyCalls(ctx: LoopContext): EarlyCalls {
-  const { signal } = ctx;
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(signal.reason);
-  if (signal.aborted) onAbort();
-  else signal.addEventListener('abort', onAbort, { once: true });
-  return { controller, ctx: { ...ctx, signal: controller.signal }, unlink: () => signal.removeEventListener('abort', onAbort) };
+  const child = childController(ctx.signal);
+  return { ...child, ctx: { ...ctx, signal: child.controller.signal } };
 }
 
 /** The messages one request sends: the system prompt carries the format instructions when calls travel as text. */

@@ -87,6 +87,24 @@ export function onAbort(signal: AbortSignal, callback: () => void): () => void {
   return () => set.delete(callback);
 }
 
+/** A controller that follows a parent signal, and the function that stops it following. */
+export interface ChildController {
+  controller: AbortController;
+  /** Stop following the parent (call it when the child's work has settled: a long-lived parent then holds nothing of it). */
+  unlink: () => void;
+}
+
+/** An AbortController that aborts, with the parent's reason, when `parent` does (at once if it has). */
+export function childController(parent: AbortSignal | undefined): ChildController {
+  const controller = new AbortController();
+  if (!parent) return { controller, unlink: noop };
+  if (parent.aborted) {
+    controller.abort(parent.reason);
+    return { controller, unlink: noop };
+  }
+  return { controller, unlink: onAbort(parent, () => controller.abort(parent.reason)) };
+}
+
 /** `signal` as an AbortSource. */
 export function sourceOf(signal: AbortSignal): AbortSource {
   return {

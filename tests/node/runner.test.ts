@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   Agent,
   ChatRunner,
@@ -272,6 +272,16 @@ describe('ChatRunner', () => {
     const error = await run.result.catch((e: unknown) => e);
     expect(isAmbiError(error, 'aborted')).toBe(true);
     expect(events.at(-1)).toMatchObject({ type: 'run_failed', error: { code: 'aborted' } });
+  });
+
+  it("leaves no listener per run on a caller's signal that outlives many runs", async () => {
+    const { signal } = new AbortController();
+    const added = vi.spyOn(signal, 'addEventListener');
+    const removed = vi.spyOn(signal, 'removeEventListener');
+    const agent = await Agent.make(scriptedEngine(Array.from({ length: 20 }, () => 'ok')));
+    for (let i = 0; i < 20; i++) await new ChatRunner().run(agent, 'go', { signal }).result;
+    const live = added.mock.calls.filter(([, listener]) => !removed.mock.calls.some(([, gone]) => gone === listener));
+    expect(live.length).toBeLessThanOrEqual(1);
   });
 
   it('starts an idempotent call as soon as it closes, but a non-idempotent one only after the whole reply', async () => {
