@@ -19,18 +19,27 @@ export interface SseReadHooks {
   explain(error: unknown): Error;
 }
 
+/** How much of a body that is not SSE is quoted in the error. */
+const STRAY_PREVIEW = 200;
+
 /**
  * Read an SSE body as messages. Comments (keep-alives) are skipped by the parser. Breaking
- * out of the loop cancels the body, which closes the connection.
+ * out of the loop cancels the body, which closes the connection. A body that ends with no
+ * event at all but with lines SSE does not know (an HTML page, plain text) is not SSE:
+ * `malformed_stream`, quoting its start. The content type is not trusted for this, since some
+ * servers send SSE without one.
  */
 export async function* readSse(body: ReadableStream<Uint8Array>, hooks: SseReadHooks): AsyncGenerator<SseMessage> {
   const queue: SseMessage[] = [];
   let flushing = false;
+  let sawEvent = false;
+  let stray = '';
   let failure: EngineError | undefined;
   const parser = createParser({
     onEvent: (event) => queue.push({ event: event.event, data: event.data, trailing: flushing }),
     onError: (error) => {
       failure ??= fieldFailure(error, queue, flushing);
+      if (error.type === 'unknown-field' && error.field !== 'error' && stray.length < STRAY_PREVIEW) stray += ` ${error.line ?? error.field ?? ''}`;
     },
   });
   const reader = body.getReader();
@@ -46,12 +55,17 @@ export async function* readSse(body: ReadableStream<Uint8Array>, hooks: SseReadH
       if (piece.done) break;
       hooks.onActivity?.();
       parser.feed(decoder.decode(piece.value, { stream: true }));
+      sawEvent ||= queue.length > 0;
       yield* drain(queue, () => failure);
     }
     // Dispatch a last event that lacks its blank line (llama.cpp ends with a bare `data: [DONE]`).
     flushing = true;
     parser.feed(`${decoder.decode()}\n\n`);
+    sawEvent ||= queue.length > 0;
     yield* drain(queue, () => failure);
+    if (!sawEvent && stray.trim() !== '') {
+      throw new EngineError('malformed_stream', `The model server answered with a body that is neither SSE nor JSON: ${preview(stray, STRAY_PREVIEW)}`);
+    }
   } finally {
     reader.cancel().catch(() => {});
   }

@@ -94,6 +94,18 @@ describe('OpenAI-compatible engine: broken streams', () => {
     expect((await collect(engine)).at(-1)).toEqual({ type: 'finish', reason: 'stop' });
   });
 
+  it.each([
+    ['an HTML page', 'text/html', '<!doctype html>\n<html><head><title>Sign in to the proxy</title></head>\n<body>Please sign in</body></html>\n', 'Sign in to the proxy'],
+    ['plain text', 'text/plain', 'Service is starting, try again later', 'Service is starting'],
+    ['plain text sent as SSE', 'text/event-stream', 'upstream connect error or disconnect/reset before headers\n', 'upstream connect error'],
+  ])('rejects a 200 body that is %s (neither SSE nor JSON) with malformed_stream quoting it', async (_what, type, body, quoted) => {
+    const engine = await engineFor(() => ({ headers: { 'content-type': type }, pieces: [body] }));
+    const error = await rejection(collect(engine));
+    expect(error.code).toBe('malformed_stream');
+    expect(error.message).toContain(quoted);
+    expect(local.server.requests).toHaveLength(1);
+  });
+
   it('rejects a data line that is not JSON with malformed_stream naming the line', async () => {
     const engine = await engineFor(() => ({ pieces: [chunk({ content: 'a' }), 'data: {oops this is not json}\n\n', chunk({}, 'stop')] }));
     const error = await rejection(collect(engine));
