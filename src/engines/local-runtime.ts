@@ -91,14 +91,22 @@ function loadError(error: unknown, log: readonly string[]): LocalModelError {
   return new LocalModelError('load_failed', `llama.cpp could not load the model: ${message}${detail ? `\n${detail}` : ''}`, { cause: error });
 }
 
+/**
+ * What llama.cpp and wllama say when the prompt does not fit the context. Specific phrases only:
+ * "context" alone also appears in failures that are not about size ("failed to create context").
+ */
+const CONTEXT_OVERFLOW =
+  /\bn_ctx\b|context (?:size|length|window) (?:has been |was )?exceeded|exceeds? the (?:available |maximum )?context|context is full|out of context|running out of context|\bKV cache\b|kv_cache_full|(?:prompt|input|request|conversation) is too long|too long for the context|context shift is disabled/i;
+
 /** A generation failure as a coded error (the caller handles aborts). */
 export function generationError(error: unknown, log: readonly string[]): LocalModelError {
   const message = error instanceof Error ? error.message : String(error);
-  if (/context|exceed|too long|n_ctx/i.test(message)) {
-    return new LocalModelError('context_overflow', `The conversation does not fit in the model's context: ${message}`, { cause: error });
-  }
+  // Memory first: "failed to allocate the KV cache" is out of memory, not a long prompt.
   if (OUT_OF_MEMORY.test(message)) {
     return new LocalModelError('out_of_memory', `The model ran out of memory while generating: ${message}`, { cause: error });
+  }
+  if (CONTEXT_OVERFLOW.test(message) || (error as { type?: unknown } | null)?.type === 'kv_cache_full') {
+    return new LocalModelError('context_overflow', `The conversation does not fit in the model's context: ${message}`, { cause: error });
   }
   const detail = log.filter((line) => line.startsWith('error')).slice(-3).join('\n');
   return new LocalModelError('generation_failed', `llama.cpp failed while generating: ${message}${detail ? `\n${detail}` : ''}`, { cause: error });
