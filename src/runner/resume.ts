@@ -1,12 +1,14 @@
-import type { ToolCallJournal } from '../store/types.js';
-import type { ToolResult } from '../tools/types.js';
+import type { JournalEntry, ToolCallJournal } from '../store/types.js';
+import type { ToolCall, ToolResult } from '../tools/types.js';
 import type { Message, ToolMessage } from './messages.js';
 import { toolMessage } from './tool-message.js';
 
 /**
  * Results for the calls a previous run left without one (the page reloaded mid-batch).
- * A journaled call's recorded outcome is used; a call journaled `started` is never run
- * again: the model is told its outcome is unknown. A call never started is reported as not run.
+ * A journaled call's recorded outcome is used. A call is reported as not run only when a
+ * journal answered that it has no entry for it; any other dangling call (journaled
+ * `started`, no journal, a failed read, no key) is never run again: the model is told its
+ * outcome is unknown, so it checks before repeating a call that may have had effects.
  */
 export async function repairDanglingCalls(history: readonly Message[], journal: ToolCallJournal | undefined, maxChars: number): Promise<ToolMessage[]> {
   const at = history.findLastIndex((m) => m.role === 'assistant');
@@ -16,14 +18,26 @@ export async function repairDanglingCalls(history: readonly Message[], journal: 
   const repaired: ToolMessage[] = [];
   for (const call of reply.toolCalls) {
     if (answered.has(call.id)) continue;
-    const entry = call.idempotencyKey ? await journal?.get(call.idempotencyKey).catch(() => undefined) : undefined;
-    const failure = (code: string, message: string): ToolResult => ({ id: call.id, name: call.name, ok: false, error: { code, message }, attempts: 0, durationMs: 0 });
-    const result =
-      entry?.result ??
-      (entry
-        ? failure('outcome_unknown', `The call to "${call.name}" was cut off (the page closed or reloaded) after it started; it may or may not have taken effect. Check before repeating it.`)
-        : failure('aborted', `The call to "${call.name}" did not run: the run was interrupted before it started.`));
-    repaired.push(toolMessage(result, maxChars));
+    const entry = await journalEntry(journal, call.idempotencyKey);
+    repaired.push(toolMessage(entry?.result ?? unfinished(call, entry), maxChars));
   }
   return repaired;
+}
+
+/** The result of a call with no recorded outcome: not run only if the journal said it has no entry. */
+function unfinished(call: ToolCall, entry: JournalEntry | null | undefined): ToolResult {
+  const failure = (code: string, message: string): ToolResult => ({ id: call.id, name: call.name, ok: false, error: { code, message }, attempts: 0, durationMs: 0 });
+  if (entry === null) return failure('aborted', `The call to "${call.name}" did not run: the run was interrupted before it started.`);
+  const when = entry ? 'after it started' : 'and whether it started is not known';
+  return failure('outcome_unknown', `The call to "${call.name}" was cut off (the page closed or reloaded) ${when}; it may or may not have taken effect. Check before repeating it.`);
+}
+
+/** The journal's entry for `key`; `null` when the journal answered it has none; undefined when nobody can tell. */
+async function journalEntry(journal: ToolCallJournal | undefined, key: string | undefined): Promise<JournalEntry | null | undefined> {
+  if (!journal || !key) return undefined;
+  try {
+    return (await journal.get(key)) ?? null;
+  } catch {
+    return undefined;
+  }
 }

@@ -105,4 +105,26 @@ describe('resuming a conversation cut off mid-batch', () => {
     const stored = await conversations.load('conv');
     expect(stored.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'tool', 'user', 'assistant']);
   });
+
+  /** What the resumed run tells the model about each dangling call, by call id. */
+  async function repairedCodes(journal: ToolCallJournal | undefined): Promise<Array<[string, string]>> {
+    const conversations = await crashedConversation(new MemoryToolCallJournal());
+    const engine = new StepEngine([[text('Checking.'), finish()]]);
+    const agent = await Agent.make(engine, { conversations, ...(journal ? { journal } : {}) });
+    await new ChatRunner().run(agent, 'did it work?', { conversation: 'conv' }).result;
+    return engine.requests[0]!.messages.flatMap((m) => (m.role === 'tool' ? [[m.toolCallId, JSON.parse(m.content).error.code]] : []));
+  }
+
+  it('tells the model the outcome is unknown, never that a call did not run, when the journal cannot be read', async () => {
+    const unreadable: ToolCallJournal = {
+      begin: async () => {},
+      finish: async () => {},
+      get: async () => { throw new StorageError('database closed', { code: 'storage_error' }); },
+    };
+    expect(await repairedCodes(unreadable)).toEqual([['pay', 'outcome_unknown'], ['mail', 'outcome_unknown'], ['later', 'outcome_unknown']]);
+  });
+
+  it('tells the model the outcome is unknown, never that a call did not run, when no journal is kept', async () => {
+    expect(await repairedCodes(undefined)).toEqual([['pay', 'outcome_unknown'], ['mail', 'outcome_unknown'], ['later', 'outcome_unknown']]);
+  });
 });
