@@ -1,11 +1,11 @@
 // Wire types between the page, the runner worker and dedicated tool workers. Types only.
-import type { EngineConfig } from '../engines/config.js';
-import type { ToolChoice } from '../engines/types.js';
-import type { LockMode } from '../runner/conversation-lock.js';
+import type { LeafOptions } from '../leaf/leaf-options.js';
+import type { RunOptions } from '../runner/chat-runner.js';
 import type { RunEvent } from '../runner/events.js';
 import type { AbortSource } from '../tools/abort-source.js';
-import type { JsonValue, ToolContext, ToolDefinition, ToolPolicy, ValidationMode } from '../tools/types.js';
+import type { JsonValue, ToolContext, ToolDefinition, ToolPolicy } from '../tools/types.js';
 import type { WireError, WireReason } from './wire-error.js';
+import type { WorkerRunnerOptions } from './worker-runner.js';
 
 /** A tool as it crosses a boundary: its definition and policy; its code stays home. */
 export interface ToolDescriptor extends ToolDefinition, ToolPolicy {
@@ -36,34 +36,14 @@ export type WorkerToPage =
 
 export type PageToWorker = { t: 'done'; id: number; ok: true; value: unknown } | { t: 'done'; id: number; ok: false; error: WireError };
 
-/** The runner worker's settings: plain data. */
-export interface RunnerConfig {
-  engine: EngineConfig;
-  preamble?: string;
-  concurrency?: number;
-  maxResultChars?: number;
-  /** IndexedDB database for conversations, the tool-call journal and leaf snapshots. */
-  database?: string;
-  /** Let the model delegate to leaves (`spawn_leaf`); snapshots go to `database` (or memory without one). */
-  leaf?: WorkerLeafOptions;
-  /** How the worker validates tool arguments: `auto` or `no-eval`. */
-  validation?: ValidationMode;
-}
+/** The runner worker's settings: `createWorkerRunner`'s options that are plain data. */
+export type RunnerConfig = Omit<WorkerRunnerOptions, 'worker'>;
 
 /** `LeafOptions` without the store, which the worker opens itself. */
-export interface WorkerLeafOptions {
-  tools?: string[];
-  maxDepth?: number;
-  timeoutMs?: number;
-  maxIterations?: number;
-}
+export type WorkerLeafOptions = Omit<LeafOptions, 'store'>;
 
-export interface WireRunOptions {
-  maxIterations?: number;
-  conversation?: string;
-  toolChoice?: ToolChoice;
-  lock?: LockMode;
-}
+/** A run's options that cross to the worker (the signal stays on the page). */
+export type WireRunOptions = Pick<RunOptions, 'maxIterations' | 'conversation' | 'toolChoice' | 'lock'>;
 
 /** What `workers/runner.worker.ts` exposes. */
 export interface RunnerWorkerApi {
