@@ -39,7 +39,8 @@ export async function obtainModelBytes(url: string, options: DownloadLocalModelO
       try {
         return { blob: cached, info: await inspectGguf(cached), from: 'cache' };
       } catch {
-        await deleteCachedLocalModel(url);
+        // If the bad copy cannot be deleted, the download below overwrites it.
+        await deleteCachedLocalModel(url).catch(() => {});
       }
     }
   }

@@ -230,3 +230,33 @@ describe('failed downloads leave nothing in the cache', () => {
     expect((failure as Error).message).toMatch(/Failed to fetch/);
   });
 });
+
+describe('a Cache Storage that refuses to open (private modes throw SecurityError)', () => {
+  /** Run `body` while `caches.open` rejects as a private window's does. */
+  async function withRefusedCache(body: () => Promise<void>): Promise<void> {
+    caches.open = () => Promise.reject(new DOMException('The operation is insecure.', 'SecurityError'));
+    try {
+      await body();
+    } finally {
+      delete (caches as { open?: unknown }).open;
+    }
+  }
+
+  test('only means no cache: every download goes to the network and succeeds, and nothing is cached', async () => {
+    const host = modelHost();
+    const url = modelUrl();
+    host.routes.set(url, serveBytes(model));
+    await withRefusedCache(async () => {
+      expect((await downloadLocalModel(url, { fetch: host.fetch })).size).toBe(model.length);
+      expect((await downloadLocalModel(url, { fetch: host.fetch })).size).toBe(model.length);
+      expect(host.fetched).toHaveLength(2);
+      expect(await isLocalModelCached(url)).toBe(false);
+    });
+  });
+
+  test('deleting a cached model is storage_unavailable (the copy may still be there)', async () => {
+    await withRefusedCache(async () => {
+      expect(await code(deleteCachedLocalModel(modelUrl()))).toBe('storage_unavailable');
+    });
+  });
+});
