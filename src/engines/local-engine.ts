@@ -6,7 +6,7 @@ import { localModel, type LocalModelConfig, type LocalModelDeps, type LocalModel
 import { generationError } from './local-runtime.js';
 import { templateMessages } from './local-template.js';
 import { ChunkQueue, TurnLock } from './local-turns.js';
-import type { Engine, EngineEvent, EngineRequest, FinishReason, ToolChoice, Usage } from './types.js';
+import type { Engine, EngineEvent, EngineRequest, FinishReason, Usage } from './types.js';
 
 /** The Engine of a `localModel` config, with control over the model's lifetime. */
 export interface LocalEngine extends Engine {
@@ -47,8 +47,8 @@ export function createLocalEngine(given: LocalModelConfig, deps: LocalModelDeps 
 async function* generate(config: LocalModelConfig, loader: ModelLoader, lock: TurnLock, request: EngineRequest): AsyncGenerator<EngineEvent> {
   const { signal } = request;
   throwIfAborted(signal);
-  // Built first: an unknown forced tool fails before any loading.
-  const grammar = toolCallGrammar(request.tools, effectiveToolChoice(request), config.toolTags);
+  // Built first: an unknown forced tool fails before any loading. The runner relaxes a forced choice after tool results.
+  const grammar = toolCallGrammar(request.tools, request.toolChoice ?? 'auto', config.toolTags);
   const model = await loader.acquire(signal);
   const release = await lock.acquire(signal);
   const controller = new AbortController();
@@ -95,16 +95,4 @@ async function* generate(config: LocalModelConfig, loader: ModelLoader, lock: Tu
   }
   if (usage) yield { type: 'usage', usage };
   yield { type: 'finish', reason: finish };
-}
-
-/**
- * A forced choice (`required`, `{ name }`) applies to a turn that answers the person; after tool
- * results the turn is `auto`, so the model can answer with the results instead of being made
- * to call again until `maxIterations`.
- */
-export function effectiveToolChoice(request: EngineRequest): ToolChoice {
-  const choice = request.toolChoice ?? 'auto';
-  if (typeof choice === 'string' && choice !== 'required') return choice;
-  const last = request.messages.at(-1);
-  return last?.role === 'user' && last.origin !== 'runtime' ? choice : 'auto';
 }

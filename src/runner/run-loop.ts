@@ -2,7 +2,7 @@ import { isAmbiError } from '../errors/ambi-error.js';
 import { EngineError } from '../errors/engine-error.js';
 import { MaxIterationsError } from '../errors/max-iterations-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
-import type { ToolChoice, Usage } from '../engines/types.js';
+import type { EngineRequest, ToolChoice, Usage } from '../engines/types.js';
 import { childController, type ChildController } from '../tools/abort-source.js';
 import type { RunScope, ToolDefinition, ToolResult } from '../tools/types.js';
 import type { Agent } from './agent.js';
@@ -11,6 +11,7 @@ import type { ConcurrencyBudget } from './limiter.js';
 import type { Message } from './messages.js';
 import { modelTurn, type ModelTurn } from './model-turn.js';
 import { repairDanglingCalls } from './resume.js';
+import { effectiveToolChoice } from './tool-choice.js';
 import type { RunResult } from './run-result.js';
 import { formatErrorMessage, toolMessage } from './tool-message.js';
 
@@ -91,10 +92,13 @@ async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean):
   const started: Array<Promise<ToolResult>> = [];
   const tools = agent.registry.definitions();
   try {
+    const request: EngineRequest = { messages: requestMessages(agent, scope.messages, tools), tools, signal };
+    // Relaxed here, for every engine: a forced choice holds only for the turn that answers the person.
+    if (ctx.toolChoice) request.toolChoice = effectiveToolChoice({ ...request, toolChoice: ctx.toolChoice });
     return await modelTurn({
       agent,
       emit: ctx.emit,
-      request: { messages: requestMessages(agent, scope.messages, tools), tools, signal, ...(ctx.toolChoice ? { toolChoice: ctx.toolChoice } : {}) },
+      request,
       startEarly: (call) => {
         if (!allowEarly || !mayStartEarly(call, agent.tools)) return undefined;
         early ??= earlyCalls(ctx);

@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'vitest';
-import { effectiveToolChoice } from '../../src/engines/local-engine.js';
 import { inspectGguf } from '../../src/engines/local-gguf.js';
 import { CHATML_TEMPLATE, chooseTemplate, templateMessages } from '../../src/engines/local-template.js';
 import { createEngine, isAmbiError, localModel, type EngineConfig, type LocalEngine, type Message } from '../../src/index.js';
@@ -88,25 +87,5 @@ describe('chat template choice', () => {
       { role: 'assistant', content: '[TOOL_CALL]{"name":"add","args":{"a":2,"b":3}}[/TOOL_CALL]' },
       { role: 'user', content: '[runtime] Result of tool call c1 (add): {"ok":true,"output":5}\n\n[runtime] A note from the runtime.' },
     ]);
-  });
-});
-
-describe('tool choice per turn', () => {
-  const user: Message = { role: 'user', content: 'Add 2 and 3.' };
-  const result: Message = { role: 'tool', toolCallId: 'c1', name: 'add', content: '{"ok":true,"output":5}' };
-
-  test('a forced choice applies to the turn that answers the person', () => {
-    expect(effectiveToolChoice({ messages: [user], tools: [], toolChoice: 'required' })).toBe('required');
-    expect(effectiveToolChoice({ messages: [user], tools: [], toolChoice: { name: 'add' } })).toEqual({ name: 'add' });
-  });
-
-  test('after tool results (or a runtime note) the turn is auto, so the model can answer', () => {
-    expect(effectiveToolChoice({ messages: [user, result], tools: [], toolChoice: 'required' })).toBe('auto');
-    expect(effectiveToolChoice({ messages: [user, { role: 'user', origin: 'runtime', content: 'x' }], tools: [], toolChoice: { name: 'add' } })).toBe('auto');
-  });
-
-  test('auto and none hold on every turn; no choice means auto', () => {
-    expect(effectiveToolChoice({ messages: [user, result], tools: [], toolChoice: 'none' })).toBe('none');
-    expect(effectiveToolChoice({ messages: [user], tools: [] })).toBe('auto');
   });
 });
