@@ -4,6 +4,6 @@ import type { ScriptedEngineConfig } from './scripted.js';
 
 /**
  * Every engine config: plain data, discriminated by `kind`, so it can be posted to a worker.
- * New kinds (say `local`) join this union and `createEngine`'s switch.
+ * A new kind joins this union and `createEngine`'s switch.
  */
 export type EngineConfig = OpenAICompatibleConfig | ScriptedEngineConfig | LocalModelConfig;

@@ -20,7 +20,7 @@ export interface OpenAICompatibleOptions {
   maxTokens?: number;
   /** Spread into the request body last: it can add fields or override any (a key set to `undefined` is dropped). */
   extraBody?: Record<string, unknown>;
-  /** Retries after a 429, a 5xx or a network failure, only before any output. Default 2. */
+  /** Retries after a 429, a 5xx, a network failure or a timeout, only before any output. Default 2. */
   maxRetries?: number;
   /** Longest silence allowed: waiting for the response, and between two pieces of the stream. No limit if unset. */
   timeoutMs?: number;
