@@ -38,6 +38,7 @@ import type { EngineEvent, FinishReason, Usage } from './types.js';
 import { createToolCallMerger } from './openai-tool-calls.js';
 import { preview, serverMessage } from './server-message.js';
 import type { SseMessage } from './sse-reader.js';
+import { asArray, asRecord } from './wire-json.js';
 
 /** Turns parsed chunks into events: text at once; calls, usage and finish when the stream ends. */
 export interface ChunkDecoder {
@@ -201,12 +202,4 @@ function parseLoosely(data: string): unknown {
   } catch {
     return data;
   }
-}
-
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
-
-function asArray(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
 }

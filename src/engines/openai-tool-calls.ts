@@ -1,5 +1,6 @@
 import { newCallId } from '../tools/ids.js';
 import type { ToolCall } from '../tools/types.js';
+import { asRecord } from './wire-json.js';
 
 /** A call being assembled from `delta.tool_calls` pieces. */
 interface PendingCall {
@@ -54,19 +55,20 @@ export function createToolCallMerger(): ToolCallMerger {
 
   return {
     add(delta) {
-      if (!isRecord(delta)) return;
-      const id = typeof delta.id === 'string' && delta.id !== '' ? delta.id : undefined;
-      const fn = isRecord(delta.function) ? delta.function : {};
+      const piece = asRecord(delta);
+      if (!piece) return;
+      const id = typeof piece.id === 'string' && piece.id !== '' ? piece.id : undefined;
+      const fn = asRecord(piece.function) ?? {};
       const name = typeof fn.name === 'string' ? fn.name : '';
       const call =
-        typeof delta.index === 'number' ? withIndex(delta.index, id) : withoutIndex(id, name);
+        typeof piece.index === 'number' ? withIndex(piece.index, id) : withoutIndex(id, name);
       call.id ??= id;
       // The name arrives whole in the first piece; later pieces repeat it or send "" (LM Studio).
       if (call.name === '' && name !== '') call.name = name;
       if (typeof fn.arguments === 'string') call.args += fn.arguments;
       // Some servers send the arguments as an object rather than JSON text.
       else if (fn.arguments !== undefined && fn.arguments !== null) call.args = JSON.stringify(fn.arguments);
-      for (const [key, value] of Object.entries(delta)) {
+      for (const [key, value] of Object.entries(piece)) {
         if (!KNOWN_KEYS.has(key) && value !== undefined) (call.provider ??= {})[key] = value;
       }
     },
@@ -101,8 +103,4 @@ function isCompleteJson(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
