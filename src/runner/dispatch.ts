@@ -1,7 +1,8 @@
 import { isAmbiError } from '../errors/ambi-error.js';
 import type { ToolCallJournal } from '../store/types.js';
 import { decodeArgs } from '../tools/decode-args.js';
-import type { ToolManager } from '../tools/tool-manager.js';
+import type { RegisteredTool } from '../tools/registry.js';
+import { executeEntry, type ToolManager } from '../tools/tool-manager.js';
 import type { RunScope, ToolCall, ToolResult } from '../tools/types.js';
 import type { Approvals } from './approvals.js';
 import type { RunEvent } from './events.js';
@@ -34,10 +35,14 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext, scope?:
     ctx.emit({ type: 'tool_finished', result });
     return result;
   };
-  const tool = ctx.tools.registry.get(call.name); // undefined: execute reports the unknown tool
+  // Looked up once for the whole call; undefined: execute reports the unknown tool.
+  const entry = ctx.tools.registry.entry(call.name);
+  const tool = entry?.tool;
+  const rule = tool?.needsApproval;
   const releases: Array<() => void> = [];
   try {
-    if (await needsApproval(call, ctx.tools)) {
+    // Only a rule that is a function is awaited: a call to a tool without one spends no promise here.
+    if (entry && rule && (rule === true || (await ruleAsks(rule, call, entry)))) {
       ctx.emit({ type: 'approval_requested', call });
       const decision = await ctx.approvals.wait(call.id, ctx.signal);
       ctx.emit({ type: 'approval_resolved', callId: call.id, approved: decision.approved, ...(decision.reason ? { reason: decision.reason } : {}) });
@@ -65,7 +70,7 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext, scope?:
         return stopped(code, `Tool "${call.name}" was not run: its journal entry could not be written (${error instanceof Error ? error.message : String(error)})`);
       }
     }
-    const result = await ctx.tools.execute(call, {
+    const result = await executeEntry(ctx.tools.registry, entry, call, {
       signal: ctx.signal,
       idempotencyKey: key,
       ...(scope ? { scope } : {}),
@@ -82,11 +87,7 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext, scope?:
 }
 
 /** A tool's approval rule applied to this call's arguments (invalid arguments fail later, unapproved). */
-async function needsApproval(call: ToolCall, tools: ToolManager): Promise<boolean> {
-  const entry = tools.registry.entry(call.name);
-  const rule = entry?.tool.needsApproval;
-  if (!entry || rule === undefined || rule === false) return false;
-  if (rule === true) return true;
+async function ruleAsks(rule: (args: unknown) => boolean | Promise<boolean>, call: ToolCall, entry: RegisteredTool): Promise<boolean> {
   const args = await decodeArgs(call.name, call.arguments, entry.validate);
   if (!args.ok) return false;
   try {

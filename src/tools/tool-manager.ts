@@ -1,4 +1,4 @@
-import type { ToolRegistry } from './registry.js';
+import type { RegisteredTool, ToolRegistry } from './registry.js';
 import { decodeArgs } from './decode-args.js';
 import { isThenable } from './thenable.js';
 import { delay } from './delay.js';
@@ -35,40 +35,44 @@ export class ToolManager {
   }
 
   /** Decode, validate and run `call`, with its timeout and retries; resolves with its ToolResult. */
-  async execute(call: ToolCall, options: ExecuteOptions = {}): Promise<ToolResult> {
-    const started = performance.now();
-    const { id, name } = call;
-    const fail = (attempts: number, code: string, message: string): ToolResult => ({
-      id, name, ok: false, error: { code, message }, attempts, durationMs: performance.now() - started,
-    });
-    const done = (attempts: number, outcome: AttemptOutcome, tool: Tool): ToolResult => {
-      if (outcome.kind === 'ok') return { id, name, ok: true, output: outcome.output, attempts, durationMs: performance.now() - started };
-      const code = outcome.kind === 'crashed' ? (outcome.code ?? 'crashed') : outcome.kind;
-      // A remote tool's own realm may refuse the arguments (its Standard Schema): the call never ran.
-      return fail(code === 'invalid_arguments' ? 0 : attempts, code, messageOf(outcome, tool, attempts));
-    };
+  execute(call: ToolCall, options: ExecuteOptions = {}): Promise<ToolResult> {
+    return executeEntry(this.registry, this.registry.entry(call.name), call, options);
+  }
+}
 
-    const entry = this.registry.entry(name);
-    if (!entry) {
-      const known = this.registry.names();
-      return fail(0, 'unknown_tool', `Unknown tool "${name}". Available tools: ${known.length ? known.join(', ') : 'none'}`);
-    }
-    const { tool, validate } = entry;
-    const decoding = decodeArgs(name, call.arguments, validate);
-    const args = isThenable(decoding) ? await decoding : decoding;
-    if (!args.ok) return fail(0, 'invalid_arguments', args.message);
-    const { signal } = options;
-    if (signal?.aborted) return done(0, { kind: 'aborted', reason: signal.reason }, tool);
+/** `ToolManager.execute` with the call's registry entry already looked up (undefined: an unknown tool), as the runner does once per call. */
+export async function executeEntry(registry: ToolRegistry, entry: RegisteredTool | undefined, call: ToolCall, options: ExecuteOptions = {}): Promise<ToolResult> {
+  const started = performance.now();
+  const { id, name } = call;
+  const fail = (attempts: number, code: string, message: string): ToolResult => ({
+    id, name, ok: false, error: { code, message }, attempts, durationMs: performance.now() - started,
+  });
+  const done = (attempts: number, outcome: AttemptOutcome, tool: Tool): ToolResult => {
+    if (outcome.kind === 'ok') return { id, name, ok: true, output: outcome.output, attempts, durationMs: performance.now() - started };
+    const code = outcome.kind === 'crashed' ? (outcome.code ?? 'crashed') : outcome.kind;
+    // A remote tool's own realm may refuse the arguments (its Standard Schema): the call never ran.
+    return fail(code === 'invalid_arguments' ? 0 : attempts, code, messageOf(outcome, tool, attempts));
+  };
 
-    const idempotencyKey = options.idempotencyKey ?? call.idempotencyKey ?? crypto.randomUUID();
-    for (let attempt = 1; ; attempt++) {
-      options.onAttempt?.(attempt);
-      const outcome = await runAttempt(tool, args.value, { callId: id, attempt, idempotencyKey, ...(options.scope ? { run: options.scope } : {}) }, signal);
-      const retry = outcome.kind === 'timeout' && tool.idempotent && attempt <= tool.maxRetries;
-      if (!retry) return done(attempt, outcome, tool);
-      options.onRetry?.({ attempt, nextAttempt: attempt + 1, delayMs: tool.retryDelayMs });
-      if (!(await delay(tool.retryDelayMs, signal))) return done(attempt, { kind: 'aborted', reason: signal?.reason }, tool);
-    }
+  if (!entry) {
+    const known = registry.names();
+    return fail(0, 'unknown_tool', `Unknown tool "${name}". Available tools: ${known.length ? known.join(', ') : 'none'}`);
+  }
+  const { tool, validate } = entry;
+  const decoding = decodeArgs(name, call.arguments, validate);
+  const args = isThenable(decoding) ? await decoding : decoding;
+  if (!args.ok) return fail(0, 'invalid_arguments', args.message);
+  const { signal } = options;
+  if (signal?.aborted) return done(0, { kind: 'aborted', reason: signal.reason }, tool);
+
+  const idempotencyKey = options.idempotencyKey ?? call.idempotencyKey ?? crypto.randomUUID();
+  for (let attempt = 1; ; attempt++) {
+    options.onAttempt?.(attempt);
+    const outcome = await runAttempt(tool, args.value, { callId: id, attempt, idempotencyKey, ...(options.scope ? { run: options.scope } : {}) }, signal);
+    const retry = outcome.kind === 'timeout' && tool.idempotent && attempt <= tool.maxRetries;
+    if (!retry) return done(attempt, outcome, tool);
+    options.onRetry?.({ attempt, nextAttempt: attempt + 1, delayMs: tool.retryDelayMs });
+    if (!(await delay(tool.retryDelayMs, signal))) return done(attempt, { kind: 'aborted', reason: signal?.reason }, tool);
   }
 }
 
