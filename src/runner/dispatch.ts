@@ -2,6 +2,7 @@ import { isAmbiError } from '../errors/ambi-error.js';
 import type { ToolCallJournal } from '../store/types.js';
 import { decodeArgs } from '../tools/decode-args.js';
 import type { RegisteredTool } from '../tools/registry.js';
+import { toolFailure } from '../tools/tool-failure.js';
 import { executeEntry, type ToolManager } from '../tools/tool-manager.js';
 import type { RunScope, ToolCall, ToolResult } from '../tools/types.js';
 import type { Approvals } from './approvals.js';
@@ -31,7 +32,7 @@ export function mayStartEarly(call: ToolCall, tools: ToolManager): boolean {
 export async function dispatchCall(call: ToolCall, ctx: DispatchContext, scope?: RunScope): Promise<ToolResult> {
   const started = performance.now();
   const stopped = (code: string, message: string): ToolResult => {
-    const result: ToolResult = { id: call.id, name: call.name, ok: false, error: { code, message }, attempts: 0, durationMs: performance.now() - started };
+    const result = toolFailure(call, code, message, 0, performance.now() - started);
     ctx.emit({ type: 'tool_finished', result });
     return result;
   };

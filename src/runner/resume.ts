@@ -1,4 +1,5 @@
 import type { JournalEntry, ToolCallJournal } from '../store/types.js';
+import { toolFailure } from '../tools/tool-failure.js';
 import type { ToolCall, ToolResult } from '../tools/types.js';
 import type { Message, ToolMessage } from './messages.js';
 import { toolMessage } from './tool-message.js';
@@ -26,10 +27,9 @@ export async function repairDanglingCalls(history: readonly Message[], journal: 
 
 /** The result of a call with no recorded outcome: not run only if the journal said it has no entry. */
 function unfinished(call: ToolCall, entry: JournalEntry | null | undefined): ToolResult {
-  const failure = (code: string, message: string): ToolResult => ({ id: call.id, name: call.name, ok: false, error: { code, message }, attempts: 0, durationMs: 0 });
-  if (entry === null) return failure('aborted', `The call to "${call.name}" did not run: the run was interrupted before it started.`);
+  if (entry === null) return toolFailure(call, 'aborted', `The call to "${call.name}" did not run: the run was interrupted before it started.`, 0, 0);
   const when = entry ? 'after it started' : 'and whether it started is not known';
-  return failure('outcome_unknown', `The call to "${call.name}" was cut off (the page closed or reloaded) ${when}; it may or may not have taken effect. Check before repeating it.`);
+  return toolFailure(call, 'outcome_unknown', `The call to "${call.name}" was cut off (the page closed or reloaded) ${when}; it may or may not have taken effect. Check before repeating it.`, 0, 0);
 }
 
 /** The journal's entry for `key`; `null` when the journal answered it has none; undefined when nobody can tell. */

@@ -3,6 +3,7 @@ import { decodeArgs } from './decode-args.js';
 import { isThenable } from './thenable.js';
 import { delay } from './delay.js';
 import { runAttempt, type AttemptOutcome } from './run-attempt.js';
+import { toolFailure } from './tool-failure.js';
 import type { RunScope, Tool, ToolCall, ToolResult, ValidationMode } from './types.js';
 
 /** How a ToolManager is made. */
@@ -44,9 +45,7 @@ export class ToolManager {
 export async function executeEntry(registry: ToolRegistry, entry: RegisteredTool | undefined, call: ToolCall, options: ExecuteOptions = {}): Promise<ToolResult> {
   const started = performance.now();
   const { id, name } = call;
-  const fail = (attempts: number, code: string, message: string): ToolResult => ({
-    id, name, ok: false, error: { code, message }, attempts, durationMs: performance.now() - started,
-  });
+  const fail = (attempts: number, code: string, message: string): ToolResult => toolFailure(call, code, message, attempts, performance.now() - started);
   const done = (attempts: number, outcome: AttemptOutcome, tool: Tool): ToolResult => {
     if (outcome.kind === 'ok') return { id, name, ok: true, output: outcome.output, attempts, durationMs: performance.now() - started };
     const code = outcome.kind === 'crashed' ? (outcome.code ?? 'crashed') : outcome.kind;
