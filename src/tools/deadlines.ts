@@ -13,6 +13,8 @@ interface Entry {
   live: boolean;
 }
 
+const noop = () => {};
+
 /** setTimeout's longest delay; a later deadline re-arms on the way. */
 const MAX_DELAY = 2 ** 31 - 1;
 
@@ -31,6 +33,8 @@ export function deadline(ms: number, fire: () => void): () => void {
   return () => {
     if (!entry.live) return;
     entry.live = false;
+    // The dead entry stays in the heap until its deadline passes: it must not keep the call's closure (args, output) alive.
+    entry.fire = noop;
     if (--live === 0) keepAlive(false);
     if (heap.length > 64 && heap.length > 2 * live) compact();
   };

@@ -1,6 +1,8 @@
 // The cheap bookkeeping under every call: timeouts on one timer, aborts without a listener
 // or signal per call, argument copies without structuredClone, and one registry lookup per
 // dispatched call, with no awaited approval check for a tool without a rule.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
 import { LazyAbortController, onAbort } from '../../src/tools/abort-source.js';
 import { copyArgs } from '../../src/tools/copy-args.js';
@@ -39,6 +41,19 @@ describe('deadlines', () => {
     expect(timersKeepingNodeAlive()).toBe(before + 1);
     cancel();
     expect(timersKeepingNodeAlive()).toBe(before);
+  });
+
+  it('lets go of a cancelled deadline’s callback (and what it holds) before the deadline passes', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const held = (() => {
+      const scope = { args: 'x'.repeat(1_000) };
+      deadline(60_000, () => void scope.args)();
+      return new WeakRef(scope);
+    })();
+    await waitFor(0); // a WeakRef keeps its target alive until the current job ends
+    gc();
+    expect(held.deref()).toBeUndefined();
   });
 
   it('still fires after a throwing neighbour, and reports the throw', async () => {
