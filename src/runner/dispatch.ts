@@ -8,6 +8,7 @@ import type { RunScope, ToolCall, ToolResult } from '../tools/types.js';
 import type { Approvals } from './approvals.js';
 import type { RunEvent } from './events.js';
 import type { Limiter } from './limiter.js';
+import type { KeyedToolCall } from './model-turn.js';
 
 /** What running one call needs from its run. */
 export interface DispatchContext {
@@ -29,7 +30,7 @@ export function mayStartEarly(call: ToolCall, tools: ToolManager): boolean {
 }
 
 /** Run one call: ask for approval if its tool wants it, wait for a slot, execute. Never rejects. */
-export async function dispatchCall(call: ToolCall, ctx: DispatchContext, scope?: RunScope): Promise<ToolResult> {
+export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, scope?: RunScope): Promise<ToolResult> {
   const started = performance.now();
   const stopped = (code: string, message: string): ToolResult => {
     const result = toolFailure(call, code, message, 0, performance.now() - started);
@@ -61,7 +62,8 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext, scope?:
   }
   try {
     const journaled = tool?.idempotent === false ? ctx.journal : undefined;
-    const key = call.idempotencyKey ?? crypto.randomUUID();
+    // Set when the model's reply was read (model-turn): the journal entry and every attempt share it.
+    const key = call.idempotencyKey;
     if (journaled) {
       try {
         await journaled.begin({ idempotencyKey: key, callId: call.id, name: call.name, arguments: call.arguments, ...(ctx.conversation ? { conversation: ctx.conversation } : {}) });
@@ -73,7 +75,6 @@ export async function dispatchCall(call: ToolCall, ctx: DispatchContext, scope?:
     }
     const result = await executeEntry(ctx.tools.registry, entry, call, {
       signal: ctx.signal,
-      idempotencyKey: key,
       ...(scope ? { scope } : {}),
       onAttempt: (attempt) => ctx.emit({ type: 'tool_started', callId: call.id, name: call.name, attempt }),
       onRetry: (info) => ctx.emit({ type: 'tool_retry', callId: call.id, name: call.name, ...info }),

@@ -4,13 +4,16 @@ import type { ToolCall, ToolResult } from '../tools/types.js';
 import type { Agent } from './agent.js';
 import type { RunEvent } from './events.js';
 
+/** A call as the runner read it from a reply: its idempotency key is set. */
+export type KeyedToolCall = ToolCall & { idempotencyKey: string };
+
 /** One model reply, streamed to its end. */
 export interface ModelTurn {
   /** Text outside tool-call tags: what a person reads. */
   text: string;
   /** Everything the model wrote, tags included: what the model reads back. */
   rawText: string;
-  calls: ToolCall[];
+  calls: KeyedToolCall[];
   errors: ParseError[];
   finishReason: FinishReason;
   usage?: Usage;
@@ -24,7 +27,7 @@ export interface TurnContext {
   request: EngineRequest;
   emit: (event: RunEvent) => void;
   /** Start this call now rather than after the reply, or return undefined to wait. */
-  startEarly: (call: ToolCall) => Promise<ToolResult> | undefined;
+  startEarly: (call: KeyedToolCall) => Promise<ToolResult> | undefined;
 }
 
 /**
@@ -47,8 +50,8 @@ export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
       }
     }
   };
-  const addCall = (call: ToolCall) => {
-    call.idempotencyKey ??= crypto.randomUUID();
+  const addCall = (read: ToolCall) => {
+    const call = Object.assign(read, { idempotencyKey: read.idempotencyKey ?? crypto.randomUUID() });
     turn.calls.push(call);
     emit({ type: 'tool_call', call });
     const running = ctx.startEarly(call);

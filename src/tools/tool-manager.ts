@@ -16,7 +16,7 @@ export interface ToolManagerOptions {
 export interface ExecuteOptions {
   /** Aborting it ends the call as `aborted`, with no retry. */
   signal?: AbortSignal;
-  /** Reuse a key (e.g. when resuming a journaled call); otherwise a fresh one per call. */
+  /** The key every attempt gets (default: the call's own `idempotencyKey`, which the runner sets; else a fresh one per call). */
   idempotencyKey?: string;
   /** Called as each attempt starts (1-based). */
   onAttempt?: (attempt: number) => void;
