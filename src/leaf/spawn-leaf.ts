@@ -2,6 +2,7 @@ import { AmbiError, isAmbiError } from '../errors/ambi-error.js';
 import { ToolNotAllowedError } from '../errors/tool-not-allowed-error.js';
 import { ChatRunner } from '../runner/chat-runner.js';
 import type { Agent } from '../runner/agent.js';
+import type { RunResult } from '../runner/run-result.js';
 import type { LeafSnapshot } from '../store/types.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { Tool, ToolContext } from '../tools/types.js';
@@ -69,15 +70,22 @@ async function runLeaf(parent: Agent, options: LeafOptions, depth: number, maxDe
     ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
   });
   for await (const event of run.events) scope.emit({ ...event, leafId: event.leafId ?? snapshot.id });
+  const warn = (status: LeafSnapshot['status']) => (error: unknown) => {
+    const why = error instanceof Error ? error.message : String(error);
+    const message = `The leaf's snapshot could not be updated to "${status}" (the store may still say "running"): ${why}`;
+    scope.emit({ type: 'warning', code: isAmbiError(error) ? error.code : 'storage_error', message, leafId: snapshot.id });
+  };
+  let result: RunResult;
   try {
-    const result = await run.result;
-    await options.store.put({ ...snapshot, messages: result.messages, status: 'done', result: result.text, updatedAt: Date.now() });
-    return result.text;
+    result = await run.result;
   } catch (error) {
     const failure = { code: isAmbiError(error) ? error.code : 'crashed', message: error instanceof Error ? error.message : String(error) };
-    await options.store.put({ ...snapshot, status: 'failed', error: failure, updatedAt: Date.now() }).catch(() => {});
+    await options.store.put({ ...snapshot, status: 'failed', error: failure, updatedAt: Date.now() }).catch(warn('failed'));
     throw error;
   }
+  // The leaf has finished, maybe with side effects: a store that refuses to record it does not turn it into a failure.
+  await options.store.put({ ...snapshot, messages: result.messages, status: 'done', result: result.text, updatedAt: Date.now() }).catch(warn('done'));
+  return result.text;
 }
 
 /** The parent's tools a leaf gets: never spawn_leaf, narrowed by `leaf({ tools })` and the call's own list. */

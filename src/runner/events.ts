@@ -18,6 +18,8 @@ export type RunEvent = (
   | { type: 'iteration_finished'; iteration: number; finishReason: FinishReason; toolCalls: number }
   | { type: 'run_finished'; result: RunResult }
   | { type: 'run_failed'; error: { code: string; message: string } }
+  /** Something went wrong that did not change the run's outcome (say a leaf's snapshot could not be updated). */
+  | { type: 'warning'; code: string; message: string }
 ) & { leafId?: string };
 
 /**

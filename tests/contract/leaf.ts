@@ -130,6 +130,36 @@ describe(`spawn_leaf (${realm})`, () => {
     expect(result.text).toBe('gave up'); // the leaf consumed no scripted reply: it never ran
   });
 
+  it('returns a finished leaf’s answer even when its done snapshot cannot be written, and warns of it', async () => {
+    const inner = await stores.fresh();
+    const refusingDone: SnapshotStore = {
+      put: async (snapshot) => {
+        if (snapshot.status === 'done') throw new Error('disk full');
+        await inner.put(snapshot);
+      },
+      get: (id) => inner.get(id),
+      list: () => inner.list(),
+      delete: (id) => inner.delete(id),
+    };
+    let sent = 0;
+    const sendOnce = defineTool({ name: 'send', description: 'Send mail', parameters: { type: 'object' }, idempotent: false, call: () => ++sent });
+    const engine = scriptedEngine([
+      { toolCalls: [{ name: 'spawn_leaf', arguments: { task: 'mail it' } }] },
+      { toolCalls: [{ name: 'send', arguments: {} }] },
+      'Mail sent.',
+      'The leaf sent the mail.',
+    ]);
+    const agent = (await Agent.make(engine)).tool(sendOnce).leaf({ store: refusingDone });
+    const run = new ChatRunner().run(agent, 'go');
+    const events: RunEvent[] = [];
+    for await (const event of run.events) events.push(event);
+    const result = await run.result;
+    expect(sent).toBe(1);
+    expect(result.toolResults).toMatchObject([{ name: 'spawn_leaf', ok: true, output: 'Mail sent.' }]);
+    const [snapshot] = await inner.list();
+    expect(events.filter((e) => e.type === 'warning')).toMatchObject([{ code: 'storage_error', leafId: snapshot!.id, message: expect.stringContaining('disk full') }]);
+  });
+
   it('aborts a running leaf when the parent run is aborted, and records it as failed', async () => {
     const store = new RecordingStore(await stores.fresh());
     const hang = defineTool({ name: 'hang', description: 'x', parameters: { type: 'object' }, idempotent: true, call: (_a, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))) });
