@@ -1,9 +1,7 @@
 // The assistant panel: runs the agent in a runner worker and shows what happens, as text.
+import { IndexedDbConversationStore } from '../../src/store/indexeddb-conversation-store.js';
 import {
   createWorkerRunner,
-  downloadLocalModel,
-  IndexedDbConversationStore,
-  localModel,
   openAICompatible,
   scriptedEngine,
   type Message,
@@ -16,6 +14,8 @@ import { addNoteTool, deleteNoteTool, searchNotesTool, updateNoteTool } from '..
 import { offlineReply, WALKTHROUGH_PROMPT, walkthroughReplies } from '../walkthrough.js';
 import { refreshLeaves } from './leaves-view.js';
 import { appendItem, button, describeError } from './render.js';
+import { downloadLocalModel } from '../../src/engines/local-download.js';
+import { localModel } from '../../src/engines/local-model.js';
 import { loadSettings, pickedModel, type Settings } from './settings.js';
 
 export const DATABASE = 'ambi-demo';

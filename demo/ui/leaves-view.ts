@@ -1,5 +1,5 @@
 // The leaf snapshots panel, read straight from IndexedDB.
-import { IndexedDbSnapshotStore } from '../../src/worker/index.js';
+import { IndexedDbSnapshotStore } from '../../src/store/indexeddb-snapshot-store.js';
 
 /** Re-read and show every leaf snapshot, newest last. */
 export async function refreshLeaves(database: string): Promise<void> {

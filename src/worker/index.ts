@@ -8,15 +8,10 @@ export { InvalidToolError } from '../errors/invalid-tool-error.js';
 export { defineTool, type ToolSpec } from '../tools/define-tool.js';
 export { openAICompatible, type OpenAICompatibleConfig, type OpenAICompatibleOptions } from '../engines/openai-compatible.js';
 export { scriptedEngine, type ScriptedEngineConfig, type ScriptedReply, type ScriptedToolCall } from '../engines/scripted.js';
-export { localModel, type LocalModelConfig, type LocalModelOptions, type LocalModelProgress } from '../engines/local-model.js';
-export { downloadLocalModel, type DownloadLocalModelOptions } from '../engines/local-download.js';
 export type { EngineConfig } from '../engines/config.js';
 export { createWorkerRunner, WorkerRunner, type WorkerRunnerOptions, type WorkerToolsOptions } from './worker-runner.js';
 export type { WorkerLeafOptions } from './protocol.js';
 export { exposeTools } from './expose-tools.js';
-// What a page may read itself: the runner worker writes them, the page shows them.
-export { IndexedDbConversationStore } from '../store/indexeddb-conversation-store.js';
-export { IndexedDbSnapshotStore } from '../store/indexeddb-snapshot-store.js';
 export type { WorkerSource } from './tool-worker.js';
 export type { Run, RunOptions } from '../runner/chat-runner.js';
 export type { RunEvent } from '../runner/events.js';
