@@ -67,10 +67,10 @@ export function runAttempt(
     // Whatever the tool returns after the attempt settled is discarded unread.
     if (later) {
       Promise.resolve(output).then(
-        (value) => settled || settle(toOutcome(tool.name, value)),
+        (value) => settled || settle(toOutcome(tool, value)),
         (error: unknown) => settled || settle(classifyThrow(tool.name, error)),
       );
-    } else settle(toOutcome(tool.name, output));
+    } else settle(toOutcome(tool, output));
   });
 }
 
@@ -83,12 +83,22 @@ export function abortSourceOf(ctx: ToolContext): AbortSource {
 }
 
 /** The output as JSON, or `crashed`: an output JSON cannot hold, or whose own `toJSON` throws, is the tool's failure. */
-function toOutcome(toolName: string, output: unknown): AttemptOutcome {
+function toOutcome(tool: Tool, output: unknown): AttemptOutcome {
+  if (jsonOutputs.has(tool)) return { kind: 'ok', output: output as JsonValue };
   try {
-    return { kind: 'ok', output: toolOutputJson(toolName, output) };
+    return { kind: 'ok', output: toolOutputJson(tool.name, output) };
   } catch (error) {
-    return classifyThrow(toolName, error);
+    return classifyThrow(tool.name, error);
   }
+}
+
+/** Tools whose outputs arrive as JSON already: converted where the tool ran, then cloned across. */
+const jsonOutputs = new WeakSet<Tool>();
+
+/** Mark `tool` as one whose outputs need no conversion here (a proxy for a tool in another realm). */
+export function outputsJson(tool: Tool): Tool {
+  jsonOutputs.add(tool);
+  return tool;
 }
 
 function classifyThrow(toolName: string, error: unknown): AttemptOutcome {

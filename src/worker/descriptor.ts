@@ -1,4 +1,4 @@
-import { abortSourceOf } from '../tools/run-attempt.js';
+import { abortSourceOf, outputsJson } from '../tools/run-attempt.js';
 import type { Tool } from '../tools/types.js';
 import type { ToolDescriptor, ToolInvoker } from './protocol.js';
 
@@ -17,13 +17,13 @@ export function toDescriptor(tool: Tool): ToolDescriptor {
   };
 }
 
-/** A tool whose calls go through `invoker` to the realm where its code lives. */
+/** A tool whose calls go through `invoker` to the realm where its code lives (which converts its outputs to JSON). */
 export function remoteTool(descriptor: ToolDescriptor, invoker: ToolInvoker): Tool {
   const { approval, ...definition } = descriptor;
-  return {
+  return outputsJson({
     ...definition,
     needsApproval: approval === 'ask' ? (args) => invoker.needsApproval(args) : approval === 'always',
     // The abort travels as its own argument (Comlink converts top-level arguments only); the attempt's signal is not made for it.
     call: (args, ctx) => invoker.call(args, { callId: ctx.callId, attempt: ctx.attempt, idempotencyKey: ctx.idempotencyKey }, abortSourceOf(ctx)),
-  };
+  });
 }
