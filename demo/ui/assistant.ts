@@ -100,6 +100,7 @@ function timelineLine(event: RunEvent): string | undefined {
     case 'format_error': return `${leaf}unreadable tool call fed back to the model`;
     case 'run_finished': return `${leaf}run finished`;
     case 'run_failed': return `${leaf}run failed: ${event.error.code}`;
+    case 'warning': return `${leaf}warning (${event.code}): ${event.message}`;
     default: return undefined;
   }
 }
