@@ -1,4 +1,5 @@
 import type { ChatCompletionChunk } from '@wllama/wllama';
+import { DEFAULT_CALL_TAGS } from '../parser/call-tags.js';
 import { abortedError, throwIfAborted } from './abort.js';
 import { toolCallGrammar } from './local-grammar.js';
 import { ModelLoader } from './local-loader.js';
@@ -47,8 +48,9 @@ export function createLocalEngine(given: LocalModelConfig, deps: LocalModelDeps 
 async function* generate(config: LocalModelConfig, loader: ModelLoader, lock: TurnLock, request: EngineRequest): AsyncGenerator<EngineEvent> {
   const { signal } = request;
   throwIfAborted(signal);
-  // Built first: an unknown forced tool fails before any loading. The runner relaxes a forced choice after tool results.
-  const grammar = toolCallGrammar(request.tools, request.toolChoice ?? 'auto', config.toolTags);
+  // Built first: an unknown forced tool or unusable tags fail before any loading. The runner relaxes
+  // a forced choice after tool results. The tags are the parser's, so every call written is one it reads.
+  const grammar = toolCallGrammar(request.tools, request.toolChoice ?? 'auto', request.callTags ?? DEFAULT_CALL_TAGS);
   const model = await loader.acquire(signal);
   const release = await lock.acquire(signal);
   const controller = new AbortController();

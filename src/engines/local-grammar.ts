@@ -1,14 +1,12 @@
 import { EngineError } from '../errors/engine-error.js';
+import { checkTags } from '../parser/call-tags.js';
+import type { CallTags } from '../parser/types.js';
 import type { ToolDefinition } from '../tools/types.js';
 import { charClass, GbnfRules, literal } from './local-gbnf.js';
 import { jsonRule, schemaRule } from './local-grammar-schema.js';
 import type { ToolChoice } from './types.js';
 
-/** The tags a call is written between (the agent's parser's tags). */
-export interface CallTags {
-  open: string;
-  close: string;
-}
+export type { CallTags };
 
 /**
  * The GBNF grammar for one reply, or undefined for unconstrained text (no tools).
@@ -17,8 +15,10 @@ export interface CallTags {
  * - `{ name }`: exactly one call, to that tool.
  * - `none`: prose only (it cannot open a call).
  * A call is `open{"name": "<registered name>", "args": <JSON matching that tool's schema>}close`.
+ * `tags` must be the agent's parser's; tags no parser accepts throw InvalidTagsError.
  */
 export function toolCallGrammar(tools: readonly ToolDefinition[], choice: ToolChoice, tags: CallTags): string | undefined {
+  checkTags(tags.open, tags.close);
   if (tools.length === 0) return undefined;
   const rules = new GbnfRules();
   if (choice === 'none') return rules.grammar(proseRule(rules, tags.open));

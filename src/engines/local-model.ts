@@ -20,11 +20,6 @@ export interface LocalModelOptions {
   temperature?: number;
   /** Seed of each request's sampler, for repeatable output. Default: random. */
   seed?: number;
-  /**
-   * The tags the tool-call grammar writes: they must be the agent's parser's tags.
-   * Default: `[TOOL_CALL]` / `[/TOOL_CALL]`, those of the default `TagToolCallParser`.
-   */
-  toolTags?: { open: string; close: string };
   /** Where wllama's `.wasm` is served. Default: the file Vite emits from `@wllama/wllama`. */
   wasmUrl?: string;
   /** Keep a downloaded model in Cache Storage, so the next start needs no network. Default true. */
@@ -32,9 +27,8 @@ export interface LocalModelOptions {
 }
 
 /** A plain-data description of a GGUF model run in the browser with llama.cpp (wllama). */
-export interface LocalModelConfig extends Omit<LocalModelOptions, 'toolTags' | 'cache'> {
+export interface LocalModelConfig extends Omit<LocalModelOptions, 'cache'> {
   kind: 'local';
-  toolTags: { open: string; close: string };
   cache: boolean;
 }
 
@@ -63,8 +57,6 @@ export interface LocalModelDeps {
   onProgress?: (progress: LocalModelProgress) => void;
 }
 
-export const DEFAULT_TOOL_TAGS = { open: '[TOOL_CALL]', close: '[/TOOL_CALL]' } as const;
-
 /** Describe a GGUF model run in the browser (llama.cpp in WebAssembly); tool calls are grammar-constrained. */
 export function localModel(options: LocalModelOptions): LocalModelConfig {
   const { source } = options;
@@ -82,9 +74,7 @@ export function localModel(options: LocalModelOptions): LocalModelConfig {
   if (options.template !== undefined && (typeof options.template !== 'string' || options.template.trim() === '')) {
     invalid('`template` must be a non-empty Jinja template (or "chatml")');
   }
-  const tags = options.toolTags ?? DEFAULT_TOOL_TAGS;
-  if (!tags.open || !tags.close || tags.open === tags.close) invalid('`toolTags` needs two different, non-empty tags');
-  return { ...options, kind: 'local', toolTags: { open: tags.open, close: tags.close }, cache: options.cache ?? true };
+  return { ...options, kind: 'local', cache: options.cache ?? true };
 }
 
 function wholeAtLeast(value: number | undefined, name: string, min: number): void {

@@ -1,3 +1,4 @@
+import type { CallTags } from '../parser/types.js';
 import type { Message } from '../runner/messages.js';
 import type { ToolCall, ToolDefinition } from '../tools/types.js';
 
@@ -19,6 +20,11 @@ export interface EngineRequest {
   /** Sent natively when the engine supports it; otherwise already taught in the system prompt. */
   tools: readonly ToolDefinition[];
   toolChoice?: ToolChoice;
+  /**
+   * The agent's parser's tags (the runner sets them from `parser.callTags`). An engine that
+   * constrains its output writes calls between them. Default: `[TOOL_CALL]` / `[/TOOL_CALL]`.
+   */
+  callTags?: CallTags;
   signal?: AbortSignal;
 }
 

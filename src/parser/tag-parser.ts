@@ -1,11 +1,11 @@
 import type { ToolDefinition } from '../tools/types.js';
+import { checkTags, DEFAULT_CALL_TAGS } from './call-tags.js';
 import { collectParts } from './collect.js';
 import { tagInstructions } from './instructions.js';
-import { InvalidTagsError } from '../errors/invalid-tags-error.js';
 import { formatMessages, type FormatMessages } from './messages.js';
 import { TagToolCallStream } from './stream.js';
 import { Tag } from './tag.js';
-import type { ParseResult, ToolCallParser } from './types.js';
+import type { CallTags, ParseResult, ToolCallParser } from './types.js';
 
 /** The tags that delimit a call; both default to the `[TOOL_CALL]` pair. */
 export interface TagParserOptions {
@@ -20,16 +20,19 @@ export interface TagParserOptions {
 export class TagToolCallParser implements ToolCallParser {
   readonly open: string;
   readonly close: string;
+  /** The same tags as one value: a local engine's grammar writes calls between them. */
+  readonly callTags: CallTags;
   private readonly openTag: Tag;
   private readonly closeTag: Tag;
   private readonly messages: FormatMessages;
 
   /** A parser for the given tags (default `[TOOL_CALL]` / `[/TOOL_CALL]`); throws InvalidTagsError for unusable tags. */
   constructor(options: TagParserOptions = {}) {
-    const { open = '[TOOL_CALL]', close = '[/TOOL_CALL]' } = options;
+    const { open = DEFAULT_CALL_TAGS.open, close = DEFAULT_CALL_TAGS.close } = options;
     checkTags(open, close);
     this.open = open;
     this.close = close;
+    this.callTags = Object.freeze({ open, close });
     this.openTag = new Tag(open);
     this.closeTag = new Tag(close);
     this.messages = formatMessages({ open, close });
@@ -54,20 +57,5 @@ export class TagToolCallParser implements ToolCallParser {
   /** System-prompt text that teaches this parser's tags and the given tools. */
   instructions(definitions: readonly ToolDefinition[]): string {
     return tagInstructions(definitions, { open: this.open, close: this.close });
-  }
-}
-
-function checkTags(open: unknown, close: unknown): void {
-  for (const [which, tag] of [['open', open], ['close', close]] as const) {
-    if (typeof tag !== 'string' || tag.trim() === '') {
-      throw new InvalidTagsError(`the ${which} tag must be a non-blank string, got ${JSON.stringify(tag)}`);
-    }
-  }
-  if (open === close) {
-    throw new InvalidTagsError(`the open and close tags must differ (both are ${JSON.stringify(open)}), or a block could never be told from its end`);
-  }
-  // The close tag is only searched outside JSON strings; a quote in it would itself open or end a string.
-  if ((close as string).includes('"')) {
-    throw new InvalidTagsError(`the close tag must not contain a double quote, got ${JSON.stringify(close)}`);
   }
 }

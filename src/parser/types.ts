@@ -30,8 +30,20 @@ export interface ToolCallStream {
   end(): readonly ParsePart[];
 }
 
+/** The tags a call is written between. */
+export interface CallTags {
+  open: string;
+  close: string;
+}
+
 /** A way of writing tool calls in model text: the extension point for other formats. */
 export interface ToolCallParser {
+  /**
+   * The tags this format writes a call between, if it is tagged text. The runner sends them with
+   * each request, so an engine that constrains its output (a local model's grammar) writes calls
+   * this parser reads. A parser without them leaves such an engine on `[TOOL_CALL]` / `[/TOOL_CALL]`.
+   */
+  readonly callTags?: CallTags;
   /** Parse a complete reply. */
   parse(text: string): ParseResult;
   /** Start parsing a reply that arrives in chunks. */

@@ -91,6 +91,25 @@ describe('grammar text', () => {
     }
   });
 
+  test('tags a parser refuses are refused the same way: invalid_tags', () => {
+    const unusable = [
+      { open: '<x>', close: '<x>' },
+      { open: ' ', close: '</x>' },
+      { open: '<x>', close: '</x">' },
+    ];
+    for (const tags of unusable) {
+      const errors = [() => new TagToolCallParser(tags), () => toolCallGrammar([add], 'auto', tags)].map((attempt) => {
+        try {
+          attempt();
+        } catch (error) {
+          return error;
+        }
+        return undefined;
+      });
+      expect(errors.map((error) => isAmbiError(error, 'invalid_tags')), JSON.stringify(tags)).toEqual([true, true]);
+    }
+  });
+
   test('GBNF literals escape quotes, backslashes and control characters', () => {
     expect(literal('a"b\\c\nd\u0001é')).toBe('"a\\"b\\\\c\\nd\\x01é"');
   });

@@ -8,7 +8,7 @@ describe('localModel config', () => {
   test('is plain data with defaults filled, and survives structured cloning with a Blob source', () => {
     const blob = new Blob([tinyGguf()]);
     const config = localModel({ source: blob, contextSize: 512 });
-    expect(config).toMatchObject({ kind: 'local', contextSize: 512, cache: true, toolTags: { open: '[TOOL_CALL]', close: '[/TOOL_CALL]' } });
+    expect(config).toMatchObject({ kind: 'local', contextSize: 512, cache: true });
     const copy = structuredClone(config);
     expect(copy.source).toBeInstanceOf(Blob);
     expect((copy.source as Blob).size).toBe(blob.size);
@@ -24,7 +24,6 @@ describe('localModel config', () => {
       { source: 'm.gguf', maxTokens: -1 },
       { source: 'm.gguf', temperature: -0.1 },
       { source: 'm.gguf', template: ' ' },
-      { source: 'm.gguf', toolTags: { open: '<x>', close: '<x>' } },
     ];
     for (const options of bad) {
       expect(() => localModel(options), JSON.stringify(options)).toThrow(/localModel/);
