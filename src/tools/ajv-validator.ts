@@ -2,6 +2,7 @@ import Ajv from 'ajv';
 import { copyArgs } from './copy-args.js';
 import { compileNoEvalValidator } from './no-eval-validator.js';
 import { describeProblem } from './problem.js';
+import { mayFillDefaults } from './schema-defaults.js';
 import type { JsonArgsValidator } from './validate-args.js';
 
 // One Ajv per realm: compiled validators are cached on it and in `compiled` below.
@@ -59,20 +60,4 @@ export function compileAjvValidator(schema: object): JsonArgsValidator {
   };
   compiled.set(schema, validator);
   return validator;
-}
-
-/**
- * Whether ajv's `useDefaults` may write into data this schema checks: a `default` anywhere
- * (even where ajv would ignore it), or a `$ref` out of the schema (say to the draft-07
- * meta-schema, which has defaults). Errs on the side of yes.
- */
-function mayFillDefaults(node: unknown, seen = new Set<object>()): boolean {
-  if (typeof node !== 'object' || node === null || seen.has(node)) return false;
-  seen.add(node);
-  if (!Array.isArray(node)) {
-    if (Object.hasOwn(node, 'default')) return true;
-    const ref = (node as { $ref?: unknown }).$ref;
-    if (ref !== undefined && !(typeof ref === 'string' && ref.startsWith('#'))) return true;
-  }
-  return Object.values(node).some((child) => mayFillDefaults(child, seen));
 }

@@ -4,12 +4,11 @@ import { DRAFT_07_META_SCHEMA } from './draft-07-meta-schema.js';
 import { problemsOf } from './no-eval-problems.js';
 import { checkStrictSchema, prepareSchema, type PreparedSchema } from './no-eval-schema.js';
 import { describeProblem } from './problem.js';
-import { applyDefaults } from './schema-defaults.js';
+import { applyDefaults, planDefaults } from './schema-defaults.js';
 import type { JsonArgsValidator } from './validate-args.js';
 
 const compiled = new WeakMap<object, JsonArgsValidator>();
 let metaSchema: PreparedSchema | undefined;
-
 
 /**
  * The validator of a tool's arguments that never evaluates code (`@cfworker/json-schema`
@@ -24,14 +23,19 @@ export function compileNoEvalValidator(schema: object): JsonArgsValidator {
   checkAgainstMetaSchema(schema);
   const prepared = prepareSchema(schema);
   checkStrictSchema(prepared);
+  const defaults = planDefaults(schema, prepared);
+  // An owned value was just parsed from JSON text: it is JSON, and stays JSON when the defaults
+  // filled into it are, so cfworker may read it as it is.
+  const ownedStaysJson = defaults?.json ?? true;
   const validator: JsonArgsValidator = (value, owned = false) => {
     let copy: unknown;
     let data: unknown;
     try {
       // Defaults are written into a copy, which the tool gets; a value nobody else holds needs none.
       copy = owned ? value : copyArgs(value);
-      applyDefaults(prepared.root, copy, prepared, jsonView);
-      data = jsonView(copy);
+      const view = owned && ownedStaysJson ? asIs : jsonView;
+      if (defaults) applyDefaults(defaults, copy, view);
+      data = view(copy);
     } catch {
       return { ok: false, problems: ['arguments must be plain JSON'] };
     }
@@ -52,6 +56,8 @@ function checkAgainstMetaSchema(schema: object): void {
   const problems = problemsOf(result.errors, metaSchema, data);
   throw new Error(`schema is invalid: ${problems.map((p) => `data${p.instancePath} ${p.message}`).join(', ')}`);
 }
+
+const asIs = (value: unknown): unknown => value;
 
 /**
  * The data as cfworker must see it: JSON only. An `undefined` property is absent (as ajv

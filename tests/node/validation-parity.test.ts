@@ -108,6 +108,13 @@ const cases: Case[] = [
     then: object({ speed: { type: 'number', default: 9 } }),
     additionalProperties: true,
   }), [{}, { mode: 'fast' }, { mode: 'slow', level: 1 }]],
+  ['defaults through patternProperties, additionalProperties, $ref and an if on filled data', object({ base: { $ref: '#/definitions/base' } }, {
+    definitions: { base: object({ unit: { type: 'string', default: 'cm' } }) },
+    patternProperties: { '^n_': object({ scale: { type: 'number', default: 1 } }) },
+    additionalProperties: object({ on: { type: 'boolean', default: true } }),
+    if: object({ base: object({ unit: { const: 'cm' } }, { required: ['unit'] }) }, { required: ['base'] }),
+    then: object({ metric: { type: 'boolean', default: true } }),
+  }), [{}, { base: {} }, { base: { unit: 'in' }, n_a: {}, other: {} }, { n_b: { scale: 'x' }, extra: { on: 1 } }]],
   ['arguments that are not JSON', object({ a: { type: 'number' } }), [{ a: () => 1 }, { a: new Map() }]],
 ];
 
@@ -173,6 +180,36 @@ describe('the no-eval validator agrees with ajv', () => {
         { numRuns: 300 },
       );
     }
+  });
+
+  it('decides arguments parsed from JSON text (owned, validated in place) as ajv decides them', () => {
+    for (const [title, schema, values] of cases) {
+      if (title.startsWith('arguments that are not JSON')) continue;
+      const ajv = compileAjvValidator(structuredClone(schema));
+      const noEval = compileNoEvalValidator(structuredClone(schema));
+      for (const value of values) {
+        const text = JSON.stringify(value);
+        expect(noEval(JSON.parse(text), true), `${title}: ${text}`).toEqual(ajv(JSON.parse(text), true));
+      }
+    }
+  });
+
+  it('reads owned arguments as JSON even when a default filled into them is not JSON (an undefined field is absent)', () => {
+    const schema = object({ o: { type: 'object', required: ['a'], default: { a: undefined } } });
+    const noEval = compileNoEvalValidator(schema);
+    const expected = { ok: false, problems: ["/o must have required property 'a'"] };
+    expect(noEval({})).toEqual(expected);
+    expect(noEval(JSON.parse('{}'), true)).toEqual(expected);
+    expect(compileAjvValidator(structuredClone(schema))(JSON.parse('{}'), true)).toEqual(expected);
+  });
+
+  it('accepts an unused definition with defaults whose pattern ajv never compiles, and fills the used ones', () => {
+    const schema = object({ a: { $ref: '#/definitions/used' } }, {
+      definitions: { used: object({ b: { type: 'number', default: 1 } }), unused: object({ c: { default: 1 } }, { patternProperties: { '(': {} } }) },
+    });
+    const expected = { ok: true, value: { a: { b: 1 } } };
+    expect(compileAjvValidator(structuredClone(schema))(JSON.parse('{"a":{}}'), true)).toEqual(expected);
+    expect(compileNoEvalValidator(structuredClone(schema))(JSON.parse('{"a":{}}'), true)).toEqual(expected);
   });
 
   it('writes the messages the model has always read', () => {
