@@ -34,6 +34,7 @@
  *   `stream: true`) is decoded by `decodeCompletion`.
  */
 import { EngineError } from '../errors/engine-error.js';
+import { parseJsonOr } from '../parser/parse-json.js';
 import type { EngineEvent, FinishReason, Usage } from './types.js';
 import { createToolCallMerger } from './openai-tool-calls.js';
 import { preview, serverMessage } from './server-message.js';
@@ -53,7 +54,7 @@ export async function* decodeStream(messages: AsyncIterable<SseMessage>): AsyncG
   const decoder = createChunkDecoder();
   let done = false;
   for await (const message of messages) {
-    if (message.event === 'error') throw streamError(parseLoosely(message.data));
+    if (message.event === 'error') throw streamError(parseJsonOr(message.data, message.data));
     const data = message.data.trim();
     if (data === '[DONE]') {
       done = true;
@@ -194,12 +195,4 @@ function notACompletion(body: unknown): EngineError {
 
 function cutError(cause?: unknown): EngineError {
   return new EngineError('stream_cut', 'The model stream ended before the answer was complete (no finish_reason, no [DONE])', { cause });
-}
-
-function parseLoosely(data: string): unknown {
-  try {
-    return JSON.parse(data);
-  } catch {
-    return data;
-  }
 }

@@ -1,3 +1,4 @@
+import { parseJsonOr } from '../parser/parse-json.js';
 import { newCallId } from '../tools/ids.js';
 import type { ToolCall } from '../tools/types.js';
 import { asRecord } from './wire-json.js';
@@ -87,20 +88,11 @@ export function createToolCallMerger(): ToolCallMerger {
 
 /** JSON arguments as a value; empty text is `{}`; text that does not parse stays raw for the ToolManager to report. */
 export function parseArguments(text: string): unknown {
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+  return text.trim() === '' ? {} : parseJsonOr(text, text);
 }
 
+const NOT_JSON = Symbol('not JSON');
+
 function isCompleteJson(text: string): boolean {
-  if (text.trim() === '') return false;
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
+  return text.trim() !== '' && parseJsonOr(text, NOT_JSON) !== NOT_JSON;
 }

@@ -1,5 +1,6 @@
 import { newCallId } from '../tools/ids.js';
 import type { FormatMessages } from './messages.js';
+import { parseJsonOr } from './parse-json.js';
 import type { ParsePart } from './types.js';
 
 type CallOrError = Extract<ParsePart, { type: 'call' | 'error' }>;
@@ -56,12 +57,7 @@ function readCall(item: unknown, messages: FormatMessages): CallOrError | string
 
 /** Some models send arguments as a JSON string; decode it, or keep the raw string for a later stage to report. */
 function decodeDoubleEncoded(args: unknown): unknown {
-  if (typeof args !== 'string') return args;
-  try {
-    return JSON.parse(args);
-  } catch {
-    return args;
-  }
+  return typeof args === 'string' ? parseJsonOr(args, args) : args;
 }
 
 /** `text.trim()`, which copies the string even when there is nothing to trim; JSON mostly starts and ends with a visible ASCII character. */
