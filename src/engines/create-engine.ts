@@ -3,6 +3,7 @@ import type { EngineConfig } from './config.js';
 import { lazyLocalEngine } from './lazy-local-engine.js';
 import type { LocalModelProgress } from './local-model.js';
 import { createOpenAICompatibleEngine } from './openai-engine.js';
+import { realmFetch } from './realm-fetch.js';
 import { createScriptedEngine } from './scripted-engine.js';
 import type { Engine } from './types.js';
 
@@ -17,8 +18,7 @@ export interface EngineDeps {
 export function createEngine(config: EngineConfig, deps: EngineDeps = {}): Engine {
   switch (config.kind) {
     case 'openai-compatible':
-      // Wrapped, because a browser's fetch called off `globalThis` throws "Illegal invocation".
-      return createOpenAICompatibleEngine(config, deps.fetch ?? ((input, init) => globalThis.fetch(input, init)));
+      return createOpenAICompatibleEngine(config, deps.fetch ?? realmFetch);
     case 'scripted':
       return createScriptedEngine(config);
     case 'local':

@@ -4,6 +4,7 @@ import { abortedError, throwIfAborted } from './abort.js';
 import { deleteCachedLocalModel, readCachedModel, writeCachedModel } from './local-cache.js';
 import { inspectGguf, type GgufInfo } from './local-gguf.js';
 import type { LocalModelProgress } from './local-model.js';
+import { realmFetch } from './realm-fetch.js';
 
 /** How model bytes are obtained. */
 export interface DownloadLocalModelOptions {
@@ -58,7 +59,7 @@ export async function downloadLocalModel(url: string, options: DownloadLocalMode
 
 async function download(url: string, options: DownloadLocalModelOptions): Promise<Blob> {
   const { signal, onProgress } = options;
-  const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const fetchImpl = options.fetch ?? realmFetch;
   let response: Response;
   try {
     response = await fetchImpl(url, signal ? { signal } : {});
