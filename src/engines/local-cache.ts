@@ -1,4 +1,5 @@
 import { StorageError } from '../errors/storage-error.js';
+import { errorMessage } from './error-message.js';
 import { resolveURL } from './realm-url.js';
 
 // Downloaded models live in Cache Storage (shared by the page and its workers, same origin),
@@ -67,7 +68,7 @@ export async function deleteCachedLocalModel(url: string): Promise<boolean> {
   try {
     return await cache.delete(modelCacheKey(url));
   } catch (cause) {
-    throw new StorageError(`Could not delete the cached model: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    throw new StorageError(`Could not delete the cached model: ${errorMessage(cause)}`, { cause });
   }
 }
 

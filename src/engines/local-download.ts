@@ -1,6 +1,7 @@
 import { isAmbiError } from '../errors/ambi-error.js';
 import { LocalModelError } from '../errors/local-model-error.js';
 import { abortedError, throwIfAborted } from './abort.js';
+import { errorMessage } from './error-message.js';
 import { deleteCachedLocalModel, readCachedModel, writeCachedModel } from './local-cache.js';
 import { inspectGguf, type GgufInfo } from './local-gguf.js';
 import type { LocalModelProgress } from './local-model.js';
@@ -65,7 +66,7 @@ async function download(url: string, options: DownloadLocalModelOptions): Promis
     response = await fetchImpl(url, signal ? { signal } : {});
   } catch (cause) {
     if (signal?.aborted) throw abortedError(signal);
-    throw new LocalModelError('download_failed', `Could not download the model from ${url}: ${describe(cause)}`, { cause });
+    throw new LocalModelError('download_failed', `Could not download the model from ${url}: ${errorMessage(cause)}`, { cause });
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => {});
@@ -102,7 +103,7 @@ async function download(url: string, options: DownloadLocalModelOptions): Promis
   } catch (cause) {
     if (signal?.aborted) throw abortedError(signal);
     if (isAmbiError(cause)) throw cause;
-    throw new LocalModelError('download_failed', `The model download from ${url} broke off after ${loaded} bytes: ${describe(cause)}`, { cause });
+    throw new LocalModelError('download_failed', `The model download from ${url} broke off after ${loaded} bytes: ${errorMessage(cause)}`, { cause });
   } finally {
     signal?.removeEventListener('abort', onAbort);
     reader.releaseLock();
@@ -113,8 +114,4 @@ async function download(url: string, options: DownloadLocalModelOptions): Promis
   }
   report(true);
   return new Blob(chunks as BlobPart[]);
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

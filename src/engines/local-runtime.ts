@@ -1,6 +1,7 @@
 import type { Wllama } from '@wllama/wllama';
 import { LocalModelError } from '../errors/local-model-error.js';
 import { abortedError } from './abort.js';
+import { errorMessage } from './error-message.js';
 import type { GgufInfo } from './local-gguf.js';
 import type { LocalModelConfig } from './local-model.js';
 import { chooseTemplate, type TemplateSource } from './local-template.js';
@@ -29,7 +30,7 @@ async function importWllama(wasmUrl: string | undefined): Promise<{ Wllama: type
     ]);
     return { Wllama: module.Wllama, wasmUrl: wasm.default };
   } catch (cause) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const reason = errorMessage(cause);
     throw new LocalModelError('runtime_unavailable', `Could not load @wllama/wllama, an optional peer dependency of ambi-web: ${reason}`, { cause });
   }
 }
@@ -82,7 +83,7 @@ const OUT_OF_MEMORY = /out of memory|insufficient memory|\bOOM\b|failed to alloc
 
 /** A load failure as a coded error: `out_of_memory` when llama.cpp or the wasm ran out, else `load_failed`. */
 function loadError(error: unknown, log: readonly string[]): LocalModelError {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const detail = log.filter((line) => line.startsWith('error')).slice(-5).join('\n');
   const text = `${message}\n${detail}`;
   if (OUT_OF_MEMORY.test(text)) {
@@ -100,7 +101,7 @@ const CONTEXT_OVERFLOW =
 
 /** A generation failure as a coded error (the caller handles aborts). */
 export function generationError(error: unknown, log: readonly string[]): LocalModelError {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   // Memory first: "failed to allocate the KV cache" is out of memory, not a long prompt.
   if (OUT_OF_MEMORY.test(message)) {
     return new LocalModelError('out_of_memory', `The model ran out of memory while generating: ${message}`, { cause: error });
