@@ -438,6 +438,18 @@ export function describeToolCore(realm: string): void {
         });
       });
 
+      it('gives toJSON the property key, as JSON.stringify does: a key holding "/", an index as a string, "" for the output', async () => {
+        const keyOf = { toJSON: (key: string) => `key:${key}` };
+        const output = { 'a/b': keyOf, list: [keyOf, { 'c/d/e': keyOf }], toJSON: undefined };
+        const { tool } = recorded({ idempotent: true }, () => output);
+        const expected = { 'a/b': 'key:a/b', list: ['key:0', { 'c/d/e': 'key:c/d/e' }] };
+        expect(JSON.parse(JSON.stringify(output))).toEqual(expected);
+        const result = await managerWith(tool).execute({ id: 'c1', name: 'probe', arguments: {} });
+        expect(result.ok && result.output).toEqual(expected);
+        const { tool: whole } = recorded({ idempotent: true }, () => keyOf);
+        expect(await managerWith(whole).execute({ id: 'c2', name: 'probe', arguments: {} })).toMatchObject({ ok: true, output: 'key:' });
+      });
+
       it('reports an output whose toJSON throws, or whose then throws, as crashed rather than rejecting', async () => {
         const badJson = { toJSON: () => { throw new Error('no JSON today'); } };
         const badThen = Object.defineProperty({}, 'then', { get: () => { throw new Error('no then either'); } });
@@ -457,6 +469,7 @@ export function describeToolCore(realm: string): void {
         ['a BigInt', { big: 10n }, '/big is a BigInt'],
         ['a Map', new Map(), 'the output is a Map'],
         ['NaN', [1, Number.NaN], '/1 is NaN'],
+        ['a symbol under keys holding "/"', { 'a/b': [{ 'c/d': Symbol('s') }] }, '/a/b/0/c/d is a symbol'],
       ])('reports an output holding %s as crashed, naming where', async (_label, output, where) => {
         const { tool } = recorded({ idempotent: true }, () => output);
         const result = failure(await managerWith(tool).execute({ id: 'c1', name: 'probe', arguments: {} }));
