@@ -1,5 +1,6 @@
 import { EngineError } from '../errors/engine-error.js';
 import { checkTags } from '../parser/call-tags.js';
+import { failureTable } from '../parser/tag.js';
 import type { CallTags } from '../parser/types.js';
 import type { ToolDefinition } from '../tools/types.js';
 import { charClass, GbnfRules, literal } from './local-gbnf.js';
@@ -72,12 +73,7 @@ export function proseRule(rules: GbnfRules, tag: string): string {
 
 /** The KMP transition: from `state` matched characters, reading `char`. */
 function automaton(chars: string[]): (state: number, char: string) => number {
-  const fallback = new Array<number>(chars.length).fill(0);
-  for (let i = 1, k = 0; i < chars.length; i++) {
-    while (k > 0 && chars[i] !== chars[k]) k = fallback[k - 1]!;
-    if (chars[i] === chars[k]) k++;
-    fallback[i] = k;
-  }
+  const fallback = failureTable(chars);
   const step = (state: number, char: string): number => {
     if (chars[state] === char) return state + 1;
     return state === 0 ? 0 : step(fallback[state - 1]!, char);

@@ -24,12 +24,8 @@ export class Tag {
   constructor(readonly text: string) {
     this.length = text.length;
     this.first = text.charCodeAt(0);
-    this.fallback = new Int32Array(text.length);
-    for (let i = 1, k = 0; i < text.length; i++) {
-      while (k > 0 && text.charCodeAt(i) !== text.charCodeAt(k)) k = this.fallback[k - 1]!;
-      if (text.charCodeAt(i) === text.charCodeAt(k)) k++;
-      this.fallback[i] = k;
-    }
+    // A string's elements are its UTF-16 code units, the units `advance` reads.
+    this.fallback = failureTable(text);
   }
 
   /** The matched length after reading `code`, given `matched` characters of the tag matched before it. */
@@ -39,6 +35,17 @@ export class Tag {
     while (matched > 0 && this.text.charCodeAt(matched) !== code) matched = this.fallback[matched - 1]!;
     return this.text.charCodeAt(matched) === code ? matched + 1 : matched;
   }
+}
+
+/** KMP's failure table: entry i is the length of the longest proper prefix of units[0..i] that is also its suffix. */
+export function failureTable(units: ArrayLike<string>): Int32Array {
+  const fallback = new Int32Array(units.length);
+  for (let i = 1, k = 0; i < units.length; i++) {
+    while (k > 0 && units[i] !== units[k]) k = fallback[k - 1]!;
+    if (units[i] === units[k]) k++;
+    fallback[i] = k;
+  }
+  return fallback;
 }
 
 /** Finds a tag in plain text across chunks; `matched` is how much of the tag the text read so far ends with. */
