@@ -3,7 +3,7 @@ import { missingDependencies, missingRequired, wordingOf, type Wording } from '.
 import { resolveRef, type PreparedSchema } from './no-eval-schema.js';
 import type { ArgsProblem } from './problem.js';
 import { jsonPointer } from './problem.js';
-import { FALSE_SCHEMA, isObjectData, isSchemaNode, keywordRank, type SchemaNode } from './schema-keywords.js';
+import { FALSE_SCHEMA, isSchemaNode, keywordRank, type SchemaNode } from './schema-keywords.js';
 
 // cfworker reports "output units" (a keyword location, an instance location, its own
 // text); ajv reports one error per failed assertion, with its own messages, in the order
@@ -45,7 +45,7 @@ function segments(location: string): string[] {
   return location.slice(2).split('/').map((s) => decodeURIComponent(s).replaceAll('~1', '/').replaceAll('~0', '~'));
 }
 
-const keyIndex = (object: unknown, key: string | undefined) => (isObjectData(object) && key !== undefined ? Object.keys(object).indexOf(key) : -1);
+const keyIndex = (object: unknown, key: string | undefined) => (isSchemaNode(object) && key !== undefined ? Object.keys(object).indexOf(key) : -1);
 
 /** Where the walk stands: a schema, the data it applies to, the data's path, and how it got here. */
 interface Position {

@@ -1,5 +1,6 @@
 import { dereference, type Schema } from '@cfworker/json-schema';
 import {
+  declaredTypes,
   FALSE_SCHEMA,
   HAD_FORMAT,
   isSchemaNode,
@@ -92,8 +93,7 @@ function checkKeywords(node: SchemaNode): void {
     if (!KNOWN_KEYWORDS.has(keyword)) throw new Error(`strict mode: unknown keyword: "${keyword}"`);
   }
   if (node.$async === true) throw new Error('async schemas are not supported');
-  const declared = node[ORIGINAL_TYPE] ?? node.type;
-  const types = declared === undefined ? [] : ([] as unknown[]).concat(declared);
+  const types = declaredTypes(node);
   if (types.includes('null') && node.nullable === false) throw new Error('type: null contradicts nullable: false');
   if (types.length === 0 && node.nullable !== undefined) throw new Error('"nullable" cannot be used without "type"');
   if (node.additionalItems !== undefined && !Array.isArray(node.items)) {

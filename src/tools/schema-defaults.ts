@@ -1,6 +1,6 @@
 import { validate } from '@cfworker/json-schema';
 import { resolveRef, type PreparedSchema } from './no-eval-schema.js';
-import { isObjectData, isSchemaNode, subschemas, usesGroup, type SchemaNode } from './schema-keywords.js';
+import { isSchemaNode, subschemas, usesGroup, type SchemaNode } from './schema-keywords.js';
 
 /**
  * Whether validation may write a default into data this schema checks: a `default` anywhere
@@ -74,7 +74,7 @@ function fill(node: unknown, data: unknown, plan: DefaultsPlan, view: (value: un
     const holds = validate(view(data), node.if as SchemaNode, '2019-09', plan.prepared.lookup, true).valid;
     recurse(holds ? node.then : node.else, data);
   }
-  if (isObjectData(data) && usesGroup(node, 'object')) fillObject(node, data, plan.patterns.get(node) ?? [], recurse);
+  if (isSchemaNode(data) && usesGroup(node, 'object')) fillObject(node, data, plan.patterns.get(node) ?? [], recurse);
   if (Array.isArray(data) && usesGroup(node, 'array')) fillArray(node, data, recurse);
 }
 

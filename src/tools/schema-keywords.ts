@@ -34,19 +34,20 @@ export const ORIGINAL_TYPE = Symbol('ambi.originalType');
 /** Marks the `{ not: {} }` a boolean `false` schema is prepared as. */
 export const FALSE_SCHEMA = Symbol('ambi.falseSchema');
 
+/** An object that is not an array: a schema object, and ajv's notion of object data (what the `object` keyword group runs on). */
 export function isSchemaNode(value: unknown): value is SchemaNode {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** ajv's notion of an object: what the `object` keyword group runs on. */
-export function isObjectData(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** The types a schema declares (before `nullable: true` added `null` to a prepared one). */
+export function declaredTypes(node: SchemaNode): string[] {
+  const declared = node[ORIGINAL_TYPE] ?? node.type;
+  return declared === undefined ? [] : Array.isArray(declared) ? [...(declared as string[])] : [declared as string];
 }
 
 /** The types a schema allows, `nullable: true` adding `null` (as ajv's getSchemaTypes). */
 export function schemaTypes(node: SchemaNode): string[] {
-  const declared = node[ORIGINAL_TYPE] ?? node.type;
-  const types = declared === undefined ? [] : Array.isArray(declared) ? [...(declared as string[])] : [declared as string];
+  const types = declaredTypes(node);
   if (node.nullable === true && !types.includes('null')) types.push('null');
   return types;
 }
@@ -86,7 +87,7 @@ export function hasType(value: unknown, types: readonly string[]): boolean {
       case 'array':
         return Array.isArray(value);
       case 'object':
-        return isObjectData(value);
+        return isSchemaNode(value);
       case 'integer':
         return typeof value === 'number' && !(value % 1) && !Number.isNaN(value);
       default:
