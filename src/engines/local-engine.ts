@@ -1,5 +1,6 @@
 import type { ChatCompletionChunk } from '@wllama/wllama';
 import { DEFAULT_CALL_TAGS } from '../parser/call-tags.js';
+import { childController } from '../tools/abort-source.js';
 import { abortedError, throwIfAborted } from './abort.js';
 import { toolCallGrammar } from './local-grammar.js';
 import { ModelLoader } from './local-loader.js';
@@ -53,9 +54,7 @@ async function* generate(config: LocalModelConfig, loader: ModelLoader, lock: Tu
   const grammar = toolCallGrammar(request.tools, request.toolChoice ?? 'auto', request.callTags ?? DEFAULT_CALL_TAGS);
   const model = await loader.acquire(signal);
   const release = await lock.acquire(signal);
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(signal?.reason);
-  signal?.addEventListener('abort', onAbort, { once: true });
+  const { controller, unlink } = childController(signal);
   const chunks = new ChunkQueue<ChatCompletionChunk>();
   const running = model.wllama
     .createChatCompletion({
@@ -92,7 +91,7 @@ async function* generate(config: LocalModelConfig, loader: ModelLoader, lock: Tu
     // Also when the reader stops early: stop llama.cpp, and wait until it let go of the context.
     controller.abort();
     await running;
-    signal?.removeEventListener('abort', onAbort);
+    unlink();
     release();
   }
   if (usage) yield { type: 'usage', usage };

@@ -1,4 +1,5 @@
 import { EngineError } from '../errors/engine-error.js';
+import { childController } from '../tools/abort-source.js';
 import { abortedError } from './abort.js';
 
 /** One HTTP attempt's cancellation: the caller's signal plus an idle timeout, as one signal. */
@@ -15,12 +16,9 @@ export interface RequestLifetime {
 
 /** Start one attempt's lifetime; `idleMs` unset means no timeout. */
 export function startLifetime(callerSignal: AbortSignal | undefined, idleMs: number | undefined): RequestLifetime {
-  const controller = new AbortController();
+  const { controller, unlink } = childController(callerSignal);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let timedOut = false;
-  const onAbort = () => controller.abort(callerSignal?.reason);
-  if (callerSignal?.aborted) onAbort();
-  else callerSignal?.addEventListener('abort', onAbort, { once: true });
 
   const touch = () => {
     if (idleMs === undefined || controller.signal.aborted) return;
@@ -42,7 +40,7 @@ export function startLifetime(callerSignal: AbortSignal | undefined, idleMs: num
     },
     dispose() {
       clearTimeout(timer);
-      callerSignal?.removeEventListener('abort', onAbort);
+      unlink();
     },
   };
 }
