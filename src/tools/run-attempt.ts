@@ -3,6 +3,7 @@ import { LazyAbortController, onAbort, sourceOf, type AbortSource } from './abor
 import { deadline } from './deadlines.js';
 import { isThenable } from './thenable.js';
 import { toolOutputJson } from './json-output.js';
+import { toolContext } from './tool-context.js';
 import type { JsonValue, Tool, ToolContext } from './types.js';
 
 /** How one attempt ended. Only the ToolManager decides what follows (retry or result). */
@@ -48,12 +49,7 @@ export function runAttempt(
     });
 
     // The signal is made when the tool reads it (aborting makes it too, so a late read sees it aborted).
-    const context: ToolContext = {
-      ...ctx,
-      get signal() {
-        return controller.signal;
-      },
-    };
+    const context = toolContext(ctx, controller);
     attempts.set(context, controller);
     let output: unknown;
     let later: boolean;

@@ -3,8 +3,9 @@ import { invalidArgumentsMessage } from '../tools/decode-args.js';
 import { toolOutputJson } from '../tools/json-output.js';
 import { validateStandard, type StandardCheck } from '../tools/standard-schema.js';
 import { isThenable } from '../tools/thenable.js';
+import { toolContext } from '../tools/tool-context.js';
 import type { AbortSource } from '../tools/abort-source.js';
-import type { JsonValue, Tool, ToolContext } from '../tools/types.js';
+import type { JsonValue, Tool } from '../tools/types.js';
 import type { WireContext } from './protocol.js';
 
 /**
@@ -16,24 +17,14 @@ import type { WireContext } from './protocol.js';
  */
 export function callHere(tool: Tool, args: unknown, ctx: WireContext, abort: AbortSource): JsonValue | Promise<JsonValue> {
   if (tool.standardSchema) return checkThenCall(tool, args, ctx, abort);
-  const output = tool.call(args, contextOf(ctx, abort));
+  const output = tool.call(args, toolContext(ctx, abort));
   return isThenable(output) ? Promise.resolve(output).then((value) => toolOutputJson(tool.name, value)) : toolOutputJson(tool.name, output);
 }
 
 async function checkThenCall(tool: Tool, args: unknown, ctx: WireContext, abort: AbortSource): Promise<JsonValue> {
   const checked = await checkHere(tool, args);
   if (!checked.ok) throw new AmbiError('invalid_arguments', invalidArgumentsMessage(tool.name, checked.problems));
-  return toolOutputJson(tool.name, await tool.call(checked.value, contextOf(ctx, abort)));
-}
-
-/** The tool's context: its signal is made only if the tool reads it. */
-function contextOf(ctx: WireContext, abort: AbortSource): ToolContext {
-  return {
-    ...ctx,
-    get signal() {
-      return abort.signal;
-    },
-  };
+  return toolOutputJson(tool.name, await tool.call(checked.value, toolContext(ctx, abort)));
 }
 
 /** Decide a tool's approval rule in this realm (on the Standard Schema's output; arguments it refuses fail later, unapproved). */
