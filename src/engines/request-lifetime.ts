@@ -18,21 +18,27 @@ export interface RequestLifetime {
 export function startLifetime(callerSignal: AbortSignal | undefined, idleMs: number | undefined): RequestLifetime {
   const { controller, unlink } = childController(callerSignal);
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastActivity = performance.now();
   let timedOut = false;
 
-  const touch = () => {
-    if (idleMs === undefined || controller.signal.aborted) return;
-    clearTimeout(timer);
+  // One timer per attempt: a read only moves `lastActivity` (reads come by the thousand); a timer
+  // that fires before the attempt was idle long enough waits out the rest.
+  const watch = (limit: number, wait: number) => {
     timer = setTimeout(() => {
+      if (controller.signal.aborted) return;
+      const idle = performance.now() - lastActivity;
+      if (idle < limit) return watch(limit, limit - idle);
       timedOut = true;
-      controller.abort(new EngineError('timeout', `The model server sent nothing for ${idleMs} ms`));
-    }, idleMs);
+      controller.abort(new EngineError('timeout', `The model server sent nothing for ${limit} ms`));
+    }, wait);
   };
-  touch();
+  if (idleMs !== undefined && !controller.signal.aborted) watch(idleMs, idleMs);
 
   return {
     signal: controller.signal,
-    touch,
+    touch() {
+      lastActivity = performance.now();
+    },
     explain(error, fallback) {
       if (callerSignal?.aborted) return abortedError(callerSignal);
       if (timedOut) return controller.signal.reason as EngineError;
