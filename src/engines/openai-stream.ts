@@ -116,7 +116,7 @@ export function createChunkDecoder(): ChunkDecoder {
       if (record.error !== undefined && record.error !== null) throw streamError(record);
       const events: EngineEvent[] = [];
       usage = readUsage(record.usage) ?? readUsage(asRecord(record.x_groq)?.usage) ?? usage;
-      const choice = asArray(record.choices).map(asRecord).find((c) => c && (c.index ?? 0) === 0);
+      const choice = choiceZero(record.choices);
       if (choice) {
         const delta = asRecord(choice.delta);
         if (delta) takeDelta(delta, events);
@@ -141,6 +141,16 @@ export function createChunkDecoder(): ChunkDecoder {
       return events;
     },
   };
+}
+
+/** The chunk's choice 0 (a choice without an index is 0): a plain loop, as this runs for every event. */
+function choiceZero(choices: unknown): Record<string, unknown> | undefined {
+  if (!Array.isArray(choices)) return undefined;
+  for (const item of choices) {
+    const choice = asRecord(item);
+    if (choice && (choice.index ?? 0) === 0) return choice;
+  }
+  return undefined;
 }
 
 function contentText(content: unknown): string {

@@ -69,7 +69,9 @@ export function createToolCallMerger(): ToolCallMerger {
       if (typeof fn.arguments === 'string') call.args += fn.arguments;
       // Some servers send the arguments as an object rather than JSON text.
       else if (fn.arguments !== undefined && fn.arguments !== null) call.args = JSON.stringify(fn.arguments);
-      for (const [key, value] of Object.entries(piece)) {
+      // for…in, not Object.entries: no array per delta. A piece is parsed JSON, so every key is its own.
+      for (const key in piece) {
+        const value = piece[key];
         if (!KNOWN_KEYS.has(key) && value !== undefined) (call.provider ??= {})[key] = value;
       }
     },

@@ -56,25 +56,22 @@ export async function* readSse(body: ReadableStream<Uint8Array>, hooks: SseReadH
       hooks.onActivity?.();
       parser.feed(decoder.decode(piece.value, { stream: true }));
       sawEvent ||= queue.length > 0;
-      yield* drain(queue, () => failure);
+      // Inline rather than a helper generator: this runs for every network read.
+      while (queue.length > 0) yield queue.shift()!;
+      if (failure) throw failure;
     }
     // Dispatch a last event that lacks its blank line (llama.cpp ends with a bare `data: [DONE]`).
     flushing = true;
     parser.feed(`${decoder.decode()}\n\n`);
     sawEvent ||= queue.length > 0;
-    yield* drain(queue, () => failure);
+    while (queue.length > 0) yield queue.shift()!;
+    if (failure) throw failure;
     if (!sawEvent && stray.trim() !== '') {
       throw new EngineError('malformed_stream', `The model server answered with a body that is neither SSE nor JSON: ${preview(stray, STRAY_PREVIEW)}`);
     }
   } finally {
     reader.cancel().catch(() => {});
   }
-}
-
-function* drain(queue: SseMessage[], failure: () => EngineError | undefined): Generator<SseMessage> {
-  while (queue.length > 0) yield queue.shift()!;
-  const error = failure();
-  if (error) throw error;
 }
 
 /**
