@@ -12,6 +12,8 @@ export type AttemptOutcome =
   | { kind: 'timeout' }
   | { kind: 'aborted'; reason: unknown }
   | { kind: 'tool_error'; message: string }
+  /** The tool's own realm refused the arguments (its Standard Schema): the call never ran. */
+  | { kind: 'invalid_arguments'; message: string }
   /** `code`: a coded infrastructure failure (say `worker_crashed`) kept as is; otherwise `crashed`. */
   | { kind: 'crashed'; message: string; code?: string };
 
@@ -99,6 +101,7 @@ export function outputsJson(tool: Tool): Tool {
 
 function classifyThrow(toolName: string, error: unknown): AttemptOutcome {
   if (isAmbiError(error, 'tool_error')) return { kind: 'tool_error', message: error.message };
+  if (isAmbiError(error, 'invalid_arguments')) return { kind: 'invalid_arguments', message: error.message };
   if (isAmbiError(error)) return { kind: 'crashed', code: error.code, message: error.message };
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return { kind: 'crashed', message: `Tool "${toolName}" failed unexpectedly: ${detail}` };

@@ -49,8 +49,8 @@ export async function executeEntry(registry: ToolRegistry, entry: RegisteredTool
   const done = (attempts: number, outcome: AttemptOutcome, tool: Tool): ToolResult => {
     if (outcome.kind === 'ok') return { id, name, ok: true, output: outcome.output, attempts, durationMs: performance.now() - started };
     const code = outcome.kind === 'crashed' ? (outcome.code ?? 'crashed') : outcome.kind;
-    // A remote tool's own realm may refuse the arguments (its Standard Schema): the call never ran.
-    return fail(code === 'invalid_arguments' ? 0 : attempts, code, messageOf(outcome, tool, attempts));
+    // Arguments refused where the tool lives: the call never ran.
+    return fail(outcome.kind === 'invalid_arguments' ? 0 : attempts, code, messageOf(outcome, tool, attempts));
   };
 
   if (!entry) {

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   Agent,
+  AmbiError,
   ChatRunner,
   defineTool,
   InvalidToolError,
@@ -18,6 +19,7 @@ import {
 } from '../../src/index.js';
 import { askHere, callHere } from '../../src/worker/call-here.js';
 import { LazyAbortController } from '../../src/tools/abort-source.js';
+import { runAttempt } from '../../src/tools/run-attempt.js';
 
 const manager = (...tools: Tool[]) => new ToolManager(tools.reduce((registry, tool) => registry.register(tool), new ToolRegistry()));
 
@@ -208,5 +210,13 @@ describe('validating again where a remote tool lives (page or tool worker)', () 
     };
     const result = failure(await manager(refusing).execute({ id: 'c1', name: 'add', arguments: { a: 1, b: 2 } }));
     expect(result).toMatchObject({ attempts: 0, error: { code: 'invalid_arguments', message: 'Invalid arguments for "add": /a must be positive' } });
+  });
+
+  it('ends an attempt refused where the tool lives as invalid arguments, not as a crash', async () => {
+    const refused = new AmbiError('invalid_arguments', 'Invalid arguments for "add": /a must be positive');
+    for (const call of [() => { throw refused; }, () => Promise.reject(refused)]) {
+      const outcome = await runAttempt({ ...add, standardSchema: undefined, call }, { a: 1, b: 2 }, { callId: 'c1', attempt: 1, idempotencyKey: 'k' }, undefined);
+      expect(outcome).toEqual({ kind: 'invalid_arguments', message: 'Invalid arguments for "add": /a must be positive' });
+    }
   });
 });
