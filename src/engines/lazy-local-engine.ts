@@ -10,7 +10,8 @@ export function lazyLocalEngine(given: LocalModelConfig, deps: LocalModelDeps = 
   const config = localModel(given);
   let loaded: LocalEngine | undefined;
   let loading: Promise<LocalEngine> | undefined;
-  const engine = () => (loading ??= import('./local-engine.js').then(({ createLocalEngine }) => (loaded = createLocalEngine(config, deps))));
+  // Started from the config checked above: not checked a second time.
+  const engine = () => (loading ??= import('./local-engine.js').then(({ startLocalEngine }) => (loaded = startLocalEngine(config, deps))));
   return {
     nativeTools: false,
     get model() {

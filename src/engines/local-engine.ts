@@ -29,7 +29,11 @@ export interface LocalEngine extends Engine {
  */
 export function createLocalEngine(given: LocalModelConfig, deps: LocalModelDeps = {}): LocalEngine {
   // Checked again here: a config may be hand-written, or have crossed from another realm.
-  const config = localModel(given);
+  return startLocalEngine(localModel(given), deps);
+}
+
+/** The engine of a config `localModel` returned in this realm (`lazyLocalEngine` checked it already). */
+export function startLocalEngine(config: LocalModelConfig, deps: LocalModelDeps): LocalEngine {
   const loader = new ModelLoader(config, deps);
   const lock = new TurnLock();
   return {
