@@ -1,13 +1,15 @@
 import type { ParsePart, ParseResult } from './types.js';
 
-/** Gather streamed parts into one result (text concatenated, calls and errors in order). */
-export function collectParts(parts: Iterable<ParsePart>): ParseResult {
+/** Gather streamed parts, batch after batch, into one result (text concatenated, calls and errors in order). */
+export function collectParts(...batches: ReadonlyArray<Iterable<ParsePart>>): ParseResult {
   const text: string[] = [];
   const result: ParseResult = { text: '', calls: [], errors: [] };
-  for (const part of parts) {
-    if (part.type === 'text') text.push(part.text);
-    else if (part.type === 'call') result.calls.push(part.call);
-    else result.errors.push(part.error);
+  for (const parts of batches) {
+    for (const part of parts) {
+      if (part.type === 'text') text.push(part.text);
+      else if (part.type === 'call') result.calls.push(part.call);
+      else result.errors.push(part.error);
+    }
   }
   // One join at the end: repeated `+=` on a growing reply is what we avoid everywhere else too.
   result.text = text.join('');

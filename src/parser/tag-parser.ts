@@ -46,7 +46,8 @@ export class TagToolCallParser implements ToolCallParser {
   /** Parse a complete reply into its text outside tags, its calls and its format errors. */
   parse(text: string): ParseResult {
     const stream = this.stream();
-    return collectParts([...stream.push(text), ...stream.end()]);
+    // Both batches as they are, in turn: end() leaves what push() returned untouched.
+    return collectParts(stream.push(text), stream.end());
   }
 
   /** Start an incremental parse of a reply that arrives in chunks. */
