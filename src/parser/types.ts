@@ -5,7 +5,10 @@ export interface ParseError {
   code: 'malformed_tool_call';
   /** What is wrong, and the expected format in brief. */
   message: string;
-  /** The snippet exactly as the model wrote it (a whole tag block, or one item of a list). */
+  /**
+   * The unusable snippet: a whole tag block exactly as the model wrote it, or, for one item of a
+   * list, that item as `JSON.stringify` writes it (the model's spacing is not kept).
+   */
   raw: string;
 }
 
