@@ -51,6 +51,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   const toolResults: ToolResult[] = [];
   let usage: Usage | undefined;
   for (let iteration = 1; ; iteration++) {
+    // This turn's conversation, for the engine and the tools alike: the loop appends to `messages`, never to it.
     const scope: RunScope = { runId: ctx.runId, messages: [...messages], emit: ctx.emit, depth: ctx.depth, concurrency: ctx.concurrency, ...(ctx.budget ? { budget: ctx.budget } : {}), approvals: ctx.approvals };
     // On the last allowed turn nothing starts early: calls it asks for are never run.
     const turn = await askModel(ctx, scope, iteration < ctx.maxIterations);
@@ -126,9 +127,9 @@ function earlyCalls(ctx: LoopContext): EarlyCalls {
   return { ...child, ctx: { ...ctx, signal: child.controller.signal } };
 }
 
-/** The messages one request sends: the system prompt carries the format instructions when calls travel as text. */
-function requestMessages(agent: Agent, messages: readonly Message[], definitions: readonly ToolDefinition[]): Message[] {
-  if (agent.engine.nativeTools || definitions.length === 0) return [...messages];
+/** The messages one request sends (the turn's snapshot as it is): the system prompt carries the format instructions when calls travel as text. */
+function requestMessages(agent: Agent, messages: readonly Message[], definitions: readonly ToolDefinition[]): readonly Message[] {
+  if (agent.engine.nativeTools || definitions.length === 0) return messages;
   const instructions = agent.parser.instructions(definitions);
   const [first, ...rest] = messages;
   if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n\n${instructions}` }, ...rest];

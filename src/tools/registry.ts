@@ -25,6 +25,8 @@ export interface ToolRegistryOptions {
 export class ToolRegistry {
   readonly #entries = new Map<string, RegisteredTool>();
   #validation: ValidationMode;
+  /** What `definitions()` returns until the set of tools changes: every model turn asks for it. */
+  #definitions: readonly ToolDefinition[] | undefined;
 
   constructor(options: ToolRegistryOptions = {}) {
     this.#validation = checkValidationMode(options.validation ?? 'auto');
@@ -53,6 +55,7 @@ export class ToolRegistry {
     checkTool(tool);
     if (this.#entries.has(tool.name)) throw new DuplicateToolError(tool.name);
     this.#entries.set(tool.name, { tool, validate: this.#validatorFor(tool) });
+    this.#definitions = undefined;
     return this;
   }
 
@@ -74,13 +77,12 @@ export class ToolRegistry {
     return [...this.#entries.keys()];
   }
 
-  /** What the model is told about every tool, in registration order. */
-  definitions(): ToolDefinition[] {
-    return [...this.#entries.values()].map(({ tool }) => ({
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.parameters,
-    }));
+  /** What the model is told about every tool, in registration order (the same frozen list until a tool is registered). */
+  definitions(): readonly ToolDefinition[] {
+    this.#definitions ??= Object.freeze(
+      [...this.#entries.values()].map(({ tool }) => Object.freeze({ name: tool.name, description: tool.description, parameters: tool.parameters })),
+    );
+    return this.#definitions;
   }
 
   /** A Standard Schema validates itself (nothing to compile); a JSON Schema is compiled here. */

@@ -148,6 +148,16 @@ export function describeToolCore(realm: string): void {
         ]);
       });
 
+      it('lists the same definitions until a tool is registered, then the new one too', () => {
+        const echo = defineTool({ name: 'echo', description: 'Echo', parameters: { type: 'object' }, idempotent: true, call: () => null });
+        const registry = new ToolRegistry().register(add);
+        const first = registry.definitions();
+        expect(registry.definitions()).toBe(first);
+        expect(Object.isFrozen(first) && first.every((definition) => Object.isFrozen(definition))).toBe(true);
+        expect(registry.register(echo).definitions().map((definition) => definition.name)).toEqual(['add', 'echo']);
+        expect(first.map((definition) => definition.name)).toEqual(['add']);
+      });
+
       it('compiles the validator once, at registration, never per call', async () => {
         const compile = vi.spyOn(Ajv.prototype, 'compile');
         try {

@@ -8,6 +8,8 @@ import {
   MemoryConversationStore,
   scriptedEngine,
   ToolError,
+  type Engine,
+  type EngineEvent,
   type Run,
   type RunEvent,
   type ToolContext,
@@ -333,6 +335,34 @@ describe('ChatRunner', () => {
     const error = await new ChatRunner().run(agent, 'go').result.catch((e: unknown) => e);
     expect(isAmbiError(error, 'engine_error')).toBe(true);
     expect(ran).toBe(0);
+  });
+
+  it("hands each turn's engine and tools a conversation the loop never changes afterwards", async () => {
+    const seen: Array<{ by: string; messages: readonly unknown[]; then: unknown }> = [];
+    const keep = (by: string, messages: readonly unknown[]) => seen.push({ by, messages, then: structuredClone(messages) });
+    const replies: EngineEvent[][] = [[call('c1', 'look'), finish('tool_calls')], [call('c2', 'look'), finish('tool_calls')], [text('Done.'), finish()]];
+    const engine: Engine = {
+      nativeTools: true,
+      async *stream(request) {
+        keep('engine', request.messages);
+        yield* replies.shift()!;
+      },
+    };
+    const look = defineTool({ name: 'look', description: 'x', parameters: empty, idempotent: false, call: (_a, ctx) => keep('tool', ctx.run!.messages) });
+    const agent = (await Agent.make(engine)).tool(look);
+    const result = await new ChatRunner().run(agent, 'go').result;
+    expect(result.messages).toHaveLength(6);
+    expect(seen.map(({ by, messages }) => [by, messages.length])).toEqual([['engine', 1], ['tool', 1], ['engine', 3], ['tool', 3], ['engine', 5]]);
+    for (const { by, messages, then } of seen) expect(messages, by).toEqual(then);
+  });
+
+  it('tells the model about a tool added between runs', async () => {
+    const engine = new StepEngine([[text('One.'), finish()], [text('Two.'), finish()]]);
+    const agent = (await Agent.make(engine)).tool(defineTool({ name: 'first', description: 'x', parameters: empty, idempotent: true, call: () => 1 }));
+    await new ChatRunner().run(agent, 'go').result;
+    agent.tool(defineTool({ name: 'second', description: 'x', parameters: empty, idempotent: true, call: () => 2 }));
+    await new ChatRunner().run(agent, 'again').result;
+    expect(engine.requests.map((request) => request.tools.map((tool) => tool.name))).toEqual([['first'], ['first', 'second']]);
   });
 
   it('emits events in order for a run with one call', async () => {
