@@ -74,10 +74,23 @@ export async function deleteNote(id: string): Promise<boolean> {
   return true;
 }
 
-/** First visit: a few notes so the assistant has something to work with. */
+const FIRST_NOTES: ReadonlyArray<Omit<Note, 'updatedAt'>> = [
+  { id: 'n-numbers', title: 'Quarterly numbers', body: 'Revenue up 12%; churn flat; hire two engineers in Q3.' },
+  { id: 'n-lisbon', title: 'Trip to Lisbon', body: 'Book the tram 28 tour; pack light; visit Belém for pastries.' },
+  { id: 'n-groceries', title: 'Groceries', body: 'Oat milk, lemons, coffee beans, rye bread.' },
+];
+
+/**
+ * First visit: a few notes so the assistant has something to work with. One transaction,
+ * so a page left while seeding (a reload, a navigation) leaves all of them or none.
+ */
 export async function seedNotes(): Promise<void> {
-  if ((await allNotes()).length > 0) return;
-  await addNote('Quarterly numbers', 'Revenue up 12%; churn flat; hire two engineers in Q3.', 'n-numbers');
-  await addNote('Trip to Lisbon', 'Book the tram 28 tour; pack light; visit Belém for pastries.', 'n-lisbon');
-  await addNote('Groceries', 'Oat milk, lemons, coffee beans, rye bread.', 'n-groceries');
+  const tx = (await database()).transaction('notes', 'readwrite');
+  if ((await tx.store.count()) === 0) {
+    const now = Date.now();
+    // Oldest first, as they were added one by one before: the list shows the newest first.
+    await Promise.all(FIRST_NOTES.map((note, i) => tx.store.put({ ...note, updatedAt: now + i })));
+  }
+  await tx.done;
+  changed();
 }
