@@ -7,6 +7,7 @@ import type { LeafSnapshot } from '../store/types.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { Tool, ToolContext } from '../tools/types.js';
 import { DEFAULT_LEAF_TIMEOUT_MS, SPAWN_LEAF, type LeafOptions } from './leaf-options.js';
+import { errorMessage } from '../errors/error-message.js';
 
 const parameters = {
   type: 'object',
@@ -71,7 +72,7 @@ async function runLeaf(parent: Agent, options: LeafOptions, depth: number, maxDe
   });
   for await (const event of run.events) scope.emit({ ...event, leafId: event.leafId ?? snapshot.id });
   const warn = (status: LeafSnapshot['status']) => (error: unknown) => {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = errorMessage(error);
     const message = `The leaf's snapshot could not be updated to "${status}" (the store may still say "running"): ${why}`;
     scope.emit({ type: 'warning', code: isAmbiError(error) ? error.code : 'storage_error', message, leafId: snapshot.id });
   };
@@ -79,7 +80,7 @@ async function runLeaf(parent: Agent, options: LeafOptions, depth: number, maxDe
   try {
     result = await run.result;
   } catch (error) {
-    const failure = { code: isAmbiError(error) ? error.code : 'crashed', message: error instanceof Error ? error.message : String(error) };
+    const failure = { code: isAmbiError(error) ? error.code : 'crashed', message: errorMessage(error) };
     await options.store.put({ ...snapshot, status: 'failed', error: failure, updatedAt: Date.now() }).catch(warn('failed'));
     throw error;
   }

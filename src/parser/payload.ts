@@ -2,6 +2,7 @@ import { newCallId } from '../tools/ids.js';
 import type { FormatMessages } from './messages.js';
 import { parseJsonOr } from './parse-json.js';
 import type { ParsePart } from './types.js';
+import { errorMessage } from '../errors/error-message.js';
 
 type CallOrError = Extract<ParsePart, { type: 'call' | 'error' }>;
 
@@ -26,7 +27,7 @@ export function readBlock(payload: string, source: BlockSource, messages: Format
   try {
     value = JSON.parse(json);
   } catch (cause) {
-    const detail = cause instanceof Error ? cause.message : String(cause);
+    const detail = errorMessage(cause);
     return [error(messages.invalidJson(detail, source.fallback), source.raw)];
   }
   if (!Array.isArray(value)) {

@@ -10,6 +10,7 @@ import { withConversationLock, type LockMode } from './conversation-lock.js';
 import type { Message } from './messages.js';
 import { runLoop } from './run-loop.js';
 import type { RunResult } from './run-result.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export interface ChatRunnerOptions {
   /** Calls of one reply that run at once (default 5). */
@@ -122,7 +123,7 @@ export class ChatRunner {
         // Aborted while waiting for the conversation's lock: the same coded abort as anywhere else.
         const error = controller.signal.aborted && !isAmbiError(failure) ? new RunAbortedError(controller.signal.reason) : failure;
         const code = isAmbiError(error) ? error.code : 'internal_error';
-        channel.push({ type: 'run_failed', error: { code, message: error instanceof Error ? error.message : String(error) } });
+        channel.push({ type: 'run_failed', error: { code, message: errorMessage(error) } });
         channel.close();
         throw error;
       },

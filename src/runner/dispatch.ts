@@ -9,6 +9,7 @@ import type { Approvals } from './approvals.js';
 import type { RunEvent } from './events.js';
 import type { Limiter } from './limiter.js';
 import type { KeyedToolCall } from './model-turn.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** What running one call needs from its run. */
 export interface DispatchContext {
@@ -70,7 +71,7 @@ export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, sc
       } catch (error) {
         // Unrecorded, a consequential call could run twice after a reload: it does not run at all.
         const code = isAmbiError(error) ? error.code : 'storage_error';
-        return stopped(code, `Tool "${call.name}" was not run: its journal entry could not be written (${error instanceof Error ? error.message : String(error)})`);
+        return stopped(code, `Tool "${call.name}" was not run: its journal entry could not be written (${errorMessage(error)})`);
       }
     }
     const result = await executeEntry(ctx.tools.registry, entry, call, {

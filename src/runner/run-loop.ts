@@ -14,6 +14,7 @@ import { repairDanglingCalls } from './resume.js';
 import { effectiveToolChoice } from './tool-choice.js';
 import type { RunResult } from './run-result.js';
 import { formatErrorMessage, toolMessage } from './tool-message.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** Everything one run's loop works with. */
 export interface LoopContext extends DispatchContext {
@@ -147,6 +148,6 @@ function addUsage(total: Usage | undefined, turn: Usage | undefined): Usage | un
 }
 
 function wrapEngineFailure(error: unknown): EngineError {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new EngineError('engine_error', `The engine failed: ${message}`, { cause: error });
 }

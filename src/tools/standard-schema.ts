@@ -3,6 +3,7 @@
 import { InvalidToolError } from '../errors/invalid-tool-error.js';
 import { jsonPointer } from './problem.js';
 import type { ParametersSchema } from './types.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** A schema of any Standard Schema library: `~standard.validate` checks (and may transform) a value. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -70,7 +71,7 @@ export function toParametersSchema(toolName: string, schema: StandardSchemaV1): 
     else if (props.vendor === 'zod' && typeof zodLike.toJSONSchema === 'function') converted = zodLike.toJSONSchema({ target: 'draft-07', io: 'input' });
     else throw new Error(`a ${props.vendor} schema has no JSON Schema converter`);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     throw new InvalidToolError(toolName, `parameters could not be turned into JSON Schema (${detail}); pass \`jsonSchema\` as well`);
   }
   const { $schema: _, ...parameters } = converted;
@@ -90,7 +91,7 @@ export async function validateStandard(schema: StandardSchemaV1, value: unknown)
   try {
     result = await schema['~standard'].validate(value);
   } catch (error) {
-    return { ok: false, problems: [`arguments could not be validated: ${error instanceof Error ? error.message : String(error)}`] };
+    return { ok: false, problems: [`arguments could not be validated: ${errorMessage(error)}`] };
   }
   if (!result.issues) return { ok: true, value: result.value };
   return { ok: false, problems: result.issues.map(describeIssue) };

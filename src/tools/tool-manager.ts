@@ -5,6 +5,7 @@ import { delay } from './delay.js';
 import { runAttempt, type AttemptOutcome } from './run-attempt.js';
 import { toolFailure } from './tool-failure.js';
 import type { RunScope, Tool, ToolCall, ToolResult, ValidationMode } from './types.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** How a ToolManager is made. */
 export interface ToolManagerOptions {
@@ -91,6 +92,6 @@ function messageOf(outcome: Exclude<AttemptOutcome, { kind: 'ok' }>, tool: Tool,
 
 function describeReason(reason: unknown): string {
   if (reason === undefined) return '';
-  const text = reason instanceof Error ? reason.message : String(reason);
+  const text = errorMessage(reason);
   return text ? `: ${text}` : '';
 }

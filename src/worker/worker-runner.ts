@@ -18,6 +18,7 @@ import { ToolWorkerSupervisor, type WorkerSource } from './tool-worker.js';
 import { registerTransferHandlers } from './transfer-handlers.js';
 import { toWireReason } from './wire-error.js';
 import type { RunEvent } from '../runner/events.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** A run as the page tracks it: its events arrive on the session link, and they settle its result. */
 interface PageRun {
@@ -148,7 +149,7 @@ export class WorkerRunner {
     // A run that fails to start (or a worker that dies first) still ends its events.
     started.catch((error: unknown) => {
       run.reject(error);
-      this.#endRun(runId, run, { code: isAmbiError(error) ? error.code : 'worker_crashed', message: error instanceof Error ? error.message : String(error) });
+      this.#endRun(runId, run, { code: isAmbiError(error) ? error.code : 'worker_crashed', message: errorMessage(error) });
     });
     const send = (action: () => Promise<void>) => void started.then(action).catch(() => {});
     const abort = (reason?: unknown) => send(() => this.#guard(this.#api.abort(runId, toWireReason(reason))));
