@@ -5,6 +5,11 @@
 // previous one's result is back in the worker), so setup and teardown are left out.
 import * as Comlink from 'comlink';
 import { createWorkerRunner, defineTool, scriptedEngine, type ScriptedReply } from '../../../src/worker/index.js';
+import { callHere } from '../../../src/worker/call-here.js';
+import { toDescriptor } from '../../../src/worker/descriptor.js';
+import { PagePort } from '../../../src/worker/page-port.js';
+import { createRunnerHost } from '../../../src/worker/runner-host.js';
+import type { ToolInvoker } from '../../../src/worker/protocol.js';
 import { expose, meanGap, medianGap } from './expose.js';
 
 export interface DispatchOptions {
@@ -25,6 +30,12 @@ export interface DispatchRound {
   /** The raw loop with `workUs` of busy time in the worker before each ask. */
   rawWork: { mean: number; median: number };
   comlink: { mean: number; median: number };
+  /**
+   * Both ends on this thread, over one MessageChannel: the runner's host and the page's port
+   * as the runner worker and the page have them, against a bare echo over such a channel. No
+   * thread wakes, so the difference is our JavaScript per call, both ends together.
+   */
+  oneThread: { ours: number; echo: number };
 }
 
 const gaps = (stamps: number[]) => ({ mean: meanGap(stamps) * 1000, median: medianGap(stamps) * 1000 });
@@ -90,22 +101,74 @@ function comlinkLoop(options: DispatchOptions) {
     });
 }
 
+/** The session's two ends on this thread: the runner host (worker side) and a PagePort serving `ping`. */
+async function oursOneThread(options: DispatchOptions) {
+  const { port1, port2 } = new MessageChannel();
+  const stamps: number[] = [];
+  const ping = defineTool({
+    name: 'ping',
+    description: 'Answers pong',
+    parameters: { type: 'object', properties: {} },
+    idempotent: true,
+    call: () => {
+      stamps.push(performance.now());
+      return 'pong';
+    },
+  });
+  const host = createRunnerHost(port1);
+  let ended!: () => void;
+  const served = new Map<string, ToolInvoker>([['ping', { call: (args, ctx, abort) => callHere(ping, args, ctx, abort), needsApproval: async () => false }]]);
+  new PagePort(port2 as unknown as Worker, served, (_runId, events) => events === null && ended());
+  port1.start();
+  port2.start();
+  const reply: ScriptedReply = { toolCalls: Array.from({ length: options.calls }, () => ({ name: 'ping', arguments: {} })) };
+  const replies: ScriptedReply[] = [];
+  for (let i = 0; i < options.warmup + options.rounds; i++) replies.push(reply, 'done');
+  await host.configure({ engine: scriptedEngine(replies), concurrency: 1 });
+  await host.registerTool(toDescriptor(ping));
+  let run = 0;
+  return () =>
+    new Promise<number>((resolve) => {
+      stamps.length = 0;
+      ended = () => resolve(meanGap(stamps) * 1000);
+      void host.startRun(`one-thread-${run++}`, 'ping them all', {});
+    });
+}
+
+/** A bare echo over a MessageChannel on this thread, timed the same way. */
+function echoOneThread(options: DispatchOptions) {
+  const { port1, port2 } = new MessageChannel();
+  port2.onmessage = (event: MessageEvent<{ id: number }>) => port2.postMessage({ type: 'reply', id: event.data.id, ok: true, output: 'pong' });
+  return () =>
+    new Promise<number>((resolve) => {
+      const stamps: number[] = [];
+      let left = options.calls;
+      port1.onmessage = () => {
+        stamps.push(performance.now());
+        if (--left > 0) port1.postMessage({ type: 'call', id: left, name: 'ping', args: {} });
+        else resolve(meanGap(stamps) * 1000);
+      };
+      port1.postMessage({ type: 'call', id: left, name: 'ping', args: {} });
+    });
+}
+
 expose<DispatchOptions, DispatchRound[]>({
   async run(options) {
     const ours = oursRunner(options);
     const raw = rawLoop(options);
     const rawWork = rawLoop(options, options.workUs);
     const comlink = comlinkLoop(options);
+    const oneThread = { ours: await oursOneThread(options), echo: echoOneThread(options) };
     const rounds: DispatchRound[] = [];
     for (let i = 0; i < options.warmup + options.rounds; i++) {
       // Alternate the order so drift hits every contender alike.
       const none = { mean: Number.NaN, median: Number.NaN };
-      const round =
+      const round: DispatchRound =
         options.references === false
-          ? { ours: await ours(), raw: none, rawWork: none, comlink: none }
+          ? { ours: await ours(), raw: none, rawWork: none, comlink: none, oneThread: { ours: Number.NaN, echo: Number.NaN } }
           : i % 2
-            ? { raw: await raw(), rawWork: await rawWork(), comlink: await comlink(), ours: await ours() }
-            : { ours: await ours(), comlink: await comlink(), rawWork: await rawWork(), raw: await raw() };
+            ? { raw: await raw(), rawWork: await rawWork(), comlink: await comlink(), oneThread: { echo: await oneThread.echo(), ours: await oneThread.ours() }, ours: await ours() }
+            : { ours: await ours(), oneThread: { ours: await oneThread.ours(), echo: await oneThread.echo() }, comlink: await comlink(), rawWork: await rawWork(), raw: await raw() };
       if (i >= options.warmup) rounds.push(round);
     }
     if (!options.profiled) ours.close();
