@@ -64,8 +64,7 @@ async function runLeaf(parent: Agent, options: LeafOptions, depth: number, maxDe
   });
 
   const runner = new ChatRunner({ concurrency: scope.concurrency, ...(scope.budget ? { budget: scope.budget } : {}) });
-  const child = { history: scope.messages, depth: depth + 1, ...(scope.approvals ? { approvals: scope.approvals } : {}) };
-  const run = runner.runChild(leafAgent, task, child, {
+  const run = runner.runChild(leafAgent, task, { history: scope.messages, depth: depth + 1, parent: scope }, {
     runId: snapshot.id,
     signal: ctx.signal,
     ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),

@@ -1,8 +1,9 @@
 import { isAmbiError } from '../errors/ambi-error.js';
 import type { ToolChoice } from '../engines/types.js';
 import { childController } from '../tools/abort-source.js';
+import type { RunScope } from '../tools/types.js';
 import type { Agent } from './agent.js';
-import { Approvals } from './approvals.js';
+import { Approvals, approvalsOf } from './approvals.js';
 import { EventChannel, type RunEvent } from './events.js';
 import { checkLimit, ConcurrencyBudget, Limiter } from './limiter.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
@@ -36,8 +37,8 @@ export interface RunOptions {
 export interface ChildRunOptions {
   history: readonly Message[];
   depth: number;
-  /** The parent's approvals: the child's calls are approved or denied through the parent's run. */
-  approvals?: Approvals;
+  /** The parent run's scope (`ctx.run` of the call that starts the child): the child's calls are approved or denied through the parent run. */
+  parent?: RunScope;
 }
 
 /** A run in progress. */
@@ -89,7 +90,7 @@ export class ChatRunner {
     const channel = new EventChannel();
     // Unlinked when the run settles: a caller's signal that outlives many runs keeps none of them.
     const { controller, unlink } = childController(options.signal);
-    const approvals = child?.approvals ?? new Approvals();
+    const approvals = (child?.parent && approvalsOf(child.parent)) || new Approvals();
     const limiters = this.budget ? [new Limiter(this.concurrency), this.budget] : [new Limiter(this.concurrency)];
 
     const loop = () =>

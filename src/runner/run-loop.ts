@@ -5,6 +5,7 @@ import { RunAbortedError } from '../errors/run-aborted-error.js';
 import type { EngineRequest, ToolChoice, Usage } from '../engines/types.js';
 import { childController, type ChildController } from '../tools/abort-source.js';
 import type { RunScope, ToolDefinition, ToolResult } from '../tools/types.js';
+import { linkApprovals } from './approvals.js';
 import type { Agent } from './agent.js';
 import { dispatchCall, mayStartEarly, type DispatchContext } from './dispatch.js';
 import type { ConcurrencyBudget } from './limiter.js';
@@ -53,7 +54,10 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   let usage: Usage | undefined;
   for (let iteration = 1; ; iteration++) {
     // This turn's conversation, for the engine and the tools alike: the loop appends to `messages`, never to it.
-    const scope: RunScope = { runId: ctx.runId, messages: [...messages], emit: ctx.emit, depth: ctx.depth, concurrency: ctx.concurrency, ...(ctx.budget ? { budget: ctx.budget } : {}), approvals: ctx.approvals };
+    const scope: RunScope = linkApprovals(
+      { runId: ctx.runId, messages: [...messages], emit: ctx.emit, depth: ctx.depth, concurrency: ctx.concurrency, ...(ctx.budget ? { budget: ctx.budget } : {}) },
+      ctx.approvals,
+    );
     // On the last allowed turn nothing starts early: calls it asks for are never run.
     const turn = await askModel(ctx, scope, iteration < ctx.maxIterations);
     usage = addUsage(usage, turn.usage);

@@ -1,5 +1,4 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import type { Approvals } from '../runner/approvals.js';
 import type { RunEvent } from '../runner/events.js';
 import type { ConcurrencyBudget } from '../runner/limiter.js';
 import type { Message } from '../runner/messages.js';
@@ -63,8 +62,6 @@ export interface RunScope {
   /** The per-run concurrency limit and the shared budget, for runs started on behalf of this one. */
   concurrency: number;
   budget?: ConcurrencyBudget;
-  /** The run's calls waiting for a person: a leaf's calls wait here too, so the run's `approve`/`deny` answers them. */
-  approvals?: Approvals;
 }
 
 /** Error codes a ToolResult can carry. */

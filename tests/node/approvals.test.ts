@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { Agent, ChatRunner, defineTool, scriptedEngine, type RunScope } from '../../src/index.js';
+import { Approvals } from '../../src/runner/approvals.js';
+
+describe('Approvals', () => {
+  it('answers calls that share an id first come, first served, and drops none', async () => {
+    const approvals = new Approvals();
+    const signal = new AbortController().signal;
+    const first = approvals.wait('call_1', signal);
+    const second = approvals.wait('call_1', signal);
+    expect(approvals.decide('call_1', { approved: false, reason: 'no' })).toBe(true);
+    expect(approvals.decide('call_1', { approved: true })).toBe(true);
+    expect(approvals.decide('call_1', { approved: true })).toBe(false);
+    expect(await first).toEqual({ approved: false, reason: 'no' });
+    expect(await second).toEqual({ approved: true });
+  });
+
+  it('an aborted wait leaves the other calls with its id waiting', async () => {
+    const approvals = new Approvals();
+    const leaving = new AbortController();
+    const aborted = approvals.wait('call_1', leaving.signal);
+    const staying = approvals.wait('call_1', new AbortController().signal);
+    leaving.abort('left');
+    await expect(aborted).rejects.toBe('left');
+    expect(approvals.decide('call_1', { approved: true })).toBe(true);
+    expect(await staying).toEqual({ approved: true });
+  });
+});
+
+it("a tool's ctx.run does not hand out the run's approvals", async () => {
+  let seen: RunScope | undefined;
+  const peek = defineTool({
+    name: 'peek',
+    description: 'x',
+    parameters: { type: 'object' },
+    idempotent: true,
+    call: (_args, ctx) => {
+      seen = ctx.run;
+      return 'ok';
+    },
+  });
+  const agent = (await Agent.make(scriptedEngine([{ toolCalls: [{ name: 'peek', arguments: {} }] }, 'done']))).tool(peek);
+  await new ChatRunner().run(agent, 'go').result;
+  expect(seen).toBeDefined();
+  expect(Object.keys(seen!).sort()).toEqual(['concurrency', 'depth', 'emit', 'messages', 'runId']);
+});
