@@ -6,12 +6,18 @@ import { toolMessage } from './tool-message.js';
 
 /**
  * Results for the calls a previous run left without one (the page reloaded mid-batch).
- * A journaled call's recorded outcome is used. A call is reported as not run only when a
- * journal answered that it has no entry for it; any other dangling call (journaled
- * `started`, no journal, a failed read, no key) is never run again: the model is told its
- * outcome is unknown, so it checks before repeating a call that may have had effects.
+ * A journaled call's recorded outcome is used. A call is reported as not run only when
+ * its tool is journaled (`journaled(name)`: non-idempotent tools are) and the journal
+ * answered that it has no entry for it; any other dangling call (journaled `started`, an
+ * idempotent tool's, no journal, a failed read, no key) is never run again: the model is
+ * told its outcome is unknown, so it checks before repeating a call that may have had effects.
  */
-export async function repairDanglingCalls(history: readonly Message[], journal: ToolCallJournal | undefined, maxChars: number): Promise<ToolMessage[]> {
+export async function repairDanglingCalls(
+  history: readonly Message[],
+  journal: ToolCallJournal | undefined,
+  journaled: (toolName: string) => boolean,
+  maxChars: number,
+): Promise<ToolMessage[]> {
   const at = history.findLastIndex((m) => m.role === 'assistant');
   const reply = history[at];
   if (!reply || reply.role !== 'assistant' || !reply.toolCalls?.length) return [];
@@ -19,7 +25,9 @@ export async function repairDanglingCalls(history: readonly Message[], journal: 
   const repaired: ToolMessage[] = [];
   for (const call of reply.toolCalls) {
     if (answered.has(call.id)) continue;
-    const entry = await journalEntry(journal, call.idempotencyKey);
+    const found = await journalEntry(journal, call.idempotencyKey);
+    // No entry proves the call did not start only for a tool whose calls are journaled.
+    const entry = found === null && !journaled(call.name) ? undefined : found;
     repaired.push(toolMessage(entry?.result ?? unfinished(call, entry), maxChars));
   }
   return repaired;

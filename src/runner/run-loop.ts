@@ -42,7 +42,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   const store = agent.conversations;
   const history = ctx.history ? [...ctx.history] : ctx.conversation ? await store.load(ctx.conversation) : [];
   const startLength = history.length;
-  const opening: Message[] = await repairDanglingCalls(history, ctx.journal, agent.maxResultChars);
+  const opening: Message[] = await repairDanglingCalls(history, ctx.journal, (name) => agent.tools.registry.get(name)?.idempotent === false, agent.maxResultChars);
   if (history.length === 0 && agent.preamble) opening.push({ role: 'system', content: agent.preamble });
   opening.push({ role: 'user', content: ctx.input });
   const messages = [...history, ...opening];

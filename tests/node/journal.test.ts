@@ -124,6 +124,17 @@ describe('resuming a conversation cut off mid-batch', () => {
     expect(await repairedCodes(unreadable)).toEqual([['pay', 'outcome_unknown'], ['mail', 'outcome_unknown'], ['later', 'outcome_unknown']]);
   });
 
+  it("tells the model an idempotent tool's dangling call has an unknown outcome: such calls are never journaled, so no entry proves nothing", async () => {
+    const journal = new MemoryToolCallJournal();
+    const conversations = await crashedConversation(journal);
+    const charge = defineTool({ name: 'charge', description: 'x', parameters: empty, idempotent: true, call: () => 'charged' });
+    const engine = new StepEngine([[text('Checking.'), finish()]]);
+    const agent = (await Agent.make(engine, { journal, conversations })).tool(charge);
+    await new ChatRunner().run(agent, 'did it work?', { conversation: 'conv' }).result;
+    const codes = engine.requests[0]!.messages.flatMap((m) => (m.role === 'tool' ? [[m.toolCallId, JSON.parse(m.content).error?.code ?? 'ok']] : []));
+    expect(codes).toEqual([['pay', 'outcome_unknown'], ['mail', 'ok'], ['later', 'outcome_unknown']]);
+  });
+
   it('tells the model the outcome is unknown, never that a call did not run, when no journal is kept', async () => {
     expect(await repairedCodes(undefined)).toEqual([['pay', 'outcome_unknown'], ['mail', 'outcome_unknown'], ['later', 'outcome_unknown']]);
   });
