@@ -97,7 +97,7 @@ function loadError(error: unknown, log: readonly string[]): LocalModelError {
  * "context" alone also appears in failures that are not about size ("failed to create context").
  */
 const CONTEXT_OVERFLOW =
-  /\bn_ctx\b|context (?:size|length|window) (?:has been |was )?exceeded|exceeds? the (?:available |maximum )?context|context is full|out of context|running out of context|\bKV cache\b|kv_cache_full|(?:prompt|input|request|conversation) is too long|too long for the context|context shift is disabled/i;
+  /\bn_ctx\b|context (?:size|length|window) (?:has been |was )?exceeded|exceeds? the (?:available |maximum )?context|context is full|out of context|running out of context|(?:no )?free space in the KV cache|KV cache is full|kv_cache_full|(?:prompt|input|request|conversation) is too long|too long for the context|context shift is disabled/i;
 
 /** A generation failure as a coded error (the caller handles aborts). */
 export function generationError(error: unknown, log: readonly string[]): LocalModelError {

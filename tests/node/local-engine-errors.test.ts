@@ -21,7 +21,13 @@ describe('local engine: generation failures', () => {
     expect(codeOf(Object.assign(new Error('decode failed'), { type: 'kv_cache_full' }))).toBe('context_overflow');
   });
 
-  it.each(['failed to create context', 'llama_decode: invalid token in context', 'the sampler could not exceed its own limits'])(
+  it.each([
+    'failed to create context',
+    'llama_decode: invalid token in context',
+    'the sampler could not exceed its own limits',
+    'KV cache type q4_0 is not supported',
+    'failed to initialize the KV cache',
+  ])(
     '"%s" mentions context or exceed but is generation_failed',
     (message) => {
       expect(codeOf(new Error(message))).toBe('generation_failed');

@@ -24,6 +24,8 @@ describe('localModel config', () => {
       { source: 'm.gguf', maxTokens: -1 },
       { source: 'm.gguf', temperature: -0.1 },
       { source: 'm.gguf', template: ' ' },
+      // The grammar's tags are the agent parser's now: an old config's own tags would be ignored.
+      { source: 'm.gguf', toolTags: { open: '<x>', close: '</x>' } } as never,
     ];
     for (const options of bad) {
       expect(() => localModel(options), JSON.stringify(options)).toThrow(/localModel/);
