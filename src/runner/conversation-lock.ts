@@ -31,16 +31,21 @@ const localLocks: LockManagerLike = {
     const mine = new Promise<void>((resolve) => (release = resolve));
     const chain = (before ?? Promise.resolve()).then(() => mine);
     held.set(name, chain);
+    let holding = false;
     try {
       if (before) await waitOrAbort(before, options.signal);
+      holding = true;
       return await callback({ name });
     } finally {
       release();
-      // A waiter that gave up still sits in the queue behind its holder: the entry goes only
-      // when the whole chain has settled, and only if no later request was queued behind it.
-      void chain.then(() => {
+      // The holder frees the name at once, unless a later request queued behind it. A waiter
+      // that gave up still sits in the queue behind its holder: its entry goes only when the
+      // chain has settled (and again only if nothing was queued behind it).
+      const forget = () => {
         if (held.get(name) === chain) held.delete(name);
-      });
+      };
+      if (holding) forget();
+      else void chain.then(forget);
     }
   },
 };
