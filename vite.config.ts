@@ -25,6 +25,8 @@ const app: ViteUserConfig = {
           name: 'node',
           environment: 'node',
           include: ['tests/node/**/*.test.ts'],
+          // tests/node/call-bookkeeping.test.ts checks that a cancelled deadline lets go of what it held.
+          execArgv: ['--expose-gc'],
         },
       },
       {
