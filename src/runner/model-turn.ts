@@ -58,11 +58,7 @@ export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
     if (running) turn.started.set(call.id, running);
   };
 
-  // The parser's tags travel with the request: an engine that constrains its output (a local
-  // model's grammar) then writes calls this parser reads, whatever tags it was given.
-  const { callTags } = agent.parser;
-  const request = callTags ? { ...ctx.request, callTags } : ctx.request;
-  for await (const event of agent.engine.stream(request)) {
+  for await (const event of agent.engine.stream(ctx.request)) {
     switch (event.type) {
       case 'text':
         turn.rawText += event.text;

@@ -98,9 +98,18 @@ async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean):
   const started: Array<Promise<ToolResult>> = [];
   const tools = agent.registry.definitions();
   try {
-    const request: EngineRequest = { messages: requestMessages(agent, scope.messages, tools), tools, signal };
-    // Relaxed here, for every engine: a forced choice holds only for the turn that answers the person.
-    if (ctx.toolChoice) request.toolChoice = effectiveToolChoice({ ...request, toolChoice: ctx.toolChoice });
+    const messages = requestMessages(agent, scope.messages, tools);
+    // The parser's tags travel with the request: an engine that constrains its output (a local
+    // model's grammar) then writes calls this parser reads, whatever tags it was given.
+    const { callTags } = agent.parser;
+    const request: EngineRequest = {
+      messages,
+      tools,
+      signal,
+      // Relaxed here, for every engine: a forced choice holds only for the turn that answers the person.
+      ...(ctx.toolChoice ? { toolChoice: effectiveToolChoice(ctx.toolChoice, messages) } : {}),
+      ...(callTags ? { callTags } : {}),
+    };
     return await modelTurn({
       agent,
       emit: ctx.emit,

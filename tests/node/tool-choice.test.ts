@@ -8,18 +8,18 @@ describe('tool choice per turn', () => {
   const result: Message = { role: 'tool', toolCallId: 'c1', name: 'add', content: '{"ok":true,"output":5}' };
 
   test('a forced choice applies to the turn that answers the person', () => {
-    expect(effectiveToolChoice({ messages: [user], tools: [], toolChoice: 'required' })).toBe('required');
-    expect(effectiveToolChoice({ messages: [user], tools: [], toolChoice: { name: 'add' } })).toEqual({ name: 'add' });
+    expect(effectiveToolChoice('required', [user])).toBe('required');
+    expect(effectiveToolChoice({ name: 'add' }, [user])).toEqual({ name: 'add' });
   });
 
   test('after tool results (or a runtime note) the turn is auto, so the model can answer', () => {
-    expect(effectiveToolChoice({ messages: [user, result], tools: [], toolChoice: 'required' })).toBe('auto');
-    expect(effectiveToolChoice({ messages: [user, { role: 'user', origin: 'runtime', content: 'x' }], tools: [], toolChoice: { name: 'add' } })).toBe('auto');
+    expect(effectiveToolChoice('required', [user, result])).toBe('auto');
+    expect(effectiveToolChoice({ name: 'add' }, [user, { role: 'user', origin: 'runtime', content: 'x' }])).toBe('auto');
   });
 
   test('auto and none hold on every turn; no choice means auto', () => {
-    expect(effectiveToolChoice({ messages: [user, result], tools: [], toolChoice: 'none' })).toBe('none');
-    expect(effectiveToolChoice({ messages: [user], tools: [] })).toBe('auto');
+    expect(effectiveToolChoice('none', [user, result])).toBe('none');
+    expect(effectiveToolChoice(undefined, [user])).toBe('auto');
   });
 });
 
