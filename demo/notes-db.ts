@@ -86,11 +86,14 @@ const FIRST_NOTES: ReadonlyArray<Omit<Note, 'updatedAt'>> = [
  */
 export async function seedNotes(): Promise<void> {
   const tx = (await database()).transaction('notes', 'readwrite');
-  if ((await tx.store.count()) === 0) {
+  // tx.done is awaited with the writes: a failed count or put must not leave its rejection unhandled.
+  const seeded = (async () => {
+    if ((await tx.store.count()) > 0) return false;
     const now = Date.now();
-    // Oldest first, as they were added one by one before: the list shows the newest first.
+    // Oldest first: the list shows the newest first.
     await Promise.all(FIRST_NOTES.map((note, i) => tx.store.put({ ...note, updatedAt: now + i })));
-  }
-  await tx.done;
-  changed();
+    return true;
+  })();
+  const [wrote] = await Promise.all([seeded, tx.done]);
+  if (wrote) changed();
 }
