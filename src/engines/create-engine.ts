@@ -4,7 +4,7 @@ import { lazyLocalEngine } from './lazy-local-engine.js';
 import type { LocalModelProgress } from './local-model.js';
 import { createOpenAICompatibleEngine } from './openai-engine.js';
 import { realmFetch } from './realm-fetch.js';
-import { createScriptedEngine } from './scripted-engine.js';
+import type { ScriptedEngineConfig } from './scripted.js';
 import type { Engine } from './types.js';
 
 /** What an engine may borrow from its realm (tests and odd runtimes swap `fetch`). */
@@ -20,11 +20,23 @@ export function createEngine(config: EngineConfig, deps: EngineDeps = {}): Engin
     case 'openai-compatible':
       return createOpenAICompatibleEngine(config, deps.fetch ?? realmFetch);
     case 'scripted':
-      return createScriptedEngine(config);
+      return lazyScriptedEngine(config);
     case 'local':
       // Its code loads on first use: an app that never runs a local model never downloads it.
       return lazyLocalEngine(config, deps);
     default:
       throw new EngineError('invalid_engine_config', `Unknown engine kind: ${String((config as { kind?: unknown }).kind)}`);
   }
+}
+
+/** The scripted engine, its code loaded on first use: tests and offline demos need it, an app on a real model does not. */
+function lazyScriptedEngine(config: ScriptedEngineConfig): Engine {
+  let loading: Promise<Engine> | undefined;
+  return {
+    nativeTools: true,
+    async *stream(request) {
+      loading ??= import('./scripted-engine.js').then(({ createScriptedEngine }) => createScriptedEngine(config));
+      yield* (await loading).stream(request);
+    },
+  };
 }
