@@ -137,8 +137,8 @@ export class WorkerRunner {
     const channel = new EventChannel();
     const wire: WireRunOptions = defined({ maxIterations: options.maxIterations, conversation: options.conversation, toolChoice: options.toolChoice, lock: options.lock });
     const started = this.#ready.then(() => {
-      const failed = this.#registrationErrors.splice(0);
-      if (failed.length > 0) throw failed[0];
+      const refused = this.#registrationErrors.splice(0);
+      if (refused.length > 0) throw refusal(refused);
       return this.#guard(this.#api.startRun(runId, input, wire));
     });
     // The result crosses once, inside the run's own run_finished (or run_failed) event.
@@ -234,4 +234,11 @@ export class WorkerRunner {
       call.then(resolve, reject).finally(() => this.#inflight.delete(reject));
     });
   }
+}
+
+/** Tools the runner worker refused, as the one error the next run fails with: each is named, none is dropped. */
+function refusal(errors: unknown[]): unknown {
+  if (errors.length === 1) return errors[0];
+  const first = errors[0];
+  return new AmbiError(isAmbiError(first) ? first.code : 'invalid_tool', `The runner worker refused ${errors.length} tools: ${errors.map(errorMessage).join('; ')}`, { cause: errors });
 }

@@ -257,6 +257,26 @@ describe('WorkerRunner: dedicated tool workers', () => {
     ]);
   });
 
+  it('fails the next run with every tool the runner worker refused, names each, and serves the rest', async () => {
+    const tool = (name: string, parameters: object) =>
+      defineTool({ name, description: 'x', parameters: parameters as { type: 'object' }, idempotent: true, call: () => `${name} ran` });
+    // The page checks a schema's shape; the worker, which validates calls, compiles it and refuses these.
+    const badType = tool('bad_type', { type: 'object', properties: { a: { type: 'nonsense' } } });
+    const badRef = tool('bad_ref', { type: 'object', properties: { a: { $ref: '#/definitions/missing' } } });
+    const runner = runnerWith([{ toolCalls: [{ id: 'good', name: 'fine', arguments: {} }, { id: 'bad', name: 'bad_type', arguments: {} }] }, 'done']);
+    runner.tool(badType).tool(badRef).tool(tool('fine', { type: 'object' }));
+    const error = await runner.run('first').result.catch((e: unknown) => e);
+    expect(isAmbiError(error, 'invalid_tool')).toBe(true);
+    expect((error as Error).message).toContain('refused 2 tools');
+    expect((error as Error).message).toContain('bad_type');
+    expect((error as Error).message).toContain('bad_ref');
+    const result = await runner.run('second').result;
+    expect(result.toolResults.map((r) => [r.id, r.ok ? r.output : r.error.code])).toEqual([
+      ['good', 'fine ran'],
+      ['bad', 'unknown_tool'],
+    ]);
+  });
+
   it('refuses a tool worker that exposes two tools under one name', async () => {
     const runner = runnerWith(['unused']);
     const error = await runner
