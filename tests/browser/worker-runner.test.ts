@@ -33,6 +33,19 @@ async function collect(run: Run, onEvent?: (event: RunEvent) => void): Promise<R
 
 const callOf = (name: string, args: unknown = {}, id?: string): ScriptedReply => ({ toolCalls: [{ ...(id ? { id } : {}), name, arguments: args }] });
 
+/** A page tool named `name` that takes an empty object and returns what `call` does. */
+const pageTool = (name: string, call: () => unknown) => defineTool({ name, description: 'x', parameters: { type: 'object' }, idempotent: true, call });
+
+/** A page tool `hang` that runs until its signal aborts, records the reason in `seen`, then rejects with it. */
+const hangingTool = (seen: unknown[]) =>
+  defineTool({
+    name: 'hang',
+    description: 'x',
+    parameters: { type: 'object' },
+    idempotent: false,
+    call: (_args, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => { seen.push(signal.reason); reject(signal.reason); })),
+  });
+
 describe('WorkerRunner: main-thread tools', () => {
   it('runs a main-thread tool that reads the DOM, from the runner worker', async () => {
     const heading = document.createElement('h2');
@@ -89,15 +102,7 @@ describe('WorkerRunner: main-thread tools', () => {
 
   it('aborts a main-thread tool when the run is aborted, and rejects with code aborted', async () => {
     const seen: unknown[] = [];
-    const hang = defineTool({
-      name: 'hang',
-      description: 'x',
-      parameters: { type: 'object' },
-      idempotent: false,
-      call: (_args, { signal }) =>
-        new Promise((_, reject) => signal.addEventListener('abort', () => { seen.push(signal.reason); reject(signal.reason); })),
-    });
-    const run = runnerWith([callOf('hang')]).tool(hang).run('go');
+    const run = runnerWith([callOf('hang')]).tool(hangingTool(seen)).run('go');
     const events = await collect(run, (event) => event.type === 'tool_started' && run.abort('stop pressed'));
     const error = await run.result.catch((e: unknown) => e);
     expect(isAmbiError(error, 'aborted')).toBe(true);
@@ -107,14 +112,7 @@ describe('WorkerRunner: main-thread tools', () => {
 
   it('keeps an Error given as the abort reason an Error across the boundary, in the run failure and in the page tool signal', async () => {
     const seen: unknown[] = [];
-    const hang = defineTool({
-      name: 'hang',
-      description: 'x',
-      parameters: { type: 'object' },
-      idempotent: false,
-      call: (_args, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => { seen.push(signal.reason); reject(signal.reason); })),
-    });
-    const run = runnerWith([callOf('hang')]).tool(hang).run('go');
+    const run = runnerWith([callOf('hang')]).tool(hangingTool(seen)).run('go');
     await collect(run, (event) => event.type === 'tool_started' && run.abort(new ToolError('user left')));
     const error = await run.result.catch((e: unknown) => e);
     expect(isAmbiError(error, 'aborted')).toBe(true);
@@ -158,7 +156,7 @@ describe('WorkerRunner: main-thread tools', () => {
       fine: () => 'ok',
     };
     const runner = runnerWith([{ toolCalls: Object.keys(outputs).map((name) => ({ id: name, name, arguments: {} })) }, 'done.']);
-    for (const [name, call] of Object.entries(outputs)) runner.tool(defineTool({ name, description: 'x', parameters: { type: 'object' }, idempotent: true, call }));
+    for (const [name, call] of Object.entries(outputs)) runner.tool(pageTool(name, call));
     const result = await runner.run('go').result;
     expect(result.toolResults.map((r) => [r.id, r.ok ? r.output : r.error.code])).toEqual([
       ['throws', 'crashed'],
@@ -174,7 +172,7 @@ describe('WorkerRunner: main-thread tools', () => {
   });
 
   it('keeps error codes across the boundary: tool_error from the page, max_iterations from the loop', async () => {
-    const refuse = defineTool({ name: 'refuse', description: 'x', parameters: { type: 'object' }, idempotent: true, call: () => { throw new ToolError('No.'); } });
+    const refuse = pageTool('refuse', () => { throw new ToolError('No.'); });
     const runner = runnerWith([callOf('refuse'), callOf('refuse')]).tool(refuse);
     const error = await runner.run('go', { maxIterations: 2 }).result.catch((e: unknown) => e);
     expect(isAmbiError(error, 'max_iterations')).toBe(true);
@@ -240,16 +238,15 @@ describe('WorkerRunner: dedicated tool workers', () => {
   });
 
   it('refuses a tool worker whose tool name is taken: none of its tools are added, and the page tool of that name still answers', async () => {
-    const pageTool = (name: string, answer: string) => defineTool({ name, description: 'x', parameters: { type: 'object' }, idempotent: true, call: () => answer });
     let started = 0;
     const runner = runnerWith([{ toolCalls: [{ id: 'page', name: 'spin', arguments: {} }, { id: 'other', name: 'slow_square', arguments: { n: 2, ms: 1 } }] }, 'ok']);
-    runner.tool(pageTool('spin', 'page spin'));
+    runner.tool(pageTool('spin', () => 'page spin'));
     // 'spin' is the worker's third tool: the two before it must not stay claimed.
     const error = await runner.workerTools(() => (started++, toolWorker())).catch((e: unknown) => e);
     expect(isAmbiError(error, 'duplicate_tool')).toBe(true);
     expect((error as Error).message).toContain('"spin"');
     expect(started).toBe(1);
-    expect(() => runner.tool(pageTool('square', 'page square'))).not.toThrow();
+    expect(() => runner.tool(pageTool('square', () => 'page square'))).not.toThrow();
     const result = await runner.run('go').result;
     expect(result.toolResults.map((r) => [r.id, r.ok ? r.output : r.error.code])).toEqual([
       ['page', 'page spin'],
@@ -264,7 +261,7 @@ describe('WorkerRunner: dedicated tool workers', () => {
     const badType = tool('bad_type', { type: 'object', properties: { a: { type: 'nonsense' } } });
     const badRef = tool('bad_ref', { type: 'object', properties: { a: { $ref: '#/definitions/missing' } } });
     const runner = runnerWith([{ toolCalls: [{ id: 'good', name: 'fine', arguments: {} }, { id: 'bad', name: 'bad_type', arguments: {} }] }, 'done']);
-    runner.tool(badType).tool(badRef).tool(tool('fine', { type: 'object' }));
+    runner.tool(badType).tool(badRef).tool(pageTool('fine', () => 'fine ran'));
     const error = await runner.run('first').result.catch((e: unknown) => e);
     expect(isAmbiError(error, 'invalid_tool')).toBe(true);
     expect((error as Error).message).toContain('refused 2 tools');
@@ -305,15 +302,8 @@ describe('WorkerRunner: failure without hangs', () => {
   });
 
   it('close() with calls in flight rejects the run with code closed, aborts the page tools and stops the tool workers', async () => {
-    const aborted: string[] = [];
-    const hang = defineTool({
-      name: 'hang',
-      description: 'x',
-      parameters: { type: 'object' },
-      idempotent: false,
-      call: (_args, { signal }) => new Promise(() => signal.addEventListener('abort', () => aborted.push((signal.reason as Error).message))),
-    });
-    const runner = runnerWith([{ toolCalls: [{ name: 'hang', arguments: {} }, { name: 'slow_square', arguments: { n: 1, ms: 10_000 } }] }]).tool(hang);
+    const aborted: unknown[] = [];
+    const runner = runnerWith([{ toolCalls: [{ name: 'hang', arguments: {} }, { name: 'slow_square', arguments: { n: 1, ms: 10_000 } }] }]).tool(hangingTool(aborted));
     await runner.workerTools(toolWorker);
     const run = runner.run('go');
     let startedTools = 0;
@@ -323,6 +313,6 @@ describe('WorkerRunner: failure without hangs', () => {
     expect(events.at(-1)).toMatchObject({ type: 'run_failed', error: { code: 'closed' } });
     const after = await runner.run('again').result.catch((e: unknown) => e);
     expect(isAmbiError(after, 'closed')).toBe(true);
-    expect(aborted).toEqual(['The runner was closed']); // the page tool in flight was told
+    expect(aborted.map((reason) => (reason as Error).message)).toEqual(['The runner was closed']); // the page tool in flight was told
   });
 });
