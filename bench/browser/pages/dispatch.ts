@@ -40,9 +40,9 @@ export interface DispatchRound {
 
 const gaps = (stamps: number[]) => ({ mean: meanGap(stamps) * 1000, median: medianGap(stamps) * 1000 });
 
-function oursRunner(options: DispatchOptions) {
-  const stamps: number[] = [];
-  const ping = defineTool({
+/** The tool both of our loops call: it stamps each call as it arrives. */
+function pingTool(stamps: number[]) {
+  return defineTool({
     name: 'ping',
     description: 'Answers pong',
     parameters: { type: 'object', properties: {} },
@@ -52,9 +52,20 @@ function oursRunner(options: DispatchOptions) {
       return 'pong';
     },
   });
+}
+
+/** One run per round: a reply of `calls` pings, then a final text. */
+function pingScript(options: DispatchOptions): ScriptedReply[] {
   const reply: ScriptedReply = { toolCalls: Array.from({ length: options.calls }, () => ({ name: 'ping', arguments: {} })) };
   const replies: ScriptedReply[] = [];
   for (let i = 0; i < options.warmup + options.rounds; i++) replies.push(reply, 'done');
+  return replies;
+}
+
+function oursRunner(options: DispatchOptions) {
+  const stamps: number[] = [];
+  const ping = pingTool(stamps);
+  const replies = pingScript(options);
   const runner = createWorkerRunner({ engine: scriptedEngine(replies), concurrency: 1 }).tool(ping);
   const measure = async () => {
     stamps.length = 0;
@@ -105,25 +116,14 @@ function comlinkLoop(options: DispatchOptions) {
 async function oursOneThread(options: DispatchOptions) {
   const { port1, port2 } = new MessageChannel();
   const stamps: number[] = [];
-  const ping = defineTool({
-    name: 'ping',
-    description: 'Answers pong',
-    parameters: { type: 'object', properties: {} },
-    idempotent: true,
-    call: () => {
-      stamps.push(performance.now());
-      return 'pong';
-    },
-  });
+  const ping = pingTool(stamps);
   const host = createRunnerHost(port1);
   let ended!: () => void;
   const served = new Map<string, ToolInvoker>([['ping', { call: (args, ctx, abort) => callHere(ping, args, ctx, abort), needsApproval: async () => false }]]);
   new PagePort(port2 as unknown as Worker, served, (_runId, events) => events === null && ended());
   port1.start();
   port2.start();
-  const reply: ScriptedReply = { toolCalls: Array.from({ length: options.calls }, () => ({ name: 'ping', arguments: {} })) };
-  const replies: ScriptedReply[] = [];
-  for (let i = 0; i < options.warmup + options.rounds; i++) replies.push(reply, 'done');
+  const replies = pingScript(options);
   await host.configure({ engine: scriptedEngine(replies), concurrency: 1 });
   await host.registerTool(toDescriptor(ping));
   let run = 0;
