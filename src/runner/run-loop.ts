@@ -11,6 +11,7 @@ import { dispatchCall, mayStartEarly, type DispatchContext } from './dispatch.js
 import type { ConcurrencyBudget } from './limiter.js';
 import type { Message } from './messages.js';
 import { modelTurn, type ModelTurn } from './model-turn.js';
+import { repairDanglingCalls } from './resume.js';
 import { effectiveToolChoice } from './tool-choice.js';
 import type { RunResult } from './run-result.js';
 import { formatErrorMessage, toolMessage } from './tool-message.js';
@@ -41,11 +42,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   const store = agent.conversations;
   const history = ctx.history ? [...ctx.history] : ctx.conversation ? await store.load(ctx.conversation) : [];
   const startLength = history.length;
-  // Only a continued conversation can hold calls a crash left unanswered (the code loads then).
-  const opening: Message[] =
-    history.length === 0
-      ? []
-      : await (await import('./resume.js')).repairDanglingCalls(history, ctx.journal, (name) => agent.tools.registry.get(name)?.idempotent === false, agent.maxResultChars);
+  const opening: Message[] = await repairDanglingCalls(history, ctx.journal, (name) => agent.tools.registry.get(name)?.idempotent === false, agent.maxResultChars);
   if (history.length === 0 && agent.preamble) opening.push({ role: 'system', content: agent.preamble });
   opening.push({ role: 'user', content: ctx.input });
   const messages = [...history, ...opening];
