@@ -21,15 +21,22 @@ function heldEngine() {
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
+/** A held engine and `start(input)`, which runs it on one fresh conversation, each run on its own ChatRunner. */
+async function oneConversation(conversations?: MemoryConversationStore) {
+  const { engine, state } = heldEngine();
+  const agent = await Agent.make(engine, conversations ? { conversations } : {});
+  const id = `c-${crypto.randomUUID()}`;
+  const start = (input: string, options: { lock?: 'fail' } = {}) => new ChatRunner().run(agent, input, { conversation: id, ...options });
+  return { state, id, start };
+}
+
 export function describeConversationLock(realm: string): void {
   describe(`one runner per conversation (${realm})`, () => {
     it('serialises two runs of the same conversation: the second waits for the first', async () => {
-      const { engine, state } = heldEngine();
       const conversations = new MemoryConversationStore();
-      const agent = await Agent.make(engine, { conversations });
-      const id = `c-${crypto.randomUUID()}`;
-      const first = new ChatRunner().run(agent, 'one', { conversation: id });
-      const second = new ChatRunner().run(agent, 'two', { conversation: id });
+      const { state, id, start } = await oneConversation(conversations);
+      const first = start('one');
+      const second = start('two');
       await tick();
       expect(state.open).toBe(1);
       state.releases.shift()!();
@@ -42,12 +49,10 @@ export function describeConversationLock(realm: string): void {
     });
 
     it("fails the second run at once with conversation_busy when it chooses lock: 'fail'", async () => {
-      const { engine, state } = heldEngine();
-      const agent = await Agent.make(engine);
-      const id = `c-${crypto.randomUUID()}`;
-      const first = new ChatRunner().run(agent, 'one', { conversation: id });
+      const { state, start } = await oneConversation();
+      const first = start('one');
       await tick();
-      const error = await new ChatRunner().run(agent, 'two', { conversation: id, lock: 'fail' }).result.catch((e: unknown) => e);
+      const error = await start('two', { lock: 'fail' }).result.catch((e: unknown) => e);
       expect(isAmbiError(error, 'conversation_busy')).toBe(true);
       state.releases.shift()!();
       await first.result;
@@ -65,11 +70,9 @@ export function describeConversationLock(realm: string): void {
     });
 
     it('aborts a run that is still waiting for the lock, with code aborted', async () => {
-      const { engine, state } = heldEngine();
-      const agent = await Agent.make(engine);
-      const id = `c-${crypto.randomUUID()}`;
-      const first = new ChatRunner().run(agent, 'one', { conversation: id });
-      const second = new ChatRunner().run(agent, 'two', { conversation: id });
+      const { state, start } = await oneConversation();
+      const first = start('one');
+      const second = start('two');
       await tick();
       second.abort('changed my mind');
       const error = await second.result.catch((e: unknown) => e);
@@ -80,15 +83,13 @@ export function describeConversationLock(realm: string): void {
     });
 
     it('keeps a run waiting behind the holder even after the run queued before it aborted', async () => {
-      const { engine, state } = heldEngine();
-      const agent = await Agent.make(engine);
-      const id = `c-${crypto.randomUUID()}`;
-      const first = new ChatRunner().run(agent, 'one', { conversation: id });
-      const second = new ChatRunner().run(agent, 'two', { conversation: id });
+      const { state, start } = await oneConversation();
+      const first = start('one');
+      const second = start('two');
       await tick();
       second.abort('changed my mind');
       await second.result.catch(() => {});
-      const third = new ChatRunner().run(agent, 'three', { conversation: id });
+      const third = start('three');
       await tick();
       expect(state.open).toBe(1);
       state.releases.shift()!();
