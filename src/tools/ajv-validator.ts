@@ -42,7 +42,7 @@ export function compileAjvValidator(schema: object): JsonArgsValidator {
     let copy: unknown = value;
     if (!owned || fillsDefaults) {
       try {
-        copy = copyArgs(value);
+        copy = copyArgs(value).copy;
       } catch {
         return { ok: false, problems: ['arguments must be plain JSON'] };
       }

@@ -1,23 +1,24 @@
 /**
  * A copy of a call's arguments, for validation to write defaults into. Plain JSON (which
  * arguments nearly always are) is copied here: structuredClone is a call into the
- * browser costing microseconds even for `{}`. Anything else (a Date, a cycle, a depth
- * past 64) goes to structuredClone as before, which also throws for what it cannot copy.
+ * browser costing microseconds even for `{}`. Anything else (undefined, a Date, a cycle,
+ * a depth past 64) goes to structuredClone, which also throws for what it cannot copy.
+ * `json`: the copy is plain JSON, to be read as it is.
  */
-export function copyArgs(value: unknown): unknown {
+export function copyArgs(value: unknown): { copy: unknown; json: boolean } {
   try {
-    return copyPlain(value, 0);
+    return { copy: copyPlain(value, 0), json: true };
   } catch (error) {
     if (error !== NOT_PLAIN) throw error;
   }
-  return structuredClone(value);
+  return { copy: structuredClone(value), json: false };
 }
 
 const NOT_PLAIN = Symbol('not plain JSON');
 const MAX_DEPTH = 64;
 
 function copyPlain(value: unknown, depth: number): unknown {
-  if (typeof value === 'function' || typeof value === 'symbol') throw NOT_PLAIN;
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') throw NOT_PLAIN;
   if (typeof value !== 'object' || value === null) return value;
   if (depth === MAX_DEPTH) throw NOT_PLAIN;
   if (Array.isArray(value)) {

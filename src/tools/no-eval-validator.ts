@@ -24,16 +24,18 @@ export function compileNoEvalValidator(schema: object): JsonArgsValidator {
   const prepared = prepareSchema(schema);
   checkStrictSchema(prepared);
   const defaults = planDefaults(schema, prepared);
-  // An owned value was just parsed from JSON text: it is JSON, and stays JSON when the defaults
-  // filled into it are, so cfworker may read it as it is.
-  const ownedStaysJson = defaults?.json ?? true;
+  // A value that is JSON (an owned one was just parsed from JSON text) stays JSON when the
+  // defaults filled into it are, so cfworker may read it as it is.
+  const defaultsAreJson = defaults?.json ?? true;
   const validator: JsonArgsValidator = (value, owned = false) => {
     let copy: unknown;
     let data: unknown;
     try {
       // Defaults are written into a copy, which the tool gets; a value nobody else holds needs none.
-      copy = owned ? value : copyArgs(value);
-      const view = owned && ownedStaysJson ? asIs : jsonView;
+      let json = true;
+      if (owned) copy = value;
+      else ({ copy, json } = copyArgs(value));
+      const view = json && defaultsAreJson ? asIs : jsonView;
       if (defaults) applyDefaults(defaults, copy, view);
       data = view(copy);
     } catch {

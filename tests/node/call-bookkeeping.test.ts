@@ -147,7 +147,8 @@ describe('dispatchCall', () => {
 describe('copyArgs', () => {
   it('copies plain JSON deeply, equal and unshared', () => {
     const value = { a: [1, { b: 'x' }, null], c: { d: true, e: 2.5 } };
-    const copy = copyArgs(value) as typeof value;
+    const { copy, json } = copyArgs(value) as { copy: typeof value; json: boolean };
+    expect(json).toBe(true);
     expect(copy).toEqual(value);
     expect(copy).not.toBe(value);
     expect(copy.a).not.toBe(value.a);
@@ -155,7 +156,7 @@ describe('copyArgs', () => {
   });
 
   it('keeps an own "__proto__" key a key', () => {
-    const copy = copyArgs(JSON.parse('{"__proto__": {"polluted": true}}')) as Record<string, unknown>;
+    const copy = copyArgs(JSON.parse('{"__proto__": {"polluted": true}}')).copy as Record<string, unknown>;
     expect(Object.keys(copy)).toEqual(['__proto__']);
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -165,10 +166,13 @@ describe('copyArgs', () => {
     const when = new Date(0);
     const cyclic: Record<string, unknown> = { name: 'loop' };
     cyclic.self = cyclic;
-    expect(copyArgs({ when })).toEqual({ when });
-    expect((copyArgs({ when }) as { when: Date }).when).toBeInstanceOf(Date);
-    const copied = copyArgs(cyclic) as Record<string, unknown>;
+    expect(copyArgs({ when })).toEqual({ copy: { when }, json: false });
+    expect((copyArgs({ when }).copy as { when: Date }).when).toBeInstanceOf(Date);
+    const copied = copyArgs(cyclic).copy as Record<string, unknown>;
     expect(copied.self).toBe(copied);
+    // undefined is not JSON: copied as structuredClone keeps it, and marked not JSON, so a validator reads it as JSON would.
+    expect(copyArgs({ a: undefined })).toEqual({ copy: { a: undefined }, json: false });
+    expect('a' in (copyArgs({ a: undefined }).copy as object)).toBe(true);
     expect(() => copyArgs({ f: () => 1 })).toThrow();
   });
 });
