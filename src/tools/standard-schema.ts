@@ -4,6 +4,7 @@ import { InvalidToolError } from '../errors/invalid-tool-error.js';
 import { jsonPointer } from './problem.js';
 import type { ParametersSchema } from './types.js';
 import { errorMessage } from '../errors/error-message.js';
+import type { ArgsCheck } from './validate-args.js';
 
 /** A schema of any Standard Schema library: `~standard.validate` checks (and may transform) a value. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -78,15 +79,12 @@ export function toParametersSchema(toolName: string, schema: StandardSchemaV1): 
   return parameters as ParametersSchema;
 }
 
-/** What validating with a Standard Schema gives: the output value, or problems in our format. */
-export type StandardCheck = { ok: true; value: unknown } | { ok: false; problems: string[] };
-
 /**
  * Validate `value` with the schema's own `~standard.validate` (transforms and refinements
  * apply). Issues become `/path message` lines, the path a JSON pointer as for JSON Schema
  * problems (`arguments` for the whole value) and the message the library's own.
  */
-export async function validateStandard(schema: StandardSchemaV1, value: unknown): Promise<StandardCheck> {
+export async function validateStandard(schema: StandardSchemaV1, value: unknown): Promise<ArgsCheck> {
   let result: StandardSchemaV1.Result<unknown>;
   try {
     result = await schema['~standard'].validate(value);

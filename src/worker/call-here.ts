@@ -1,7 +1,8 @@
 import { AmbiError } from '../errors/ambi-error.js';
 import { invalidArgumentsMessage } from '../tools/decode-args.js';
 import { toolOutputJson } from '../tools/json-output.js';
-import { validateStandard, type StandardCheck } from '../tools/standard-schema.js';
+import { validateStandard } from '../tools/standard-schema.js';
+import type { ArgsCheck } from '../tools/validate-args.js';
 import { isThenable } from '../tools/thenable.js';
 import { toolContext } from '../tools/tool-context.js';
 import type { AbortSource } from '../tools/abort-source.js';
@@ -35,6 +36,6 @@ export async function askHere(tool: Tool, args: unknown): Promise<boolean> {
   return checked.ok ? Boolean(await rule(checked.value)) : false;
 }
 
-function checkHere(tool: Tool, args: unknown): Promise<StandardCheck> | StandardCheck {
+function checkHere(tool: Tool, args: unknown): Promise<ArgsCheck> | ArgsCheck {
   return tool.standardSchema ? validateStandard(tool.standardSchema, args) : { ok: true, value: args };
 }
