@@ -7,7 +7,8 @@ import { ModelLoader } from './local-loader.js';
 import { localModel, type LocalModelConfig, type LocalModelDeps, type LocalModelInfo } from './local-model.js';
 import { generationError } from './local-runtime.js';
 import { templateMessages } from './local-template.js';
-import { ChunkQueue, TurnLock } from './local-turns.js';
+import { ChunkQueue } from './local-turns.js';
+import { Limiter } from '../runner/limiter.js';
 import type { Engine, EngineEvent, EngineRequest, FinishReason, Usage } from './types.js';
 
 /** The Engine of a `localModel` config, with control over the model's lifetime. */
@@ -35,7 +36,9 @@ export function createLocalEngine(given: LocalModelConfig, deps: LocalModelDeps 
 /** The engine of a config `localModel` returned in this realm (`lazyLocalEngine` checked it already). */
 export function startLocalEngine(config: LocalModelConfig, deps: LocalModelDeps): LocalEngine {
   const loader = new ModelLoader(config, deps);
-  const lock = new TurnLock();
+  // One generation at a time, in arrival order: a small model in the browser has one context,
+  // and a leaf's turn must not interleave with its parent's.
+  const lock = new Limiter(1);
   return {
     nativeTools: false,
     get model() {
@@ -50,14 +53,16 @@ export function startLocalEngine(config: LocalModelConfig, deps: LocalModelDeps)
   };
 }
 
-async function* generate(config: LocalModelConfig, loader: ModelLoader, lock: TurnLock, request: EngineRequest): AsyncGenerator<EngineEvent> {
+async function* generate(config: LocalModelConfig, loader: ModelLoader, lock: Limiter, request: EngineRequest): AsyncGenerator<EngineEvent> {
   const { signal } = request;
   throwIfAborted(signal);
   // Built first: an unknown forced tool or unusable tags fail before any loading. The runner relaxes
   // a forced choice after tool results. The tags are the parser's, so every call written is one it reads.
   const grammar = toolCallGrammar(request.tools, request.toolChoice ?? 'auto', request.callTags ?? DEFAULT_CALL_TAGS);
   const model = await loader.acquire(signal);
-  const release = await lock.acquire(signal);
+  const release = await lock.acquire(signal).catch((error: unknown) => {
+    throw signal?.aborted ? abortedError(signal) : error;
+  });
   const { controller, unlink } = childController(signal);
   const chunks = new ChunkQueue<ChatCompletionChunk>();
   const running = model.wllama

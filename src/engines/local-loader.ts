@@ -1,9 +1,9 @@
-import { throwIfAborted } from './abort.js';
+import { abortedError, throwIfAborted } from './abort.js';
 import { obtainModelBytes } from './local-download.js';
 import { inspectGguf } from './local-gguf.js';
 import type { LocalModelConfig, LocalModelDeps, LocalModelInfo } from './local-model.js';
 import { loadModel, type LoadedModel } from './local-runtime.js';
-import { untilAborted } from './local-turns.js';
+import { untilAborted } from '../tools/abort-source.js';
 
 interface Pending {
   promise: Promise<Loaded>;
@@ -39,7 +39,7 @@ export class ModelLoader {
     const pending = this.#pending ?? this.#start();
     pending.waiters++;
     try {
-      return await untilAborted(pending.promise, signal);
+      return await untilAborted(pending.promise, signal, abortedError);
     } finally {
       pending.waiters--;
       if (signal?.aborted && pending.waiters === 0 && this.#pending === pending) {

@@ -1,4 +1,5 @@
 import { ConversationBusyError } from '../errors/conversation-busy-error.js';
+import { untilAborted } from '../tools/abort-source.js';
 
 /** What a run does when its conversation is held by another run: wait its turn, or fail at once. */
 export type LockMode = 'wait' | 'fail';
@@ -33,7 +34,7 @@ const localLocks: LockManagerLike = {
     held.set(name, chain);
     let holding = false;
     try {
-      if (before) await waitOrAbort(before, options.signal);
+      if (before) await untilAborted(before, options.signal);
       holding = true;
       return await callback({ name });
     } finally {
@@ -49,13 +50,3 @@ const localLocks: LockManagerLike = {
     }
   },
 };
-
-function waitOrAbort(promise: Promise<unknown>, signal?: AbortSignal): Promise<unknown> {
-  if (!signal) return promise;
-  signal.throwIfAborted();
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, resolve).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}

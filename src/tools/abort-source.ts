@@ -105,6 +105,28 @@ export function childController(parent: AbortSignal | undefined): ChildControlle
   return { controller, unlink: onAbort(parent, () => controller.abort(parent.reason)) };
 }
 
+/**
+ * `promise`, or a rejection with `reasonOf(signal)` (default: the signal's reason) as soon as
+ * `signal` aborts; the promise itself runs on.
+ */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, reasonOf: (signal: AbortSignal) => unknown = (s) => s.reason): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(reasonOf(signal));
+  return new Promise<T>((resolve, reject) => {
+    const unhook = onAbort(signal, () => reject(reasonOf(signal)));
+    promise.then(
+      (value) => {
+        unhook();
+        resolve(value);
+      },
+      (error: unknown) => {
+        unhook();
+        reject(error);
+      },
+    );
+  });
+}
+
 /** `signal` as an AbortSource. */
 export function sourceOf(signal: AbortSignal): AbortSource {
   return {

@@ -1,15 +1,18 @@
+import { onAbort } from './abort-source.js';
+
 /** Wait `ms`; resolves `false` at once if `signal` aborts first (never rejects). */
 export function delay(ms: number, signal?: AbortSignal): Promise<boolean> {
   if (signal?.aborted) return Promise.resolve(false);
   return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      unhook?.();
       resolve(true);
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const unhook =
+      signal &&
+      onAbort(signal, () => {
+        clearTimeout(timer);
+        resolve(false);
+      });
   });
 }
