@@ -10,8 +10,7 @@ export function lazyLocalEngine(given: LocalModelConfig, deps: LocalModelDeps = 
   const config = localModel(given);
   let loaded: LocalEngine | undefined;
   let loading: Promise<LocalEngine> | undefined;
-  // Started from the config checked above: not checked a second time.
-  const engine = () => (loading ??= import('./local-engine.js').then(({ startLocalEngine }) => (loaded = startLocalEngine(config, deps))));
+  const engine = () => (loading ??= import('./local-engine.js').then(({ createLocalEngine }) => (loaded = createLocalEngine(config, deps))));
   return {
     nativeTools: false,
     get model() {

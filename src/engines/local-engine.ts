@@ -29,12 +29,8 @@ export interface LocalEngine extends Engine {
  * to a registered tool, with arguments that fit its schema.
  */
 export function createLocalEngine(given: LocalModelConfig, deps: LocalModelDeps = {}): LocalEngine {
-  // Checked again here: a config may be hand-written, or have crossed from another realm.
-  return startLocalEngine(localModel(given), deps);
-}
-
-/** The engine of a config `localModel` returned in this realm (`lazyLocalEngine` checked it already). */
-export function startLocalEngine(config: LocalModelConfig, deps: LocalModelDeps): LocalEngine {
+  // Checked here: a config may be hand-written, or have crossed from another realm.
+  const config = localModel(given);
   const loader = new ModelLoader(config, deps);
   // One generation at a time, in arrival order: a small model in the browser has one context,
   // and a leaf's turn must not interleave with its parent's.
