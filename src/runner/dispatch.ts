@@ -1,7 +1,6 @@
 import { isAmbiError } from '../errors/ambi-error.js';
 import type { ToolCallJournal } from '../store/types.js';
-import { decodeArgs } from '../tools/decode-args.js';
-import type { RegisteredTool } from '../tools/registry.js';
+import { decodeArgs, type DecodedArgs } from '../tools/decode-args.js';
 import { toolFailure } from '../tools/tool-failure.js';
 import { executeEntry, type ToolManager } from '../tools/tool-manager.js';
 import type { RunScope, ToolCall, ToolResult } from '../tools/types.js';
@@ -43,9 +42,12 @@ export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, sc
   const tool = entry?.tool;
   const rule = tool?.needsApproval;
   const releases: Array<() => void> = [];
+  let decoded: DecodedArgs | undefined;
   try {
     // Only a rule that is a function is awaited: a call to a tool without one spends no promise here.
-    if (entry && rule && (rule === true || (await ruleAsks(rule, call, entry)))) {
+    // Such a rule decides on the decoded arguments, which the call then runs with (decoded once).
+    if (entry && typeof rule === 'function') decoded = await decodeArgs(call.name, call.arguments, entry.validate);
+    if (rule === true || (decoded?.ok === true && typeof rule === 'function' && (await ruleAsks(rule, decoded.value)))) {
       ctx.emit({ type: 'approval_requested', call });
       const decision = await ctx.approvals.wait(call.id, ctx.signal);
       ctx.emit({ type: 'approval_resolved', callId: call.id, approved: decision.approved, ...(decision.reason ? { reason: decision.reason } : {}) });
@@ -74,7 +76,7 @@ export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, sc
         return stopped(code, `Tool "${call.name}" was not run: its journal entry could not be written (${errorMessage(error)})`);
       }
     }
-    const result = await executeEntry(ctx.tools.registry, entry, call, {
+    const result = await executeEntry(ctx.tools.registry, entry, call, decoded, {
       signal: ctx.signal,
       ...(scope ? { scope } : {}),
       onAttempt: (attempt) => ctx.emit({ type: 'tool_started', callId: call.id, name: call.name, attempt }),
@@ -89,12 +91,10 @@ export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, sc
   }
 }
 
-/** A tool's approval rule applied to this call's arguments (invalid arguments fail later, unapproved). */
-async function ruleAsks(rule: (args: unknown) => boolean | Promise<boolean>, call: ToolCall, entry: RegisteredTool): Promise<boolean> {
-  const args = await decodeArgs(call.name, call.arguments, entry.validate);
-  if (!args.ok) return false;
+/** A tool's approval rule applied to this call's decoded arguments (invalid arguments fail later, unapproved). */
+async function ruleAsks(rule: (args: unknown) => boolean | Promise<boolean>, args: unknown): Promise<boolean> {
   try {
-    return Boolean(await rule(args.value));
+    return Boolean(await rule(args));
   } catch {
     return true; // a rule that cannot decide asks the person
   }

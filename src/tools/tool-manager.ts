@@ -1,5 +1,5 @@
 import type { RegisteredTool, ToolRegistry } from './registry.js';
-import { decodeArgs } from './decode-args.js';
+import { decodeArgs, type DecodedArgs } from './decode-args.js';
 import { isThenable } from './thenable.js';
 import { delay } from './delay.js';
 import { runAttempt, type AttemptOutcome } from './run-attempt.js';
@@ -38,12 +38,22 @@ export class ToolManager {
 
   /** Decode, validate and run `call`, with its timeout and retries; resolves with its ToolResult. */
   execute(call: ToolCall, options: ExecuteOptions = {}): Promise<ToolResult> {
-    return executeEntry(this.registry, this.registry.entry(call.name), call, options);
+    return executeEntry(this.registry, this.registry.entry(call.name), call, undefined, options);
   }
 }
 
-/** `ToolManager.execute` with the call's registry entry already looked up (undefined: an unknown tool), as the runner does once per call. */
-export async function executeEntry(registry: ToolRegistry, entry: RegisteredTool | undefined, call: ToolCall, options: ExecuteOptions = {}): Promise<ToolResult> {
+/**
+ * `ToolManager.execute` with the call's registry entry already looked up (undefined: an unknown
+ * tool), as the runner does once per call, and its arguments already decoded if they were
+ * (for an approval rule): they are not decoded again.
+ */
+export async function executeEntry(
+  registry: ToolRegistry,
+  entry: RegisteredTool | undefined,
+  call: ToolCall,
+  decoded: DecodedArgs | undefined,
+  options: ExecuteOptions = {},
+): Promise<ToolResult> {
   const started = performance.now();
   const { id, name } = call;
   const fail = (attempts: number, code: string, message: string): ToolResult => toolFailure(call, code, message, attempts, performance.now() - started);
@@ -59,7 +69,7 @@ export async function executeEntry(registry: ToolRegistry, entry: RegisteredTool
     return fail(0, 'unknown_tool', `Unknown tool "${name}". Available tools: ${known.length ? known.join(', ') : 'none'}`);
   }
   const { tool, validate } = entry;
-  const decoding = decodeArgs(name, call.arguments, validate);
+  const decoding = decoded ?? decodeArgs(name, call.arguments, validate);
   const args = isThenable(decoding) ? await decoding : decoding;
   if (!args.ok) return fail(0, 'invalid_arguments', args.message);
   const { signal } = options;

@@ -174,6 +174,27 @@ describe('validating with the Standard Schema, in process', () => {
     expect((await run.result).toolResults).toMatchObject([{ ok: true, output: 250 }]);
     expect(rule).toHaveBeenCalledWith({ amount: 250 });
   });
+
+  it('validates a call once though its approval rule also reads the arguments: the rule and the tool get the same parsed value', async () => {
+    const schema = z.object({ amount: z.coerce.number() });
+    const validate = vi.spyOn(schema['~standard'], 'validate');
+    let approvedArgs: unknown;
+    let ranWith: unknown;
+    const pay = defineTool({
+      name: 'pay',
+      description: 'x',
+      parameters: schema,
+      idempotent: false,
+      needsApproval: (args) => ((approvedArgs = args), true),
+      call: (args) => ((ranWith = args), args.amount),
+    });
+    const agent = (await Agent.make(scriptedEngine([{ toolCalls: [{ id: 'p1', name: 'pay', arguments: { amount: '250' } }] }, 'paid']))).tool(pay);
+    const run = new ChatRunner().run(agent, 'pay');
+    for await (const event of run.events) if (event.type === 'approval_requested') run.approve(event.call.id);
+    expect((await run.result).toolResults).toMatchObject([{ ok: true, output: 250 }]);
+    expect(validate).toHaveBeenCalledTimes(1);
+    expect(ranWith).toBe(approvedArgs);
+  });
 });
 
 describe('validating again where a remote tool lives (page or tool worker)', () => {
