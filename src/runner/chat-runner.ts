@@ -6,7 +6,6 @@ import type { Agent } from './agent.js';
 import { Approvals, approvalsOf } from './approvals.js';
 import { EventChannel, type RunEvent } from './events.js';
 import { checkLimit, ConcurrencyBudget, Limiter } from './limiter.js';
-import { RunAbortedError } from '../errors/run-aborted-error.js';
 import { withConversationLock, type LockMode } from './conversation-lock.js';
 import type { Message } from './messages.js';
 import { runLoop } from './run-loop.js';
@@ -120,9 +119,7 @@ export class ChatRunner {
         channel.close();
         return value;
       },
-      (failure: unknown) => {
-        // Aborted while waiting for the conversation's lock: the same coded abort as anywhere else.
-        const error = controller.signal.aborted && !isAmbiError(failure) ? new RunAbortedError(controller.signal.reason) : failure;
+      (error: unknown) => {
         const code = isAmbiError(error) ? error.code : 'internal_error';
         channel.push({ type: 'run_failed', error: { code, message: errorMessage(error) } });
         channel.close();

@@ -1,4 +1,5 @@
 import { ConversationBusyError } from '../errors/conversation-busy-error.js';
+import { RunAbortedError } from '../errors/run-aborted-error.js';
 import { untilAborted } from '../tools/abort-source.js';
 
 /** What a run does when its conversation is held by another run: wait its turn, or fail at once. */
@@ -10,16 +11,24 @@ interface LockManagerLike {
 
 /**
  * Run `work` holding the conversation's lock: Web Locks where the realm has them (so
- * two tabs serialise), an in-realm queue otherwise (Node).
+ * two tabs serialise), an in-realm queue otherwise (Node). Aborted while waiting for the
+ * lock, it rejects with the run's own coded abort, as an abort anywhere else does.
  */
 export async function withConversationLock<T>(conversation: string, mode: LockMode, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
   const name = `ambi-web:conversation:${conversation}`;
   const locks = (globalThis.navigator as { locks?: LockManagerLike } | undefined)?.locks ?? localLocks;
   const options = mode === 'fail' ? { ifAvailable: true } : { signal };
-  return locks.request(name, options, async (lock) => {
-    if (lock === null) throw new ConversationBusyError(conversation);
-    return work();
-  });
+  let holding = false;
+  try {
+    return await locks.request(name, options, async (lock) => {
+      if (lock === null) throw new ConversationBusyError(conversation);
+      holding = true;
+      return work();
+    });
+  } catch (error) {
+    if (!holding && signal.aborted) throw new RunAbortedError(signal.reason);
+    throw error;
+  }
 }
 
 /** The same contract as Web Locks' `request`, for realms without `navigator.locks`. */
