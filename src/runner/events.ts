@@ -22,6 +22,15 @@ export type RunEvent = (
   | { type: 'warning'; code: string; message: string }
 ) & { leafId?: string };
 
+type TextDelta = Extract<RunEvent, { type: 'text_delta' }>;
+
+/** Append `text` (of `delta`) to `last` if that is an unsent text delta of the same run or leaf; whether it did. */
+export function joinTextDelta(last: RunEvent | undefined, delta: TextDelta, text = delta.text): boolean {
+  if (last?.type !== 'text_delta' || last.leafId !== delta.leafId) return false;
+  last.text += text;
+  return true;
+}
+
 /**
  * A single-reader event queue that never stalls the producer. Its memory stays bounded
  * by the run's own work: consecutive text deltas merge into one while unread.
@@ -37,12 +46,7 @@ export class EventChannel implements AsyncIterable<RunEvent> {
   push(event: RunEvent): void {
     if (this.#closed) return;
     if (this.#sink) return this.#sink(event);
-    const last = this.#queue.at(-1);
-    if (event.type === 'text_delta' && last?.type === 'text_delta' && last.leafId === event.leafId) {
-      last.text += event.text;
-    } else {
-      this.#queue.push(event);
-    }
+    if (event.type !== 'text_delta' || !joinTextDelta(this.#queue.at(-1), event)) this.#queue.push(event);
     this.#notify();
   }
 

@@ -1,4 +1,4 @@
-import type { RunEvent } from '../runner/events.js';
+import { joinTextDelta, type RunEvent } from '../runner/events.js';
 import type { AbortSource } from '../tools/abort-source.js';
 import type { JsonValue } from '../tools/types.js';
 import type { PageToWorker, ToolInvoker, WireContext, WorkerToPage } from './protocol.js';
@@ -68,8 +68,7 @@ export class WorkerPort {
       const piece = event.text.slice(at, at + FLUSH_TEXT);
       const last = this.#outbox.at(-1);
       const previous = last?.[0] === runId ? last[1]?.at(-1) : undefined;
-      if (previous?.type === 'text_delta' && previous.leafId === event.leafId) previous.text += piece;
-      else this.#queue(runId, { ...event, text: piece });
+      if (!joinTextDelta(previous, event, piece)) this.#queue(runId, { ...event, text: piece });
       this.#outboxText += piece.length;
       if (this.#outboxText >= FLUSH_TEXT) this.#flush();
     }
