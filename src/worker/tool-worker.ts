@@ -4,6 +4,7 @@ import type { JsonValue } from '../tools/types.js';
 import type { AbortSource } from '../tools/abort-source.js';
 import type { ToolDescriptor, ToolHostApi, ToolInvoker, WireContext } from './protocol.js';
 import { toWireReason } from './wire-error.js';
+import { Inflight, onWorkerDeath } from './worker-life.js';
 
 /** Where a dedicated tool worker comes from: a module URL, or a factory (what a production build needs). */
 export type WorkerSource = string | URL | (() => Worker);
@@ -12,7 +13,7 @@ export type WorkerSource = string | URL | (() => Worker);
 interface Live {
   worker: Worker;
   api: Comlink.Remote<ToolHostApi>;
-  inflight: Set<(error: AmbiError) => void>;
+  inflight: Inflight;
   dead: boolean;
 }
 
@@ -79,32 +80,18 @@ export class ToolWorkerSupervisor {
   #live(): Live {
     if (this.#current && !this.#current.dead) return this.#current;
     const worker = typeof this.source === 'function' ? this.source() : new Worker(this.source, { type: 'module' });
-    const live: Live = { worker, api: Comlink.wrap<ToolHostApi>(worker), inflight: new Set(), dead: false };
-    worker.addEventListener('error', (event) => {
-      event.preventDefault();
-      const detail = event.message || 'the worker script failed to load or threw';
-      this.#kill(live, new AmbiError('worker_crashed', `The tool worker crashed: ${detail}`));
-    });
-    worker.addEventListener('messageerror', () => this.#kill(live, new AmbiError('worker_crashed', 'The tool worker sent a message that could not be read')));
+    const live: Live = { worker, api: Comlink.wrap<ToolHostApi>(worker), inflight: new Inflight(), dead: false };
+    onWorkerDeath(worker, 'tool worker', (error) => this.#kill(live, error));
     this.#current = live;
     this.#all.add(live);
     return live;
   }
 
-  /** A call's promise that also rejects if its worker dies; `settled` runs when it ends either way. */
+  /** A call's promise that also rejects if its worker dies; `settled` runs when it ends either way, then an idle retired worker goes. */
   #track<T>(live: Live, promise: Promise<T>, settled?: () => void): Promise<T> {
-    if (live.dead) return Promise.reject(new AmbiError('worker_crashed', 'The tool worker is gone'));
-    return new Promise<T>((resolve, reject) => {
-      const end = (error: AmbiError) => {
-        settled?.();
-        reject(error);
-      };
-      live.inflight.add(end);
-      promise.then(resolve, reject).finally(() => {
-        live.inflight.delete(end);
-        settled?.();
-        this.#retireIfIdle(live);
-      });
+    return live.inflight.track(promise, () => {
+      settled?.();
+      this.#retireIfIdle(live);
     });
   }
 
@@ -118,7 +105,6 @@ export class ToolWorkerSupervisor {
     live.worker.terminate();
     this.#all.delete(live);
     if (this.#current === live) this.#current = undefined;
-    for (const reject of live.inflight) reject(error);
-    live.inflight.clear();
+    live.inflight.end(error);
   }
 }

@@ -17,6 +17,7 @@ import type { RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireRunOptions, Work
 import { ToolWorkerSupervisor, type WorkerSource } from './tool-worker.js';
 import { registerTransferHandlers } from './transfer-handlers.js';
 import { toWireReason } from './wire-error.js';
+import { Inflight, onWorkerDeath } from './worker-life.js';
 import type { RunEvent } from '../runner/events.js';
 import { errorMessage } from '../errors/error-message.js';
 
@@ -69,8 +70,8 @@ export class WorkerRunner {
   readonly #runs = new Map<string, PageRun>();
   readonly #port: PagePort;
   readonly #supervisors: ToolWorkerSupervisor[] = [];
-  /** The rejects of worker calls in flight: each rejects if the worker dies first. */
-  readonly #inflight = new Set<(error: AmbiError) => void>();
+  /** Calls to the worker in flight: each rejects if the worker dies first. */
+  readonly #inflight = new Inflight();
   #dead: AmbiError | undefined;
   /** Registrations and configuration, in order; each run waits for them. */
   #ready: Promise<void>;
@@ -79,11 +80,7 @@ export class WorkerRunner {
   constructor(options: WorkerRunnerOptions) {
     registerTransferHandlers();
     this.#worker = options.worker?.() ?? new Worker(new URL('../../workers/runner.worker.ts', import.meta.url), { type: 'module' });
-    this.#worker.addEventListener('error', (event) => {
-      event.preventDefault();
-      this.#die(new AmbiError('worker_crashed', `The runner worker crashed: ${event.message || 'it failed to load or threw'}`));
-    });
-    this.#worker.addEventListener('messageerror', () => this.#die(new AmbiError('worker_crashed', 'The runner worker sent a message that could not be read')));
+    onWorkerDeath(this.#worker, 'runner worker', (error) => this.#die(error));
     this.#api = Comlink.wrap<RunnerWorkerApi>(comlinkEndpoint(this.#worker));
     this.#port = new PagePort(this.#worker, this.#served, (runId, events) => this.#receive(runId, events));
     const { engine, concurrency, preamble, maxResultChars, database, leaf, validation } = options;
@@ -177,8 +174,7 @@ export class WorkerRunner {
     this.#dead = error;
     this.#worker.terminate();
     for (const supervisor of this.#supervisors) supervisor.close();
-    for (const reject of this.#inflight) reject(error);
-    this.#inflight.clear();
+    this.#inflight.end(error);
     this.#port.abortAll(error);
     for (const [runId, run] of this.#runs) this.#endRun(runId, run, { code: error.code, message: error.message });
   }
@@ -228,11 +224,7 @@ export class WorkerRunner {
 
   /** A worker call that also rejects when the worker dies or the runner closes. */
   #guard<T>(call: Promise<T>): Promise<T> {
-    if (this.#dead) return Promise.reject(this.#dead);
-    return new Promise<T>((resolve, reject) => {
-      this.#inflight.add(reject);
-      call.then(resolve, reject).finally(() => this.#inflight.delete(reject));
-    });
+    return this.#inflight.track(call);
   }
 }
 
