@@ -39,6 +39,8 @@ test('a question makes the model use DOM, data and worker tools, and the page ch
 });
 
 test('a delete waits for approval: approve deletes, deny keeps the note and tells the model', async ({ page }) => {
+  let workers = 0;
+  page.on('worker', () => workers++);
   await script(page, [
     { toolCalls: [{ name: 'delete_note', arguments: { id: 'n-groceries' } }] },
     { text: 'Deleted.' },
@@ -52,6 +54,8 @@ test('a delete waits for approval: approve deletes, deny keeps the note and tell
   await approval.locator('button.approve').click();
   await expect(page.locator('body')).toHaveAttribute('data-run', 'idle');
   await expect(page.locator('[data-note-id="n-groceries"]')).toHaveCount(0);
+  const workersAfterFirst = workers;
+  expect(workersAfterFirst).toBeGreaterThan(0);
 
   await ask(page, 'Delete the numbers note', false);
   await page.locator('#chat li.approval').last().locator('button.deny').click();
@@ -59,6 +63,8 @@ test('a delete waits for approval: approve deletes, deny keeps the note and tell
   await expect(page.locator('[data-note-id="n-numbers"]')).toHaveCount(1);
   const denied = (await modelRequests(page)).at(-1)!.messages.filter((m) => m.role === 'tool').at(-1)!;
   expect(JSON.parse(denied.content ?? '').error).toEqual({ code: 'denied', message: 'The user denied this call to "delete_note": The person declined' });
+  // The second question reused the first one's runner: no worker was started for it.
+  expect(workers).toBe(workersAfterFirst);
 });
 
 test('the stop button aborts a run mid-stream', async ({ page }) => {

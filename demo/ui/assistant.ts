@@ -58,7 +58,30 @@ async function localEngine(settings: Settings) {
   return localModel({ source: settings.modelURL, maxTokens: 256 });
 }
 
-/** A runner for one run: the engine from the settings, the page's tools, the demo's tool worker. */
+/**
+ * The runner for a question: one per settings, kept across questions (its worker, stores and
+ * tools stay up, and a local model stays loaded); offline, a new one per question, as the
+ * script depends on the question. `fresh`: made for this question.
+ */
+let kept: { key: string; file: File | undefined; runner: WorkerRunner } | undefined;
+
+async function runnerFor(settings: Settings, input: string): Promise<{ runner: WorkerRunner; fresh: boolean; keep: boolean }> {
+  if (settings.mode === 'offline') return { runner: await makeRunner(settings, input), fresh: true, keep: false };
+  const key = JSON.stringify(settings);
+  const file = pickedModel();
+  if (kept && kept.key === key && kept.file === file) return { runner: kept.runner, fresh: false, keep: true };
+  dropRunner();
+  const runner = await makeRunner(settings, input);
+  kept = { key, file, runner };
+  return { runner, fresh: true, keep: true };
+}
+
+function dropRunner(): void {
+  kept?.runner.close();
+  kept = undefined;
+}
+
+/** A runner: the engine from the settings, the page's tools, the demo's tool worker. */
 async function makeRunner(settings: Settings, input: string): Promise<WorkerRunner> {
   const engine =
     settings.mode === 'openai'
@@ -70,7 +93,12 @@ async function makeRunner(settings: Settings, input: string): Promise<WorkerRunn
   const runner = createWorkerRunner({ engine, database: DATABASE, leaf: { maxDepth: 1 }, preamble: PREAMBLE, validation: 'no-eval' })
     .tool(readPage).tool(fillField).tool(highlight)
     .tool(searchNotesTool).tool(addNoteTool).tool(updateNoteTool).tool(deleteNoteTool);
-  await runner.workerTools(() => new Worker(new URL('../tools.worker.ts', import.meta.url), { type: 'module' }));
+  try {
+    await runner.workerTools(() => new Worker(new URL('../tools.worker.ts', import.meta.url), { type: 'module' }));
+  } catch (error) {
+    runner.close();
+    throw error;
+  }
   return runner;
 }
 
@@ -129,15 +157,17 @@ export async function mountAssistant(): Promise<void> {
     timeline().replaceChildren();
     busy(true);
     let runner: WorkerRunner | undefined;
+    let keep = false;
     try {
       const settings = loadSettings();
-      runner = await makeRunner(settings, text);
+      const made = await runnerFor(settings, text);
+      ({ runner, keep } = made);
       const run = runner.run(text, { conversation: conversationId(), lock: 'fail' });
       current = run;
       let bubble: HTMLLIElement | undefined;
       for await (const event of run.events) {
         // A local model loads in the worker on the first request: say so until it speaks.
-        if (settings.mode === 'local') {
+        if (settings.mode === 'local' && made.fresh) {
           if (event.type === 'run_started' && !event.leafId) showStatus('Loading the model in the worker…');
           if (event.type === 'text_delta' || event.type === 'tool_call' || event.type === 'run_failed') showStatus(undefined);
         }
@@ -157,6 +187,8 @@ export async function mountAssistant(): Promise<void> {
           askApproval(run, event.call.id, `Allow ${event.call.name} ${JSON.stringify(event.call.arguments)}?`);
         } else if (event.type === 'run_failed') {
           appendItem(chat(), 'error', describeError(event.error));
+          // A runner whose worker is gone cannot answer again: the next question makes a new one.
+          if (event.error.code === 'worker_crashed' || event.error.code === 'closed') keep = false;
         }
       }
       await run.result.catch(() => undefined);
@@ -165,7 +197,10 @@ export async function mountAssistant(): Promise<void> {
     } finally {
       showStatus(undefined);
       current = undefined;
-      runner?.close();
+      if (!keep) {
+        if (runner === kept?.runner) kept = undefined;
+        runner?.close();
+      }
       busy(false);
       void refreshLeaves(DATABASE);
     }
