@@ -20,7 +20,10 @@ export class MemoryConversationStore implements ConversationStore {
 
   async append(id: string, messages: readonly Message[]): Promise<void> {
     const copy = structuredClone(messages);
-    this.#conversations.set(id, [...(this.#conversations.get(id) ?? []), ...copy]);
+    const stored = this.#conversations.get(id);
+    // Appended in place: copying the whole conversation on each append made a long one quadratic.
+    if (stored) stored.push(...copy);
+    else this.#conversations.set(id, copy as Message[]);
   }
 
   async truncate(id: string, length: number): Promise<void> {

@@ -5,6 +5,7 @@ import { DatabaseStore } from './database-store.js';
 import type { ConversationRecord } from './schema.js';
 import { storageOperation } from './storage-failure.js';
 import { queue, transact } from './transaction.js';
+import { byCreation } from './by-creation.js';
 
 /** What `list()` tells about a stored conversation. */
 export type ConversationInfo = ConversationRecord;
@@ -68,7 +69,7 @@ export class IndexedDbConversationStore extends DatabaseStore implements Convers
       const records = await transact(await this.db(), ['conversations'], 'readonly', (tx) =>
         tx.objectStore('conversations').getAll(),
       );
-      return records.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      return records.sort(byCreation);
     });
   }
 

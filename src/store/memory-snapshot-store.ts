@@ -1,5 +1,6 @@
 import { toStorageError } from './storage-failure.js';
 import type { LeafSnapshot, SnapshotStore } from './types.js';
+import { byCreation } from './by-creation.js';
 
 /** Leaf snapshots in memory, for tests and Node; copies in and out like IndexedDB does. */
 export class MemorySnapshotStore implements SnapshotStore {
@@ -25,7 +26,7 @@ export class MemorySnapshotStore implements SnapshotStore {
   /** Copies of every snapshot, oldest `createdAt` first (ties by id, as IndexedDB's index orders them). */
   async list(): Promise<LeafSnapshot[]> {
     return [...this.#snapshots.values()]
-      .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .sort(byCreation)
       .map((snapshot) => structuredClone(snapshot));
   }
 
