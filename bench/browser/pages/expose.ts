@@ -1,3 +1,5 @@
+import { median } from '../../lib/stats.js';
+
 /** What a bench page offers the driver: `window.bench.run(options)` resolves with plain data. */
 export interface BenchPage<O, R> {
   run(options: O): Promise<R>;
@@ -15,11 +17,7 @@ export function expose<O, R>(page: BenchPage<O, R>): void {
 
 /** Per-interval time of a series of timestamps, robust to a stray slow one: the median gap. */
 export function medianGap(stamps: readonly number[]): number {
-  const gaps: number[] = [];
-  for (let i = 1; i < stamps.length; i++) gaps.push(stamps[i]! - stamps[i - 1]!);
-  gaps.sort((a, b) => a - b);
-  const mid = gaps.length >> 1;
-  return gaps.length % 2 ? gaps[mid]! : (gaps[mid - 1]! + gaps[mid]!) / 2;
+  return median(stamps.slice(1).map((stamp, i) => stamp - stamps[i]!));
 }
 
 /** Mean time per interval from first to last timestamp. */
