@@ -3,6 +3,17 @@
 // Every step runs even if an earlier one failed; the last line is `tests: N passed, N failed`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { findChromium } from './find-chromium.mjs';
+
+// The browser projects need a Chromium: find it before anything runs, or stop here with how to get one.
+const browser = findChromium();
+if (!browser.path) {
+  console.error(browser.why);
+  console.log('tests: 0 passed, 1 failed');
+  process.exit(1);
+}
+process.env.CHROMIUM_PATH = browser.path;
+console.log(`== Chromium: ${browser.path}`);
 
 const reports = 'reports';
 rmSync(reports, { recursive: true, force: true });
