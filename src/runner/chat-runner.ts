@@ -49,13 +49,13 @@ export interface ChildRunOptions {
 /** A run in progress. */
 export interface Run {
   readonly runId: string;
-  /** Every event of the run, in order; ends when the run settles. Read it once. */
+  /** Every event of the run, in order; ends when the run settles. One reader at a time (another gets `events_busy`); one that breaks out early leaves the rest to the next. */
   readonly events: AsyncIterable<RunEvent>;
   /** The answer, or a coded error (`aborted`, `max_iterations`, an engine's code). */
   readonly result: Promise<RunResult>;
   /** Stop now: every running tool's signal aborts and `result` rejects with code `aborted`. */
   abort(reason?: unknown): void;
-  /** Let a call that waits for approval run. */
+  /** Let the call whose `approval_requested` carried `callId` run (ids are unique within a run and its leaves). */
   approve(callId: string): void;
   /** Refuse a call that waits for approval; the model is told, with the reason. */
   deny(callId: string, reason?: string): void;
