@@ -5,6 +5,7 @@ export { AmbiError, isAmbiError } from './errors/ambi-error.js';
 export { ToolError } from './errors/tool-error.js';
 export { DuplicateToolError } from './errors/duplicate-tool-error.js';
 export { InvalidToolError } from './errors/invalid-tool-error.js';
+export { InvalidOptionError } from './errors/invalid-option-error.js';
 
 // Tools
 export { defineTool, type ToolSpec } from './tools/define-tool.js';

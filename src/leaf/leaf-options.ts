@@ -6,7 +6,7 @@ export interface LeafOptions {
   store: SnapshotStore;
   /** The parent's tools a leaf may use (default: all but spawn_leaf). */
   tools?: readonly string[];
-  /** Levels of delegation: 1 (default) means a leaf cannot delegate further. */
+  /** Levels of delegation, a whole number >= 1 (else `invalid_option`): 1 (default) means a leaf cannot delegate further. */
   maxDepth?: number;
   /** The whole leaf run's time limit (default 120 000 ms: a leaf makes several model turns). */
   timeoutMs?: number;

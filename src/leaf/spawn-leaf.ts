@@ -1,4 +1,5 @@
 import type { Agent } from '../runner/agent.js';
+import { checkCount } from '../runner/check-options.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { Tool } from '../tools/types.js';
 import { DEFAULT_LEAF_TIMEOUT_MS, SPAWN_LEAF, type LeafOptions } from './leaf-options.js';
@@ -19,6 +20,9 @@ const parameters = {
  * returns its final answer. Not idempotent: a leaf may have side effects.
  */
 export function spawnLeafTool(parent: Agent, options: LeafOptions, depth = 0): Tool {
+  // Checked before the tool exists: `0` or `1.5` once let leaves run, or delegate a level too deep.
+  checkCount('maxDepth', options.maxDepth);
+  checkCount('maxIterations', options.maxIterations);
   const maxDepth = options.maxDepth ?? 1;
   return {
     ...defineTool({

@@ -3,13 +3,17 @@ import type { ToolChoice } from '../engines/types.js';
 import { childController } from '../tools/abort-source.js';
 import type { RunScope } from '../tools/types.js';
 import type { Agent } from './agent.js';
-import { Approvals, approvalsOf } from './approvals.js';
+import { Approvals } from './approvals.js';
+import { CallIds } from './call-ids.js';
+import { checkRunOptions } from './check-options.js';
 import { EventChannel, type RunEvent } from './events.js';
 import { checkLimit, ConcurrencyBudget, Limiter } from './limiter.js';
 import { withConversationLock, type LockMode } from './conversation-lock.js';
 import type { Message } from './messages.js';
+import { DEFAULT_MAX_CALLS_PER_REPLY } from './reply-limit.js';
 import { runLoop } from './run-loop.js';
 import type { RunResult } from './run-result.js';
+import { sharedOf, type RunShared } from './run-shared.js';
 import { errorMessage } from '../errors/error-message.js';
 
 export interface ChatRunnerOptions {
@@ -23,7 +27,9 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Model turns allowed (default 10). */
   maxIterations?: number;
-  /** A conversation id in the agent's store: the run continues it and appends to it. */
+  /** Calls of one reply that run (default 16); each call past it gets a `too_many_calls` result instead. A leaf keeps its run's. */
+  maxCallsPerReply?: number;
+  /** A conversation id (non-empty) in the agent's store: the run continues it and appends to it. */
   conversation?: string;
   toolChoice?: ToolChoice;
   /** An id of your own for the run (default: a fresh UUID). */
@@ -43,13 +49,13 @@ export interface ChildRunOptions {
 /** A run in progress. */
 export interface Run {
   readonly runId: string;
-  /** Every event of the run, in order; ends when the run settles. Read it once. */
+  /** Every event of the run, in order; ends when the run settles. One reader at a time (another gets `events_busy`); one that breaks out early leaves the rest to the next. */
   readonly events: AsyncIterable<RunEvent>;
   /** The answer, or a coded error (`aborted`, `max_iterations`, an engine's code). */
   readonly result: Promise<RunResult>;
   /** Stop now: every running tool's signal aborts and `result` rejects with code `aborted`. */
   abort(reason?: unknown): void;
-  /** Let a call that waits for approval run. */
+  /** Let the call whose `approval_requested` carried `callId` run (ids are unique within a run and its leaves). */
   approve(callId: string): void;
   /** Refuse a call that waits for approval; the model is told, with the reason. */
   deny(callId: string, reason?: string): void;
@@ -81,15 +87,19 @@ export class ChatRunner {
   }
 
   #start(agent: Agent, input: string, options: RunOptions, child?: ChildRunOptions): Run {
+    checkRunOptions(options);
     const maxIterations = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
-    if (!(Number.isInteger(maxIterations) && maxIterations >= 1)) {
-      throw new RangeError(`maxIterations must be a whole number >= 1 (got ${maxIterations})`);
-    }
     const runId = options.runId ?? crypto.randomUUID();
     const channel = new EventChannel();
     // Unlinked when the run settles: a caller's signal that outlives many runs keeps none of them.
     const { controller, unlink } = childController(options.signal);
-    const approvals = (child?.parent && approvalsOf(child.parent)) || new Approvals();
+    // A leaf shares its parent run's: the person answers both in one place, and their call ids are unique together.
+    const shared: RunShared = (child?.parent && sharedOf(child.parent)) || {
+      approvals: new Approvals(),
+      callIds: new CallIds(),
+      maxCallsPerReply: options.maxCallsPerReply ?? DEFAULT_MAX_CALLS_PER_REPLY,
+    };
+    const { approvals } = shared;
     const limiters = this.budget ? [new Limiter(this.concurrency), this.budget] : [new Limiter(this.concurrency)];
 
     const loop = () =>
@@ -108,6 +118,7 @@ export class ChatRunner {
         tools: agent.tools,
         limiters,
         approvals,
+        shared,
         emit: (event) => channel.push(event),
         signal: controller.signal,
       });

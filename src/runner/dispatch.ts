@@ -3,6 +3,7 @@ import type { ToolCallJournal } from '../store/types.js';
 import { decodeArgs, type DecodedArgs } from '../tools/decode-args.js';
 import { toolFailure } from '../tools/tool-failure.js';
 import { executeEntry, type ToolManager } from '../tools/tool-manager.js';
+import { untilAborted } from '../tools/abort-source.js';
 import type { RunScope, ToolCall, ToolResult } from '../tools/types.js';
 import type { Approvals } from './approvals.js';
 import type { RunEvent } from './events.js';
@@ -46,8 +47,9 @@ export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, sc
   try {
     // Only a rule that is a function is awaited: a call to a tool without one spends no promise here.
     // Such a rule decides on the decoded arguments, which the call then runs with (decoded once).
-    if (entry && typeof rule === 'function') decoded = await decodeArgs(call.name, call.arguments, entry.validate);
-    if (rule === true || (decoded?.ok === true && typeof rule === 'function' && (await ruleAsks(rule, decoded.value)))) {
+    // Both race the run's signal: a rule that never settles must not keep Stop from stopping the run.
+    if (entry && typeof rule === 'function') decoded = await untilAborted(Promise.resolve(decodeArgs(call.name, call.arguments, entry.validate)), ctx.signal);
+    if (rule === true || (decoded?.ok === true && typeof rule === 'function' && (await untilAborted(ruleAsks(rule, decoded.value), ctx.signal)))) {
       ctx.emit({ type: 'approval_requested', call });
       const decision = await ctx.approvals.wait(call.id, ctx.signal);
       ctx.emit({ type: 'approval_resolved', callId: call.id, approved: decision.approved, ...(decision.reason ? { reason: decision.reason } : {}) });
@@ -59,9 +61,11 @@ export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, sc
     // A delegating tool (a leaf) waits on calls that need the shared budget: it holds only the run's own slot.
     const limiters = tool?.delegates ? ctx.limiters.slice(0, 1) : ctx.limiters;
     for (const limiter of limiters) releases.push(await limiter.acquire(ctx.signal));
-  } catch {
+  } catch (error) {
     for (const release of releases.reverse()) release();
-    return stopped('aborted', `Tool "${call.name}" was aborted before it started`);
+    if (ctx.signal.aborted) return stopped('aborted', `Tool "${call.name}" was aborted before it started`);
+    // Not an abort: a failure of the runner's own (say a clash of call ids), never one of the tool's.
+    return stopped(isAmbiError(error) ? error.code : 'crashed', `Tool "${call.name}" was not run: ${errorMessage(error)}`);
   }
   try {
     const journaled = tool?.idempotent === false ? ctx.journal : undefined;

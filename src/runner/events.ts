@@ -1,3 +1,4 @@
+import { AmbiError } from '../errors/ambi-error.js';
 import type { FinishReason, Usage } from '../engines/types.js';
 import type { ParseError } from '../parser/types.js';
 import type { ToolCall, ToolResult } from '../tools/types.js';
@@ -33,12 +34,16 @@ export function joinTextDelta(last: RunEvent | undefined, delta: TextDelta, text
 
 /**
  * A single-reader event queue that never stalls the producer. Its memory stays bounded
- * by the run's own work: consecutive text deltas merge into one while unread.
+ * by the run's own work: consecutive text deltas merge into one while unread. One reader
+ * at a time: a second one, while the first reads, is refused (two would wake only one of
+ * them, and the other would wait forever); a reader that stops early leaves what it had
+ * not read for the next.
  */
 export class EventChannel implements AsyncIterable<RunEvent> {
-  readonly #queue: RunEvent[] = [];
+  #queue: RunEvent[] = [];
   #wake: (() => void) | undefined;
   #closed = false;
+  #reading = false;
 
   #sink: ((event: RunEvent | null) => void) | undefined;
 
@@ -75,16 +80,35 @@ export class EventChannel implements AsyncIterable<RunEvent> {
   }
 
   /** Everything queued now (waiting for at least one event), or null once closed and drained. */
-  async take(): Promise<RunEvent[] | null> {
+  async #take(): Promise<RunEvent[] | null> {
     while (this.#queue.length === 0) {
       if (this.#closed) return null;
       await new Promise<void>((resolve) => (this.#wake = resolve));
     }
-    return this.#queue.splice(0);
+    const batch = this.#queue;
+    this.#queue = [];
+    return batch;
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<RunEvent> {
+    if (this.#reading) throw new AmbiError('events_busy', "A run's events have one reader at a time, and another is reading them");
+    this.#reading = true;
     // Each batch is handed over and forgotten, so a slow reader holds no history.
-    for (let batch = await this.take(); batch; batch = await this.take()) yield* batch;
+    let batch: RunEvent[] = [];
+    let at = 0;
+    try {
+      for (;;) {
+        if (at === batch.length) {
+          const next = await this.#take();
+          if (!next) return;
+          [batch, at] = [next, 0];
+        }
+        yield batch[at++]!;
+      }
+    } finally {
+      // A reader that broke out early: what it had not read goes back in front, for the next one.
+      if (at < batch.length) this.#queue = batch.slice(at).concat(this.#queue);
+      this.#reading = false;
+    }
   }
 }

@@ -2,6 +2,7 @@ import type { EngineRequest, FinishReason, Usage } from '../engines/types.js';
 import type { ParseError, ParsePart } from '../parser/types.js';
 import type { ToolCall, ToolResult } from '../tools/types.js';
 import type { Agent } from './agent.js';
+import type { CallIds } from './call-ids.js';
 import type { RunEvent } from './events.js';
 
 /** A call as the runner read it from a reply: its idempotency key is set. */
@@ -18,14 +19,16 @@ export interface ModelTurn {
   finishReason: FinishReason;
   usage?: Usage;
   provider?: Record<string, unknown>;
-  /** Calls already started while the reply streamed (idempotent ones only), by call id. */
-  started: Map<string, Promise<ToolResult>>;
+  /** Calls already started while the reply streamed (idempotent ones only), by call. */
+  started: Map<KeyedToolCall, Promise<ToolResult>>;
 }
 
 export interface TurnContext {
   agent: Agent;
   request: EngineRequest;
   emit: (event: RunEvent) => void;
+  /** The run's call ids: each call is named here before anything sees it. */
+  callIds: CallIds;
   /** Start this call now rather than after the reply, or return undefined to wait. */
   startEarly: (call: KeyedToolCall) => Promise<ToolResult> | undefined;
 }
@@ -51,11 +54,13 @@ export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
     }
   };
   const addCall = (read: ToolCall) => {
-    const call = Object.assign(read, { idempotencyKey: read.idempotencyKey ?? crypto.randomUUID() });
+    // A call of its own, whatever the engine shares: renamed here, its events, approval, journal
+    // entry, stored message and result all carry the one id the run gave it.
+    const call: KeyedToolCall = { ...read, id: ctx.callIds.claim(read.id), idempotencyKey: read.idempotencyKey ?? crypto.randomUUID() };
     turn.calls.push(call);
     emit({ type: 'tool_call', call });
     const running = ctx.startEarly(call);
-    if (running) turn.started.set(call.id, running);
+    if (running) turn.started.set(call, running);
   };
 
   for await (const event of agent.engine.stream(ctx.request)) {

@@ -5,13 +5,15 @@ import { RunAbortedError } from '../errors/run-aborted-error.js';
 import type { EngineRequest, ToolChoice, Usage } from '../engines/types.js';
 import { childController, type ChildController } from '../tools/abort-source.js';
 import type { RunScope, ToolDefinition, ToolResult } from '../tools/types.js';
-import { linkApprovals } from './approvals.js';
 import type { Agent } from './agent.js';
 import { dispatchCall, mayStartEarly, type DispatchContext } from './dispatch.js';
+import { stopAtLimit } from './iteration-limit.js';
 import type { ConcurrencyBudget } from './limiter.js';
 import type { Message } from './messages.js';
-import { modelTurn, type ModelTurn } from './model-turn.js';
+import { modelTurn, type KeyedToolCall, type ModelTurn } from './model-turn.js';
+import { tooManyCalls } from './reply-limit.js';
 import { repairDanglingCalls } from './resume.js';
+import { linkShared, type RunShared } from './run-shared.js';
 import { effectiveToolChoice } from './tool-choice.js';
 import type { RunResult } from './run-result.js';
 import { formatErrorMessage, toolMessage } from './tool-message.js';
@@ -29,6 +31,8 @@ export interface LoopContext extends DispatchContext {
   depth: number;
   concurrency: number;
   budget?: ConcurrencyBudget;
+  /** What the run shares with its leaves: approvals, call ids, the calls one reply may run. */
+  shared: RunShared;
 }
 
 /**
@@ -54,9 +58,9 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   let usage: Usage | undefined;
   for (let iteration = 1; ; iteration++) {
     // This turn's conversation, for the engine and the tools alike: the loop appends to `messages`, never to it.
-    const scope: RunScope = linkApprovals(
+    const scope: RunScope = linkShared(
       { runId: ctx.runId, messages: [...messages], emit: ctx.emit, depth: ctx.depth, concurrency: ctx.concurrency, ...(ctx.budget ? { budget: ctx.budget } : {}) },
-      ctx.approvals,
+      ctx.shared,
     );
     // On the last allowed turn nothing starts early: calls it asks for are never run.
     const turn = await askModel(ctx, scope, iteration < ctx.maxIterations);
@@ -64,8 +68,8 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
     const assistant: Message = { role: 'assistant', content: turn.rawText, ...(turn.provider ? { provider: turn.provider } : {}) };
     const wantsMore = turn.calls.length > 0 || turn.errors.length > 0;
     if (wantsMore && iteration >= ctx.maxIterations) {
-      if (ctx.conversation) await store.truncate(ctx.conversation, startLength);
-      throw new MaxIterationsError(ctx.maxIterations);
+      await stopAtLimit(ctx, toolResults, startLength);
+      throw new MaxIterationsError(ctx.maxIterations, toolResults);
     }
     if (turn.calls.length > 0) assistant.toolCalls = turn.calls;
     messages.push(assistant);
@@ -77,15 +81,24 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
       return result;
     }
     // Every call of the reply, in call order; early ones are already running.
-    const results = await Promise.all(turn.calls.map((call) => turn.started.get(call.id) ?? dispatchCall(call, ctx, scope)));
+    const results = await Promise.all(turn.calls.map((call, at) => turn.started.get(call) ?? runOrRefuse(call, at, turn, ctx, scope)));
     const step: Message[] = results.map((result) => toolMessage(result, agent.maxResultChars));
-    if (turn.errors.length > 0) step.push(formatErrorMessage(turn.errors));
+    if (turn.errors.length > 0) step.push(formatErrorMessage(turn.errors, agent.maxResultChars));
     messages.push(...step);
     toolResults.push(...results);
     await save(step);
     if (signal.aborted) throw new RunAbortedError(signal.reason);
     ctx.emit({ type: 'iteration_finished', iteration, finishReason: turn.finishReason, toolCalls: turn.calls.length });
   }
+}
+
+/** Run the call at `at` of its reply, or, past the reply's limit, give it a `too_many_calls` result without running it. */
+function runOrRefuse(call: KeyedToolCall, at: number, turn: ModelTurn, ctx: LoopContext, scope: RunScope): Promise<ToolResult> | ToolResult {
+  const limit = ctx.shared.maxCallsPerReply;
+  if (at < limit) return dispatchCall(call, ctx, scope);
+  const result = tooManyCalls(call, turn.calls.length, limit);
+  ctx.emit({ type: 'tool_finished', result });
+  return result;
 }
 
 /** One model turn; an engine failure stops the calls that started early before it propagates. */
@@ -96,6 +109,7 @@ async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean):
   // which costs microseconds in Node, nor links it to the run's.
   let early: EarlyCalls | undefined;
   const started: Array<Promise<ToolResult>> = [];
+  let calls = 0;
   const tools = agent.registry.definitions();
   try {
     const messages = requestMessages(agent, scope.messages, tools);
@@ -114,8 +128,10 @@ async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean):
       agent,
       emit: ctx.emit,
       request,
+      callIds: ctx.shared.callIds,
       startEarly: (call) => {
-        if (!allowEarly || !mayStartEarly(call, agent.tools)) return undefined;
+        // A call past the reply's limit never runs, so never starts early either.
+        if (++calls > ctx.shared.maxCallsPerReply || !allowEarly || !mayStartEarly(call, agent.tools)) return undefined;
         early ??= earlyCalls(ctx);
         const running = dispatchCall(call, early.ctx, scope);
         started.push(running);

@@ -5,6 +5,7 @@ export { AmbiError, isAmbiError } from '../errors/ambi-error.js';
 export { ToolError } from '../errors/tool-error.js';
 export { DuplicateToolError } from '../errors/duplicate-tool-error.js';
 export { InvalidToolError } from '../errors/invalid-tool-error.js';
+export { InvalidOptionError } from '../errors/invalid-option-error.js';
 export { defineTool, type ToolSpec } from '../tools/define-tool.js';
 export { openAICompatible, type OpenAICompatibleConfig, type OpenAICompatibleOptions } from '../engines/openai-compatible.js';
 export { scriptedEngine, type ScriptedEngineConfig, type ScriptedReply, type ScriptedToolCall } from '../engines/scripted.js';

@@ -43,7 +43,7 @@ export type RunnerConfig = Omit<WorkerRunnerOptions, 'worker'>;
 export type WorkerLeafOptions = Omit<LeafOptions, 'store'>;
 
 /** A run's options that cross to the worker (the signal stays on the page). */
-export type WireRunOptions = Pick<RunOptions, 'maxIterations' | 'conversation' | 'toolChoice' | 'lock'>;
+export type WireRunOptions = Pick<RunOptions, 'maxIterations' | 'maxCallsPerReply' | 'conversation' | 'toolChoice' | 'lock'>;
 
 /** What `workers/runner.worker.ts` exposes. */
 export interface RunnerWorkerApi {

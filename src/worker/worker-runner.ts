@@ -3,6 +3,7 @@ import { AmbiError, isAmbiError } from '../errors/ambi-error.js';
 import { DuplicateToolError } from '../errors/duplicate-tool-error.js';
 import type { EngineConfig } from '../engines/config.js';
 import type { Run, RunOptions } from '../runner/chat-runner.js';
+import { checkRunOptions } from '../runner/check-options.js';
 import { EventChannel } from '../runner/events.js';
 import type { RunResult } from '../runner/run-result.js';
 import { onAbort } from '../tools/abort-source.js';
@@ -130,9 +131,11 @@ export class WorkerRunner {
 
   /** Start a run in the worker; same `Run` shape as `ChatRunner.run`. */
   run(input: string, options: RunOptions = {}): Run {
+    checkRunOptions(options); // here, as in-process: the same coded error, before anything crosses
     const runId = options.runId ?? crypto.randomUUID();
     const channel = new EventChannel();
-    const wire: WireRunOptions = defined({ maxIterations: options.maxIterations, conversation: options.conversation, toolChoice: options.toolChoice, lock: options.lock });
+    const { maxIterations, maxCallsPerReply, conversation, toolChoice, lock } = options;
+    const wire: WireRunOptions = defined({ maxIterations, maxCallsPerReply, conversation, toolChoice, lock });
     const started = this.#ready.then(() => {
       const refused = this.#registrationErrors.splice(0);
       if (refused.length > 0) throw refusal(refused);

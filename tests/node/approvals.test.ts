@@ -1,29 +1,37 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, ChatRunner, defineTool, scriptedEngine, type RunScope } from '../../src/index.js';
+import { Agent, ChatRunner, defineTool, isAmbiError, scriptedEngine, type RunScope } from '../../src/index.js';
 import { Approvals } from '../../src/runner/approvals.js';
 
 describe('Approvals', () => {
-  it('answers calls that share an id first come, first served, and drops none', async () => {
+  it('answers the call with the decided id, and only once', async () => {
     const approvals = new Approvals();
     const signal = new AbortController().signal;
     const first = approvals.wait('call_1', signal);
-    const second = approvals.wait('call_1', signal);
+    const second = approvals.wait('call_2', signal);
+    expect(approvals.decide('call_2', { approved: true })).toBe(true);
+    expect(approvals.decide('call_2', { approved: true })).toBe(false);
     expect(approvals.decide('call_1', { approved: false, reason: 'no' })).toBe(true);
-    expect(approvals.decide('call_1', { approved: true })).toBe(true);
-    expect(approvals.decide('call_1', { approved: true })).toBe(false);
     expect(await first).toEqual({ approved: false, reason: 'no' });
     expect(await second).toEqual({ approved: true });
   });
 
-  it('an aborted wait leaves the other calls with its id waiting', async () => {
+  it('refuses a second wait on an id that already waits (ids are unique per run), with a coded error', async () => {
+    const approvals = new Approvals();
+    const signal = new AbortController().signal;
+    const first = approvals.wait('call_1', signal);
+    const error = await approvals.wait('call_1', signal).catch((e: unknown) => e);
+    expect(isAmbiError(error, 'duplicate_call_id')).toBe(true);
+    expect(approvals.decide('call_1', { approved: true })).toBe(true);
+    expect(await first).toEqual({ approved: true });
+  });
+
+  it('forgets an aborted wait', async () => {
     const approvals = new Approvals();
     const leaving = new AbortController();
     const aborted = approvals.wait('call_1', leaving.signal);
-    const staying = approvals.wait('call_1', new AbortController().signal);
     leaving.abort('left');
     await expect(aborted).rejects.toBe('left');
-    expect(approvals.decide('call_1', { approved: true })).toBe(true);
-    expect(await staying).toEqual({ approved: true });
+    expect(approvals.decide('call_1', { approved: true })).toBe(false);
   });
 });
 

@@ -1,0 +1,28 @@
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolResult } from '../tools/types.js';
+import type { UserMessage } from './messages.js';
+import type { LoopContext } from './run-loop.js';
+
+/**
+ * Leave a run's conversation as it must be when the run stops at maxIterations. Rolled
+ * back to before the run only if nothing in it may have had effects; otherwise kept up to
+ * its last batch of results (already stored), with a note that the run stopped, so the
+ * model is never told that an effect did not happen and the next run does not repeat it.
+ */
+export async function stopAtLimit(ctx: LoopContext, results: readonly ToolResult[], startLength: number): Promise<void> {
+  const { conversation, agent } = ctx;
+  if (!conversation) return;
+  const store = agent.conversations;
+  if (results.some((result) => mayHaveEffects(result, agent.tools.registry))) await store.append(conversation, [limitNote(ctx.maxIterations)]);
+  else await store.truncate(conversation, startLength);
+}
+
+/** A call that ran (at least one attempt) with a tool that is not idempotent (a leaf's `spawn_leaf` included). */
+function mayHaveEffects(result: ToolResult, registry: ToolRegistry): boolean {
+  return result.attempts > 0 && registry.get(result.name)?.idempotent === false;
+}
+
+function limitNote(maxIterations: number): UserMessage {
+  const content = `The run stopped here, at its limit of ${maxIterations} model turns (maxIterations): the tool calls asked for after the results above were not run. The results above are real: those calls did run.`;
+  return { role: 'user', origin: 'runtime', content };
+}
