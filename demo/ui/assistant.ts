@@ -1,4 +1,6 @@
 // The assistant panel: runs the agent in a runner worker and shows what happens, as text.
+// The page keeps to the page-side entry, but for the local model's download and config (from the full one).
+import { downloadLocalModel, localModel } from '../../src/index.js';
 import { createWorkerRunner, openAICompatible, scriptedEngine, type Run, type WorkerRunner } from '../../src/worker/index.js';
 import { fillField, highlight, readPage } from '../tools/dom-tools.js';
 import { addNoteTool, deleteNoteTool, searchNotesTool, updateNoteTool } from '../tools/note-tools.js';
@@ -8,8 +10,6 @@ import { showHistory } from './history.js';
 import { refreshLeaves } from './leaves-view.js';
 import { appendItem, asProblem, describeError } from './render.js';
 import { timelineLine } from './timeline.js';
-import { downloadLocalModel } from '../../src/engines/local-download.js';
-import { localModel } from '../../src/engines/local-model.js';
 import { loadSettings, pickedModel, type Settings } from './settings.js';
 
 export const DATABASE = 'ambi-demo';

@@ -1,6 +1,5 @@
 // The stored conversation, shown again after a reload.
-import { IndexedDbConversationStore } from '../../src/store/indexeddb-conversation-store.js';
-import type { Message } from '../../src/worker/index.js';
+import { IndexedDbConversationStore, type Message } from '../../src/index.js';
 import { appendItem, asProblem } from './render.js';
 
 /**
