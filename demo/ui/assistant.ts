@@ -1,5 +1,5 @@
 // The assistant panel: runs the agent in a runner worker and shows what happens, as text.
-// The page keeps to the page-side entry, but for the local model's download and config (from the full one).
+// The local model's download and config come from the full entry; everything else from the page-side one.
 import { downloadLocalModel, localModel } from '../../src/index.js';
 import { createWorkerRunner, openAICompatible, scriptedEngine, type Run, type WorkerRunner } from '../../src/worker/index.js';
 import { fillField, highlight, readPage } from '../tools/dom-tools.js';
