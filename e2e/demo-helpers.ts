@@ -56,3 +56,19 @@ export async function ask(page: Page, text: string, wait = true): Promise<void> 
   await expect(page.locator('#chat li.user').last()).toHaveText(text);
   if (wait) await expect(page.locator('body')).toHaveAttribute('data-run', 'idle', { timeout: 30_000 });
 }
+
+/** Everything the demo persisted: localStorage and every IndexedDB object store, as text. */
+export async function persistedText(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const dump: string[] = [JSON.stringify({ ...localStorage })];
+    for (const info of await indexedDB.databases()) {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => { const r = indexedDB.open(info.name!); r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
+      for (const name of db.objectStoreNames) {
+        const all = await new Promise<unknown[]>((resolve) => { const r = db.transaction(name).objectStore(name).getAll(); r.onsuccess = () => resolve(r.result); });
+        dump.push(JSON.stringify(all));
+      }
+      db.close();
+    }
+    return dump.join('\n');
+  });
+}

@@ -1,5 +1,6 @@
 // Tools over the page itself: they run on the main thread, where the DOM is.
 import { defineTool, ToolError } from '../../src/worker/index.js';
+import { isPrivate, readableText } from './page-text.js';
 
 const MAX_TEXT = 4_000;
 
@@ -9,13 +10,10 @@ export const readPage = defineTool({
   parameters: { type: 'object', properties: { selector: { type: 'string', description: 'CSS selector; omit for the whole app' } }, additionalProperties: false },
   idempotent: true,
   call: ({ selector }) => {
-    const root = document.querySelector(selector ?? '#app-main');
+    const root = query(selector ?? '#app-main');
     if (!root) throw new ToolError(`Nothing on the page matches "${selector}"`);
-    // innerText leaves out what is typed in fields; the model needs that too.
-    const fields = [...root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input:not([type=radio]):not([type=checkbox]), textarea')]
-      .filter((field) => field.value)
-      .map((field) => `[${field.name || field.id}]\n${field.value}`);
-    const text = [(root as HTMLElement).innerText.replace(/\n{3,}/g, '\n\n').trim(), ...fields].join('\n');
+    if (isPrivate(root)) throw new ToolError(`"${selector}" is in a private part of the page: the assistant may not read it`);
+    const text = readableText(root as HTMLElement);
     return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
   },
 });
@@ -45,15 +43,30 @@ export const highlight = defineTool({
   parameters: { type: 'object', properties: { selector: { type: 'string' } }, required: ['selector'], additionalProperties: false },
   idempotent: true,
   call: ({ selector }) => {
-    let elements: Element[];
-    try {
-      elements = [...document.querySelectorAll(selector)];
-    } catch {
-      throw new ToolError(`"${selector}" is not a valid CSS selector`);
-    }
+    const elements = queryAll(selector);
     if (elements.length === 0) throw new ToolError(`Nothing on the page matches "${selector}"`);
     for (const element of elements) element.classList.add('highlighted');
     elements[0]?.scrollIntoView({ block: 'nearest' });
     return `Highlighted ${elements.length} element(s)`;
   },
 });
+
+/** The first element `selector` matches; a selector that does not parse is the model's mistake, told as such. */
+function query(selector: string): Element | null {
+  try {
+    return document.querySelector(selector);
+  } catch {
+    throw invalidSelector(selector);
+  }
+}
+
+/** Every element `selector` matches (same errors as `query`). */
+function queryAll(selector: string): Element[] {
+  try {
+    return [...document.querySelectorAll(selector)];
+  } catch {
+    throw invalidSelector(selector);
+  }
+}
+
+const invalidSelector = (selector: string) => new ToolError(`"${selector}" is not a valid CSS selector`);

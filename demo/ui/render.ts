@@ -32,3 +32,9 @@ export function describeError(error: { code: string; message: string }): string 
     default: return `Something went wrong (${error.code}): ${error.message}`;
   }
 }
+
+/** Any thrown value as a code and a message (an ambi-web error keeps its code, also from a worker). */
+export function asProblem(error: unknown): { code: string; message: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return { code: typeof code === 'string' ? code : 'error', message: error instanceof Error ? error.message : String(error) };
+}

@@ -18,9 +18,9 @@ export function pickedModel(): File | undefined {
 }
 const API_KEY = 'ambi-demo:api-key';
 
-/** The saved settings (offline by default). */
+/** The saved settings (offline by default, also when what is saved is unreadable). */
 export function loadSettings(): Settings {
-  const saved = JSON.parse(localStorage.getItem(KEY) ?? '{}') as Partial<Settings>;
+  const saved = savedSettings();
   return {
     mode: saved.mode === 'openai' || saved.mode === 'local' ? saved.mode : 'offline',
     modelURL: saved.modelURL ?? '',
@@ -29,6 +29,15 @@ export function loadSettings(): Settings {
     nativeTools: saved.nativeTools ?? true,
     apiKey: sessionStorage.getItem(API_KEY) ?? '',
   };
+}
+
+function savedSettings(): Partial<Settings> {
+  try {
+    const saved: unknown = JSON.parse(localStorage.getItem(KEY) ?? '{}');
+    return typeof saved === 'object' && saved !== null ? saved : {};
+  } catch {
+    return {};
+  }
 }
 
 export function saveSettings(settings: Settings): void {

@@ -4,6 +4,8 @@
 //   GET  /__requests                        the chat requests received since the last script
 //   POST /v1/chat/completions               streams the next reply
 //   POST /__csp-report, GET|DELETE /__csp-reports   CSP violation reports (report-uri)
+//   GET  /models/stalled.gguf               a model download that sends half its bytes, then stalls
+//   GET  /__downloads                        { started, closed }: stalled downloads begun, and ended by the client
 // Reply: { text?, toolCalls?: [{ name, arguments }], chunkDelayMs?, delayMs?, status?, error? }
 import { createServer } from 'node:http';
 
@@ -11,6 +13,7 @@ const port = Number(process.env.FAKE_OPENAI_PORT ?? 4310);
 let replies = [];
 let requests = [];
 let cspReports = [];
+const downloads = { started: 0, closed: 0 };
 
 const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type, authorization', 'access-control-allow-methods': 'GET, POST, OPTIONS' };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -56,6 +59,14 @@ createServer(async (req, res) => {
     return res.writeHead(200, cors).end('ok');
   }
   if (req.url === '/__requests') return res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify(requests));
+  if (req.url === '/models/stalled.gguf') {
+    // Half of a declared megabyte, then nothing: only the client can end this download.
+    downloads.started++;
+    res.on('close', () => downloads.closed++);
+    res.writeHead(200, { ...cors, 'content-type': 'application/octet-stream', 'content-length': String(1 << 20) });
+    return res.write(Buffer.alloc(1 << 19));
+  }
+  if (req.url === '/__downloads') return res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify(downloads));
   if (req.url === '/health') return res.writeHead(200, cors).end('ok');
   // CSP violation reports (report-uri), from the page and from its workers alike.
   if (req.url === '/__csp-report' && req.method === 'POST') {

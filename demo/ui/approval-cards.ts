@@ -1,0 +1,55 @@
+// Approval cards in the chat: one per call that waits for the person, retired when its run ends.
+import type { Run, ToolCall } from '../../src/worker/index.js';
+import { appendItem, button } from './render.js';
+
+interface OpenCard {
+  callId: string;
+  leafId: string | undefined;
+  card: HTMLLIElement;
+  question: string;
+}
+
+/** The approval cards of one run, its leaves' included (the run answers for them all). */
+export class ApprovalCards {
+  // A list, not a map by id: should two waiting calls share an id, each card still ends.
+  readonly #open: OpenCard[] = [];
+
+  constructor(
+    private readonly chat: HTMLElement,
+    private readonly run: Run,
+  ) {}
+
+  /** A card for a call that waits: Approve or Deny answers it through the run. */
+  ask(call: ToolCall, leafId?: string): void {
+    const question = `${leafId ? 'A helper agent asks: ' : ''}Allow ${call.name} ${JSON.stringify(call.arguments)}?`;
+    const card = appendItem(this.chat, 'approval', question);
+    card.dataset.callId = call.id;
+    const open: OpenCard = { callId: call.id, leafId, card, question };
+    this.#open.push(open);
+    const answer = (approved: boolean) => {
+      if (!this.#close(open, approved ? 'Approved.' : 'Denied.')) return;
+      if (approved) this.run.approve(call.id);
+      else this.run.deny(call.id, 'The person declined');
+    };
+    const row = document.createElement('div');
+    row.className = 'row';
+    row.append(button('Approve', 'approve', () => answer(true)), button('Deny', 'ghost deny', () => answer(false)));
+    card.append(row);
+  }
+
+  /** A leaf's run ended (`leafId`), or the whole run did: its cards can no longer be answered. */
+  retire(leafId?: string): void {
+    for (const open of [...this.#open]) {
+      if (leafId === undefined || open.leafId === leafId) this.#close(open, 'Not answered: the run ended.');
+    }
+  }
+
+  /** Say the outcome on the card and drop its buttons; false if it was already closed. */
+  #close(open: OpenCard, outcome: string): boolean {
+    const at = this.#open.indexOf(open);
+    if (at < 0) return false;
+    this.#open.splice(at, 1);
+    open.card.textContent = `${open.question} ${outcome}`;
+    return true;
+  }
+}
