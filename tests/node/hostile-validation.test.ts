@@ -64,7 +64,8 @@ describe('deep arguments', () => {
     expect(failure(await manager.execute({ id: 'c', name: 'echo', arguments: deep }))).toEqual({ code: 'invalid_arguments', message: TOO_DEEP });
     const text = `${'{"child":'.repeat(999_999)}{}${'}'.repeat(999_999)}`;
     expect(failure(await manager.execute({ id: 'c', name: 'echo', arguments: text }))).toEqual({ code: 'invalid_arguments', message: TOO_DEEP });
-  });
+    // JSON.parse of those 10 MB alone takes most of a second; more on a loaded machine.
+  }, 30_000);
 
   it.each(MODES)('counts arrays as levels too (%s)', async (validation) => {
     // 63 arrays in the top-level object: 64 levels.
