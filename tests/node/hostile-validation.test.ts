@@ -3,13 +3,13 @@
 // validators read and fill only own data properties; the mode applies whenever it is set.
 import Ajv from 'ajv';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { defineTool, isAmbiError, ToolManager, ToolRegistry, type Tool, type ToolResult } from '../../src/index.js';
+import { defineTool, isAmbiError, ToolManager, ToolRegistry, type ParametersSchema, type StandardSchemaV1, type Tool, type ToolResult } from '../../src/index.js';
 
 const MODES = ['auto', 'no-eval'] as const;
 
 /** A tool whose parameters are `schema` (as a server would send it: parsed JSON) and that returns the args it got. */
 const echo = (schema: object, seen: unknown[] = []): Tool =>
-  defineTool({ name: 'echo', description: 'x', parameters: schema as never, idempotent: true, call: (args) => (seen.push(args), 'ran') });
+  defineTool({ name: 'echo', description: 'x', parameters: schema as ParametersSchema, idempotent: true, call: (args) => (seen.push(args), 'ran') });
 
 const managerFor = (validation: (typeof MODES)[number], tool: Tool) => new ToolManager(new ToolRegistry({ validation }).register(tool));
 
@@ -81,8 +81,8 @@ describe('deep arguments', () => {
     const tool = defineTool({
       name: 'echo',
       description: 'x',
-      parameters: { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) } } as never,
-      jsonSchema: { type: 'object' } as never,
+      parameters: { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) } } as StandardSchemaV1,
+      jsonSchema: { type: 'object' },
       idempotent: true,
       call: () => 'ran',
     });
