@@ -205,6 +205,15 @@ describe('the mode applies to the registry whenever it is set', () => {
     expect(compile).not.toHaveBeenCalled();
   });
 
+  it("a schema ajv refuses only when a call first needs it fails that call as invalid_tool, never a rejection", async () => {
+    spies.push(vi.spyOn(Ajv.prototype, 'compile').mockImplementation(() => {
+      throw new Error('ajv says no');
+    }));
+    const manager = new ToolManager(new ToolRegistry().register(add()));
+    const result = await manager.execute({ id: 'c', name: 'add', arguments: { a: 1 } });
+    expect(result).toMatchObject({ ok: false, attempts: 0, error: { code: 'invalid_tool', message: 'Tool "add": invalid parameters schema: ajv says no' } });
+  });
+
   it.each(MODES)('refuses a "__proto__" keyword, which would hide keywords in the prepared schema (%s)', (validation) => {
     const bad = { ...add(), parameters: JSON.parse('{"type":"object","__proto__":{"required":["a"]}}') } as Tool;
     expect(() => new ToolRegistry({ validation }).register(bad)).toThrow('Tool "add": invalid parameters schema: strict mode: unknown keyword: "__proto__"');
