@@ -34,9 +34,9 @@ function sharedAjv(): Ajv {
  * Compile (once per schema object in this realm) ajv's validator of a tool's arguments.
  * Throws an Error naming the problem when the schema itself is invalid (checked first as
  * the no-eval validator checks it, so both refuse the same schemas), and ajv's EvalError
- * where the realm refuses eval (a CSP without 'unsafe-eval'). A schema whose defaults
- * ajv's generated code would read or write through inherited members is validated by
- * the no-eval validator instead (see readsInherited): same decisions, own data only.
+ * where the realm refuses eval (a CSP without 'unsafe-eval'). A schema for which ajv's
+ * generated code would read or fill through inherited members is validated by the
+ * no-eval validator instead (see readsInherited): same decisions, own data only.
  */
 export function compileAjvValidator(schema: object): JsonArgsValidator {
   const cached = compiled.get(schema);

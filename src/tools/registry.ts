@@ -97,6 +97,12 @@ export class ToolRegistry {
   #validatorFor(tool: Tool): ArgsValidator {
     const { standardSchema } = tool;
     if (standardSchema) return (value) => validateStandard(standardSchema, value);
+    try {
+      checkSchema(tool.parameters);
+    } catch (error) {
+      throw invalidSchema(tool, error);
+    }
+    const validation = this.#validation;
     const compile = (): JsonArgsValidator => {
       try {
         return compileArgsValidator(tool.parameters, validation);
@@ -105,12 +111,6 @@ export class ToolRegistry {
         throw invalidSchema(tool, error);
       }
     };
-    const validation = this.#validation;
-    try {
-      checkSchema(tool.parameters);
-    } catch (error) {
-      throw invalidSchema(tool, error);
-    }
     let validate: JsonArgsValidator | undefined;
     return (value, owned) => (validate ??= compile())(value, owned);
   }
