@@ -17,7 +17,7 @@ function sharedAjv(): Ajv {
     useDefaults: true,
     // Only own properties count (`required: ['toString']` is not met by Object.prototype's).
     ownProperties: true,
-    strictSchema: true, // unknown keywords are mistakes: fail at registration
+    strictSchema: true, // unknown keywords are mistakes (check-schema.ts refuses them at registration)
     strictTypes: false,
     strictTuples: false,
     strictRequired: false,
