@@ -1,8 +1,10 @@
 import Ajv from 'ajv';
+import { checkSchema } from './check-schema.js';
 import { copyArgs } from './copy-args.js';
 import { compileNoEvalValidator } from './no-eval-validator.js';
 import { describeProblem } from './problem.js';
 import { mayFillDefaults } from './schema-defaults.js';
+import { isSchemaNode, subschemas } from './schema-keywords.js';
 import type { JsonArgsValidator } from './validate-args.js';
 
 // One Ajv per realm: compiled validators are cached on it and in `compiled` below.
@@ -13,7 +15,9 @@ function sharedAjv(): Ajv {
   ajv ??= new Ajv({
     allErrors: true, // the model fixes every problem in one round
     useDefaults: true,
-    strictSchema: true, // unknown keywords are mistakes: fail at registration
+    // Only own properties count (`required: ['toString']` is not met by Object.prototype's).
+    ownProperties: true,
+    strictSchema: true, // unknown keywords are mistakes (check-schema.ts refuses them at registration)
     strictTypes: false,
     strictTuples: false,
     strictRequired: false,
@@ -28,12 +32,20 @@ function sharedAjv(): Ajv {
 
 /**
  * Compile (once per schema object in this realm) ajv's validator of a tool's arguments.
- * Throws an Error naming the problem when the schema itself is invalid, and ajv's
- * EvalError where the realm refuses eval (a CSP without 'unsafe-eval').
+ * Throws an Error naming the problem when the schema itself is invalid (checked first as
+ * the no-eval validator checks it, so both refuse the same schemas), and ajv's EvalError
+ * where the realm refuses eval (a CSP without 'unsafe-eval'). A schema for which ajv's
+ * generated code would read or fill through inherited members is validated by the
+ * no-eval validator instead (see readsInherited): same decisions, own data only.
  */
 export function compileAjvValidator(schema: object): JsonArgsValidator {
   const cached = compiled.get(schema);
   if (cached) return cached;
+  if (readsInherited(checkSchema(schema).root)) {
+    const validator = compileNoEvalValidator(schema);
+    compiled.set(schema, validator);
+    return validator;
+  }
   const check = sharedAjv().compile(schema);
   const fillsDefaults = mayFillDefaults(schema);
   const validator: JsonArgsValidator = (value, owned = false) => {
@@ -60,4 +72,28 @@ export function compileAjvValidator(schema: object): JsonArgsValidator {
   };
   compiled.set(schema, validator);
   return validator;
+}
+
+/**
+ * Whether ajv's generated code would go through Object.prototype for this schema, where
+ * `ownProperties` does not reach: a property named "__proto__" (ajv drops it from
+ * `properties` altogether), a default for a property Object.prototype has (`data.toString
+ * === undefined` is false, so ajv fills nothing), a default holding a "__proto__" key (ajv
+ * writes defaults as object literals, where that key sets the prototype).
+ */
+function readsInherited(node: unknown): boolean {
+  if (!isSchemaNode(node)) return false;
+  if (node.default !== undefined && holdsProtoKey(node.default)) return true;
+  if (isSchemaNode(node.properties)) {
+    for (const [name, property] of Object.entries(node.properties)) {
+      if (name === '__proto__' || (name in Object.prototype && isSchemaNode(property) && property.default !== undefined)) return true;
+    }
+  }
+  for (const [, , sub] of subschemas(node)) if (readsInherited(sub)) return true;
+  return false;
+}
+
+function holdsProtoKey(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.hasOwn(value, '__proto__') || Object.values(value).some(holdsProtoKey);
 }

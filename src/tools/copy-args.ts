@@ -1,3 +1,6 @@
+import { MAX_ARGS_DEPTH } from './args-depth.js';
+import { setOwn } from './own-properties.js';
+
 /**
  * A copy of a call's arguments, for validation to write defaults into. Plain JSON (which
  * arguments nearly always are) is copied here: structuredClone is a call into the
@@ -15,12 +18,11 @@ export function copyArgs(value: unknown): { copy: unknown; json: boolean } {
 }
 
 const NOT_PLAIN = Symbol('not plain JSON');
-const MAX_DEPTH = 64;
 
 function copyPlain(value: unknown, depth: number): unknown {
   if (value === undefined || typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') throw NOT_PLAIN;
   if (typeof value !== 'object' || value === null) return value;
-  if (depth === MAX_DEPTH) throw NOT_PLAIN;
+  if (depth === MAX_ARGS_DEPTH) throw NOT_PLAIN; // a call's arguments never get here (decode-args.ts)
   if (Array.isArray(value)) {
     const out: unknown[] = new Array(value.length);
     for (let i = 0; i < value.length; i++) out[i] = copyPlain(value[i], depth + 1);
@@ -30,10 +32,8 @@ function copyPlain(value: unknown, depth: number): unknown {
   if (prototype !== Object.prototype && prototype !== null) throw NOT_PLAIN;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    const item = copyPlain((value as Record<string, unknown>)[key], depth + 1);
     // An own "__proto__" key (JSON.parse makes one) stays a key, not the copy's prototype.
-    if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
-    else out[key] = item;
+    setOwn(out, key, copyPlain((value as Record<string, unknown>)[key], depth + 1));
   }
   return out;
 }

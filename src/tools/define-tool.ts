@@ -27,9 +27,10 @@ export interface ToolSpec<S extends ParametersSchema | StandardSchemaV1, Output>
 
 /**
  * Define a tool; its arguments are typed from a literal `parameters` schema, or from a
- * Standard Schema's output type. Nothing is checked or compiled here: that happens once,
- * at registration, in the realm that validates calls. A Standard Schema is turned into
- * the JSON Schema the model reads here, and kept as `standardSchema` for validation.
+ * Standard Schema's output type. Nothing is checked or compiled here: the check happens at
+ * registration, the compile when a call first needs it, in the realm that validates calls.
+ * A Standard Schema is turned into the JSON Schema the model reads here, and kept as
+ * `standardSchema` for validation.
  */
 export function defineTool<const S extends ParametersSchema | StandardSchemaV1, Output>(spec: ToolSpec<S, Output>): Tool<ArgsOf<S>, Output> {
   const { jsonSchema, parameters, ...rest } = spec;

@@ -1,4 +1,5 @@
 import { AmbiError } from '../errors/ambi-error.js';
+import { setOwn } from './own-properties.js';
 import type { JsonValue } from './types.js';
 
 /** Why an output cannot reach the model as JSON, and where in it. */
@@ -6,9 +7,10 @@ export class NotJsonError extends Error {}
 
 /**
  * The JSON value the model will read for a tool's output, built the way
- * `JSON.stringify` would (toJSON honoured, undefined object fields dropped), except
- * that what JSON would silently mangle or refuse (a function, a symbol, a BigInt, a
- * cycle, a Map or Set, a non-finite number) throws a NotJsonError naming its path.
+ * `JSON.stringify` would (toJSON honoured, boxed primitives unboxed, undefined object
+ * fields dropped, an own "__proto__" key kept as a key), except that what JSON would
+ * silently mangle or refuse (a function, a symbol, a BigInt, a cycle, a Map or Set, a
+ * non-finite number) throws a NotJsonError naming its path.
  */
 export function toJsonOutput(value: unknown): JsonValue {
   return convert(value === undefined ? null : value, undefined);
@@ -32,10 +34,13 @@ interface Walk {
 
 // `walk` is made at the first object: most outputs are a primitive. The path is spelt out only for an error.
 function convert(value: unknown, walk: Walk | undefined): JsonValue {
-  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-    // As JSON.stringify does: the property key, an array index as a string, '' for the output itself.
+  // As JSON.stringify does: toJSON first (an object's or a BigInt's), then a boxed primitive unboxed.
+  if ((value !== null && typeof value === 'object') || typeof value === 'bigint') {
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    // The property key, an array index as a string, '' for the output itself.
     const key = walk?.keys.at(-1);
-    value = (value as { toJSON(key: string): unknown }).toJSON(key === undefined ? '' : String(key));
+    if (typeof toJSON === 'function') value = toJSON.call(value, key === undefined ? '' : String(key));
+    if (value !== null && typeof value === 'object') value = unboxed(value);
   }
   switch (typeof value) {
     case 'string':
@@ -68,12 +73,38 @@ function convert(value: unknown, walk: Walk | undefined): JsonValue {
     const fields: Record<string, JsonValue> = {};
     for (const [key, item] of Object.entries(object)) {
       if (item === undefined) continue; // as JSON.stringify does in objects
-      fields[key] = child(item, key, here);
+      setOwn(fields, key, child(item, key, here));
     }
     out = fields;
   }
   here.inside.delete(object);
   return out;
+}
+
+/**
+ * A boxed primitive's value, read as JSON.stringify reads it (a number or string through
+ * its own valueOf / toString, which may be overridden); any other object as it is. Only
+ * an object whose prototype is not a plain one's is looked at: the internal slot is what
+ * counts, so each kind is asked for it (a subclass or another realm's box has it too).
+ */
+function unboxed(object: object): unknown {
+  const prototype = Object.getPrototypeOf(object) as unknown;
+  if (prototype === Object.prototype || prototype === null || Array.isArray(object)) return object;
+  if (holds(Number.prototype.valueOf, object)) return Number(object);
+  if (holds(String.prototype.valueOf, object)) return String(object);
+  if (holds(Boolean.prototype.valueOf, object)) return Boolean.prototype.valueOf.call(object);
+  if (holds(BigInt.prototype.valueOf, object)) return BigInt.prototype.valueOf.call(object);
+  return object;
+}
+
+/** Whether `object` has the internal slot that `valueOf` reads (it throws a TypeError otherwise). */
+function holds(valueOf: (this: unknown) => unknown, object: object): boolean {
+  try {
+    valueOf.call(object);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function child(value: unknown, key: string | number, walk: Walk): JsonValue {

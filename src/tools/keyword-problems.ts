@@ -1,4 +1,5 @@
 import { deepCompareStrict } from '@cfworker/json-schema';
+import { ownValue } from './own-properties.js';
 import { hasType, isSchemaNode, ORIGINAL_TYPE, schemaTypes, type SchemaNode } from './schema-keywords.js';
 
 /** What ajv reports for one failed assertion: its params and its (English) message. */
@@ -60,23 +61,23 @@ export function wordingOf(node: SchemaNode, keyword: string, data: unknown): Wor
   }
 }
 
-/** ajv reports each missing required property, in the schema's order. */
+/** ajv reports each missing required property (an own one: as JSON has them), in the schema's order. */
 export function missingRequired(node: SchemaNode, data: unknown): Wording[] {
-  const object = data as Record<string, unknown>;
+  const object = data as object;
   return (node.required as string[])
-    .filter((name) => object[name] === undefined)
+    .filter((name) => ownValue(object, name) === undefined)
     .map((missingProperty) => ({ params: { missingProperty }, message: `must have required property '${missingProperty}'` }));
 }
 
 /** Property dependencies (`a` needs `b` and `c`): each missing property, entry by entry (`entry`: its index). */
 export function missingDependencies(node: SchemaNode, data: unknown): Array<Wording & { entry: number }> {
-  const object = data as Record<string, unknown>;
+  const object = data as object;
   const found: Array<Wording & { entry: number }> = [];
   for (const [entry, [property, deps]] of Object.entries(node.dependencies as Record<string, unknown>).entries()) {
-    if (!Array.isArray(deps) || object[property] === undefined) continue;
+    if (!Array.isArray(deps) || ownValue(object, property) === undefined) continue;
     const message = `must have ${deps.length === 1 ? 'property' : 'properties'} ${deps.join(', ')} when property ${property} is present`;
     for (const missingProperty of deps as string[]) {
-      if (object[missingProperty] === undefined) found.push({ entry, params: { property, missingProperty, depsCount: deps.length, deps: deps.join(', ') }, message });
+      if (ownValue(object, missingProperty) === undefined) found.push({ entry, params: { property, missingProperty, depsCount: deps.length, deps: deps.join(', ') }, message });
     }
   }
   return found;

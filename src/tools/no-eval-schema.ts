@@ -1,4 +1,5 @@
 import { dereference, type Schema } from '@cfworker/json-schema';
+import { setOwn } from './own-properties.js';
 import {
   declaredTypes,
   FALSE_SCHEMA,
@@ -33,14 +34,16 @@ function prepare(value: unknown): unknown {
   if (value === true) return {};
   if (value === false) return Object.assign({ not: {} }, { [FALSE_SCHEMA]: true });
   if (!isSchemaNode(value)) return value;
+  // Own keys stay own keys: a "__proto__" keyword or property name must not become a prototype
+  // (whose members cfworker would then read as keywords); strict mode refuses the keyword.
   const out: SchemaNode = {};
   for (const [keyword, item] of Object.entries(value)) {
     if (keyword === 'format') out[HAD_FORMAT] = true;
-    else out[keyword] = structuredClone(item);
+    else setOwn(out, keyword, structuredClone(item));
   }
   for (const [keyword, at, sub] of subschemas(value)) {
-    if (at === undefined) out[keyword] = prepare(sub);
-    else (out[keyword] as Record<string | number, unknown>)[at] = prepare(sub);
+    if (at === undefined) setOwn(out, keyword, prepare(sub));
+    else setOwn(out[keyword] as object, String(at), prepare(sub));
   }
   if (value.nullable === true && value.type !== undefined) {
     out[ORIGINAL_TYPE] = value.type;

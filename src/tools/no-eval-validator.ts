@@ -1,28 +1,25 @@
 import { validate } from '@cfworker/json-schema';
+import { checkSchema } from './check-schema.js';
 import { copyArgs } from './copy-args.js';
-import { DRAFT_07_META_SCHEMA } from './draft-07-meta-schema.js';
+import { jsonView } from './json-view.js';
 import { problemsOf } from './no-eval-problems.js';
-import { checkStrictSchema, prepareSchema, type PreparedSchema } from './no-eval-schema.js';
 import { describeProblem } from './problem.js';
 import { applyDefaults, planDefaults } from './schema-defaults.js';
 import type { JsonArgsValidator } from './validate-args.js';
 
 const compiled = new WeakMap<object, JsonArgsValidator>();
-let metaSchema: PreparedSchema | undefined;
 
 /**
  * The validator of a tool's arguments that never evaluates code (`@cfworker/json-schema`
  * interprets the schema), for pages and workers whose CSP forbids eval. It decides,
  * fills defaults and words its problems as our ajv does (see no-eval-problems.ts). The
- * schema is checked first, as ajv would: against the draft-07 meta-schema, then ajv's
- * strict-mode rules. Built once per schema object in this realm.
+ * schema is checked first, as ajv would (check-schema.ts). Built once per schema object
+ * in this realm.
  */
 export function compileNoEvalValidator(schema: object): JsonArgsValidator {
   const cached = compiled.get(schema);
   if (cached) return cached;
-  checkAgainstMetaSchema(schema);
-  const prepared = prepareSchema(schema);
-  checkStrictSchema(prepared);
+  const prepared = checkSchema(schema);
   const defaults = planDefaults(schema, prepared);
   // A value that is JSON (an owned one was just parsed from JSON text) stays JSON when the
   // defaults filled into it are, so cfworker may read it as it is.
@@ -50,30 +47,4 @@ export function compileNoEvalValidator(schema: object): JsonArgsValidator {
   return validator;
 }
 
-function checkAgainstMetaSchema(schema: object): void {
-  metaSchema ??= prepareSchema(DRAFT_07_META_SCHEMA);
-  const data = jsonView(schema);
-  const result = validate(data, metaSchema.root, '2019-09', metaSchema.lookup, false);
-  if (result.valid) return;
-  const problems = problemsOf(result.errors, metaSchema, data);
-  throw new Error(`schema is invalid: ${problems.map((p) => `data${p.instancePath} ${p.message}`).join(', ')}`);
-}
-
 const asIs = (value: unknown): unknown => value;
-
-/**
- * The data as cfworker must see it: JSON only. An `undefined` property is absent (as ajv
- * treats it), an `undefined` item is null; a BigInt, symbol or function throws.
- */
-function jsonView(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((item) => (item === undefined ? null : jsonView(item)));
-  if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
-      if (item !== undefined) Object.defineProperty(out, key, { value: jsonView(item), enumerable: true, writable: true, configurable: true });
-    }
-    return out;
-  }
-  if (typeof value === 'bigint' || typeof value === 'symbol' || typeof value === 'function') throw new TypeError('not JSON');
-  return value;
-}

@@ -1,9 +1,10 @@
 import { DuplicateToolError } from '../errors/duplicate-tool-error.js';
 import { InvalidToolError } from '../errors/invalid-tool-error.js';
+import { checkSchema } from './check-schema.js';
 import { checkTool } from './check-tool.js';
 import { validateStandard } from './standard-schema.js';
 import type { Tool, ToolDefinition, ValidationMode } from './types.js';
-import { checkValidationMode, compileArgsValidator, type ArgsValidator } from './validate-args.js';
+import { checkValidationMode, compileArgsValidator, type ArgsValidator, type JsonArgsValidator } from './validate-args.js';
 
 /** A tool and its argument validator, as the ToolManager reads them. */
 export interface RegisteredTool {
@@ -21,7 +22,10 @@ export interface ToolRegistryOptions {
   validation?: ValidationMode;
 }
 
-/** The tools one agent may call, by name. Checks and compiles each tool once, on registration. */
+/**
+ * The tools one agent may call, by name. Checks each tool (its schema too) on registration;
+ * compiles its validator when a call first needs it, in the mode set by then.
+ */
 export class ToolRegistry {
   readonly #entries = new Map<string, RegisteredTool>();
   #validation: ValidationMode;
@@ -38,9 +42,9 @@ export class ToolRegistry {
   }
 
   /**
-   * Build validators in `mode` from now on, and rebuild those of the tools already
-   * registered (what `new ToolManager(registry, { validation })` does). Set it before
-   * registering under a strict CSP: a tool compiled in `auto` mode has tried eval already.
+   * Build validators in `mode` from now on, those of the tools already registered included
+   * (what `new ToolManager(registry, { validation })` does). Validators are compiled when
+   * first needed, so a tool registered before the mode was set has not tried eval.
    */
   useValidation(mode: ValidationMode): this {
     const validation = checkValidationMode(mode);
@@ -85,14 +89,33 @@ export class ToolRegistry {
     return this.#definitions;
   }
 
-  /** A Standard Schema validates itself (nothing to compile); a JSON Schema is compiled here. */
+  /**
+   * A Standard Schema validates itself (nothing to compile). A JSON Schema is checked here,
+   * without eval, and compiled in this registry's current mode when a call first needs it:
+   * no validator attempts eval before its mode is known.
+   */
   #validatorFor(tool: Tool): ArgsValidator {
     const { standardSchema } = tool;
     if (standardSchema) return (value) => validateStandard(standardSchema, value);
     try {
-      return compileArgsValidator(tool.parameters, this.#validation);
+      checkSchema(tool.parameters);
     } catch (error) {
-      throw new InvalidToolError(tool.name, `invalid parameters schema: ${(error as Error).message}`);
+      throw invalidSchema(tool, error);
     }
+    const validation = this.#validation;
+    const compile = (): JsonArgsValidator => {
+      try {
+        return compileArgsValidator(tool.parameters, validation);
+      } catch (error) {
+        // ajv refusing a schema the check let through: the call fails with code `invalid_tool` (see decodeArgs).
+        throw invalidSchema(tool, error);
+      }
+    };
+    let validate: JsonArgsValidator | undefined;
+    return (value, owned) => (validate ??= compile())(value, owned);
   }
+}
+
+function invalidSchema(tool: Tool, error: unknown): InvalidToolError {
+  return new InvalidToolError(tool.name, `invalid parameters schema: ${(error as Error).message}`);
 }

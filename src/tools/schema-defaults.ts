@@ -1,5 +1,6 @@
 import { validate } from '@cfworker/json-schema';
 import { resolveRef, type PreparedSchema } from './no-eval-schema.js';
+import { ownValue, setOwn } from './own-properties.js';
 import { isSchemaNode, subschemas, usesGroup, type SchemaNode } from './schema-keywords.js';
 
 /**
@@ -78,23 +79,28 @@ function fill(node: unknown, data: unknown, plan: DefaultsPlan, view: (value: un
   if (Array.isArray(data) && usesGroup(node, 'array')) fillArray(node, data, recurse);
 }
 
+// Own data properties only (own-properties.ts): a missing "__proto__" or "constructor" is
+// missing, not Object.prototype or Object, and a default fills it as an own key.
 function fillObject(node: SchemaNode, data: Record<string, unknown>, matchers: Matchers, recurse: (schema: unknown, value: unknown) => void): void {
   const properties = isSchemaNode(node.properties) ? (node.properties as Record<string, unknown>) : {};
   for (const [name, schema] of Object.entries(properties)) {
     const fallback = isSchemaNode(schema) ? schema.default : undefined;
-    if (fallback !== undefined && data[name] === undefined) data[name] = structuredClone(fallback);
+    if (fallback !== undefined && ownValue(data, name) === undefined) setOwn(data, name, structuredClone(fallback));
   }
   if (isSchemaNode(node.additionalProperties)) {
     for (const key of Object.keys(data)) {
-      if (!(key in properties) && !matchers.some(([pattern]) => pattern.test(key))) recurse(node.additionalProperties, data[key]);
+      if (!Object.hasOwn(properties, key) && !matchers.some(([pattern]) => pattern.test(key))) recurse(node.additionalProperties, data[key]);
     }
   }
   if (isSchemaNode(node.dependencies)) {
     for (const [name, dependency] of Object.entries(node.dependencies)) {
-      if (!Array.isArray(dependency) && data[name] !== undefined) recurse(dependency, data);
+      if (!Array.isArray(dependency) && ownValue(data, name) !== undefined) recurse(dependency, data);
     }
   }
-  for (const [name, schema] of Object.entries(properties)) if (data[name] !== undefined) recurse(schema, data[name]);
+  for (const [name, schema] of Object.entries(properties)) {
+    const value = ownValue(data, name);
+    if (value !== undefined) recurse(schema, value);
+  }
   for (const [pattern, schema] of matchers) {
     for (const key of Object.keys(data)) if (pattern.test(key)) recurse(schema, data[key]);
   }

@@ -71,7 +71,7 @@ export async function executeEntry(
   const { tool, validate } = entry;
   const decoding = decoded ?? decodeArgs(name, call.arguments, validate);
   const args = isThenable(decoding) ? await decoding : decoding;
-  if (!args.ok) return fail(0, 'invalid_arguments', args.message);
+  if (!args.ok) return fail(0, args.code ?? 'invalid_arguments', args.message);
   const { signal } = options;
   if (signal?.aborted) return done(0, { kind: 'aborted', reason: signal.reason }, tool);
 

@@ -158,12 +158,12 @@ export function describeToolCore(realm: string): void {
         expect(first.map((definition) => definition.name)).toEqual(['add']);
       });
 
-      it('compiles the validator once, at registration, never per call', async () => {
+      it('compiles the validator once, when the first call needs it, never per call', async () => {
         const compile = vi.spyOn(Ajv.prototype, 'compile');
         try {
           const tool = { ...add, parameters: structuredClone(pair) };
           const manager = managerWith(tool);
-          expect(compile).toHaveBeenCalledTimes(1);
+          expect(compile).not.toHaveBeenCalled(); // its mode may still change: no eval before it is known
           for (let i = 0; i < 5; i++) await manager.execute({ id: `c${i}`, name: 'add', arguments: { a: i, b: 1 } });
           await manager.execute({ id: 'bad', name: 'add', arguments: { a: 'x', b: 1 } });
           expect(compile).toHaveBeenCalledTimes(1);

@@ -34,14 +34,18 @@ describe("'auto' where eval is refused", () => {
     expect(evalRefusedInThisRealm()).toBe(false);
 
     const compile = vi.spyOn(Ajv.prototype, 'compile');
-    const registry = withoutEval(() => new ToolRegistry().register(tool('first')));
+    const manager = new ToolManager(new ToolRegistry().register(tool('first')).register(tool('second')));
+    expect(compile).not.toHaveBeenCalled(); // validators are compiled when a call first needs them
+    // The validator is compiled synchronously, inside `execute`.
+    const first = withoutEval(() => manager.execute({ id: 'c', name: 'first', arguments: { a: 1, b: 2 } }));
     expect(evalRefusedInThisRealm()).toBe(true);
     expect(compile).toHaveBeenCalledTimes(1);
-    withoutEval(() => registry.register(tool('second')));
+    const second = withoutEval(() => manager.execute({ id: 'c', name: 'second', arguments: { a: 1, b: 2 } }));
     expect(compile).toHaveBeenCalledTimes(1); // ajv is not tried again in this realm
     compile.mockRestore();
+    expect(await first).toMatchObject({ ok: true, output: 3 });
+    expect(await second).toMatchObject({ ok: true, output: 3 });
 
-    const manager = new ToolManager(registry);
     for (const name of ['first', 'second']) {
       const result = await manager.execute({ id: 'c', name, arguments: { a: 1, b: 'x' } });
       expect(result).toMatchObject({ ok: false, error: { code: 'invalid_arguments', message: (expected as { error: { message: string } }).error.message.replace('"add"', `"${name}"`) } });

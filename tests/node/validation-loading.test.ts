@@ -29,10 +29,12 @@ describe('loading ajv', () => {
     expect(result).toMatchObject({ ok: false, error: { code: 'invalid_arguments', message: 'Invalid arguments for "second": /a must be number' } });
   });
 
-  it("Agent.make in 'auto' mode loads ajv before it resolves: registration compiles with ajv, synchronously", async () => {
+  it("Agent.make in 'auto' mode loads ajv before it resolves: the first call compiles with ajv, synchronously", async () => {
     compile = vi.spyOn(Ajv.prototype, 'compile');
     const agent = (await Agent.make(scriptedEngine(['done']))).tool(tool('add'));
+    expect(compile).not.toHaveBeenCalled(); // validators are compiled when first needed
+    const result = agent.tools.execute({ id: 'c', name: 'add', arguments: '{"a":2}' });
     expect(compile).toHaveBeenCalledTimes(1);
-    expect(await agent.tools.execute({ id: 'c', name: 'add', arguments: '{"a":2}' })).toMatchObject({ ok: true, output: 2 });
+    expect(await result).toMatchObject({ ok: true, output: 2 });
   });
 });

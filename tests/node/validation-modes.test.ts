@@ -28,10 +28,12 @@ let compile: ReturnType<typeof vi.spyOn> | undefined;
 afterEach(() => compile?.mockRestore());
 
 describe('validation modes', () => {
-  it("defaults to 'auto': ajv compiles the validator", () => {
+  it("defaults to 'auto': ajv compiles the validator, when the first call needs it", async () => {
     compile = vi.spyOn(Ajv.prototype, 'compile');
     const registry = new ToolRegistry().register({ ...add, parameters: structuredClone(add.parameters) });
     expect(registry.validation).toBe('auto');
+    expect(compile).not.toHaveBeenCalled();
+    await runAll(new ToolManager(registry));
     expect(compile).toHaveBeenCalledTimes(1);
   });
 
@@ -73,7 +75,7 @@ describe('validation modes', () => {
     expect((error as Error).message).toBe('Tool "add": invalid parameters schema: strict mode: unknown keyword: "requird"');
   });
 
-  it("compiles once per tool, at registration, never per call, in 'no-eval' mode", async () => {
+  it("compiles once per tool, never per call, in 'no-eval' mode", async () => {
     const registry = new ToolRegistry({ validation: 'no-eval' }).register({ ...add, parameters: structuredClone(add.parameters) });
     const validate = registry.entry('add')!.validate;
     const manager = new ToolManager(registry);
@@ -81,7 +83,7 @@ describe('validation modes', () => {
     expect(registry.entry('add')!.validate).toBe(validate);
   });
 
-  it("the manager's option sets the registry's mode, rebuilding validators already made", async () => {
+  it("the manager's option sets the registry's mode, for the tools registered before it too", async () => {
     const registry = new ToolRegistry().register(add);
     compile = vi.spyOn(Ajv.prototype, 'compile');
     const manager = new ToolManager(registry, { validation: 'no-eval' });
