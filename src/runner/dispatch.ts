@@ -43,13 +43,16 @@ export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, sc
   const tool = entry?.tool;
   const rule = tool?.needsApproval;
   const releases: Array<() => void> = [];
+  const journaled = tool?.idempotent === false ? ctx.journal : undefined;
   let decoded: DecodedArgs | undefined;
   try {
-    // Only a rule that is a function is awaited: a call to a tool without one spends no promise here.
-    // Such a rule decides on the decoded arguments, which the call then runs with (decoded once).
-    // Both race the run's signal: a rule that never settles must not keep Stop from stopping the run.
-    if (entry && typeof rule === 'function') decoded = await untilAborted(Promise.resolve(decodeArgs(call.name, call.arguments, entry.validate)), ctx.signal);
-    if (rule === true || (decoded?.ok === true && typeof rule === 'function' && (await untilAborted(ruleAsks(rule, decoded.value), ctx.signal)))) {
+    // Decoded up front only where the arguments decide something (the call then runs with them,
+    // decoded once): a rule reads them, a person is never asked about invalid ones, and a journal
+    // records only a call that can run. Any other call spends no promise here.
+    // Decoding and the rule race the run's signal: a rule that never settles must not keep Stop from stopping the run.
+    if (entry && (rule || journaled)) decoded = await untilAborted(Promise.resolve(decodeArgs(call.name, call.arguments, entry.validate)), ctx.signal);
+    const invalid = decoded?.ok === false;
+    if (!invalid && (rule === true || (decoded?.ok === true && typeof rule === 'function' && (await untilAborted(ruleAsks(rule, decoded.value), ctx.signal))))) {
       ctx.emit({ type: 'approval_requested', call });
       const decision = await ctx.approvals.wait(call.id, ctx.signal);
       ctx.emit({ type: 'approval_resolved', callId: call.id, approved: decision.approved, ...(decision.reason ? { reason: decision.reason } : {}) });
@@ -68,12 +71,13 @@ export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, sc
     return stopped(isAmbiError(error) ? error.code : 'crashed', `Tool "${call.name}" was not run: ${errorMessage(error)}`);
   }
   try {
-    const journaled = tool?.idempotent === false ? ctx.journal : undefined;
     // Set when the model's reply was read (model-turn): the journal entry and every attempt share it.
     const key = call.idempotencyKey;
-    if (journaled) {
+    // Only a call that can run is recorded (invalid arguments end in executeEntry, unrun).
+    const journal = decoded?.ok === true ? journaled : undefined;
+    if (journal) {
       try {
-        await journaled.begin({ idempotencyKey: key, callId: call.id, name: call.name, arguments: call.arguments, ...(ctx.conversation ? { conversation: ctx.conversation } : {}) });
+        await journal.begin({ idempotencyKey: key, callId: call.id, name: call.name, arguments: call.arguments, ...(ctx.conversation ? { conversation: ctx.conversation } : {}) });
       } catch (error) {
         // Unrecorded, a consequential call could run twice after a reload: it does not run at all.
         const code = isAmbiError(error) ? error.code : 'storage_error';
@@ -87,7 +91,7 @@ export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, sc
       onRetry: (info) => ctx.emit({ type: 'tool_retry', callId: call.id, name: call.name, ...info }),
     });
     // The result also reaches the conversation; a journal that stays `started` only makes a resume cautious.
-    if (journaled) await journaled.finish(key, result).catch(() => {});
+    if (journal) await journal.finish(key, result).catch(() => {});
     ctx.emit({ type: 'tool_finished', result });
     return result;
   } finally {

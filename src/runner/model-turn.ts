@@ -1,6 +1,7 @@
 import type { EngineRequest, FinishReason, Usage } from '../engines/types.js';
 import type { ParseError, ParsePart } from '../parser/types.js';
 import type { ToolCall, ToolResult } from '../tools/types.js';
+import { keepableArgs } from '../tools/args-depth.js';
 import type { Agent } from './agent.js';
 import type { CallIds } from './call-ids.js';
 import type { RunEvent } from './events.js';
@@ -56,7 +57,12 @@ export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
   const addCall = (read: ToolCall) => {
     // A call of its own, whatever the engine shares: renamed here, its events, approval, journal
     // entry, stored message and result all carry the one id the run gave it.
-    const call: KeyedToolCall = { ...read, id: ctx.callIds.claim(read.id), idempotencyKey: read.idempotencyKey ?? crypto.randomUUID() };
+    const call: KeyedToolCall = {
+      ...read,
+      id: ctx.callIds.claim(read.id),
+      arguments: keepableArgs(read.arguments),
+      idempotencyKey: read.idempotencyKey ?? crypto.randomUUID(),
+    };
     turn.calls.push(call);
     emit({ type: 'tool_call', call });
     const running = ctx.startEarly(call);

@@ -21,3 +21,20 @@ export function nestedTooDeep(value: unknown, depth = 1): boolean {
   for (const key of Object.keys(value)) if (nestedTooDeep((value as Record<string, unknown>)[key], depth + 1)) return true;
   return false;
 }
+
+/** What stands in a transcript for arguments nested too deep to keep; it decodes to `invalid_arguments`. */
+export const DEEP_ARGS_NOTE = `[arguments not kept: ${TOO_DEEP}]`;
+
+/**
+ * `args`, or DEEP_ARGS_NOTE in their place when they nest too deep: a store's structured
+ * clone and an engine's JSON.stringify recurse too, so such arguments could be neither
+ * stored nor sent back to the model. The call is then refused like any whose arguments do
+ * not parse, and the run goes on.
+ */
+export function keepableArgs(args: unknown): unknown {
+  try {
+    return nestedTooDeep(args) ? DEEP_ARGS_NOTE : args;
+  } catch {
+    return args; // a getter that throws: decoding reports it
+  }
+}
