@@ -8,7 +8,8 @@ import { extname, join, normalize, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright';
 import { chromiumArgs, chromiumExecutable } from '../../chromium.config.js';
 import { median, spread, type Measurement } from '../lib/stats.js';
-import type { DispatchOptions, DispatchRound } from './pages/dispatch.js';
+import { describeTrace } from './pages/dispatch-trace.js';
+import type { DispatchOptions, DispatchResult, DispatchRound } from './pages/dispatch.js';
 import type { LongTaskOptions, LongTaskResult } from './pages/longtasks.js';
 import type { SnapshotOptions, SnapshotRound } from './pages/snapshot.js';
 
@@ -121,7 +122,7 @@ const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
 async function workerDispatch(browser: Browser, origin: string): Promise<Measurement[]> {
   const page = await openPage(browser, origin, 'dispatch');
   const options: DispatchOptions = { calls: 200, rounds: 15, warmup: 2, workUs: Number(process.env.BENCH_WORK_US ?? 10), references: process.env.BENCH_DISPATCH_REFERENCES !== '0', profiled: profileDir !== undefined };
-  const rounds = await runPage<DispatchOptions, DispatchRound[]>(page, options, 'worker-dispatch');
+  const { rounds, trace } = await runPage<DispatchOptions, DispatchResult>(page, options, 'worker-dispatch');
   await page.close();
   const side = (pick: (r: DispatchRound) => number) => rounds.map(pick);
   const ours = side((r) => r.ours.mean);
@@ -146,7 +147,7 @@ async function workerDispatch(browser: Browser, origin: string): Promise<Measure
       baselineValue: rawValue,
       ratio: value / rawValue,
       target: null,
-      note: `${spreads(ours, raw)}; raw with ${options.workUs} µs of work per call in the worker: ${rawWork.toFixed(1)} µs (${(rawWork / rawValue).toFixed(2)}x raw); plain Comlink call ${comlinkValue.toFixed(1)} µs (${(comlinkValue / rawValue).toFixed(2)}x raw), over a MessageChannel port ${comlinkChannel.toFixed(1)} µs; median gap ours ${median(side((r) => r.ours.median)).toFixed(1)} µs`,
+      note: `${spreads(ours, raw)}; raw with ${options.workUs} µs of work per call in the worker: ${rawWork.toFixed(1)} µs (${(rawWork / rawValue).toFixed(2)}x raw); plain Comlink call ${comlinkValue.toFixed(1)} µs (${(comlinkValue / rawValue).toFixed(2)}x raw), over a MessageChannel port ${comlinkChannel.toFixed(1)} µs; median gap ours ${median(side((r) => r.ours.median)).toFixed(1)} µs${trace ? `; traced, µs per call: ${describeTrace('ours', trace.ours)}; ${describeTrace('raw', trace.raw)}; ${describeTrace(`raw + ${options.workUs} µs work`, trace.rawWork)}` : ''}`,
     },
     {
       name: 'worker-dispatch-js',

@@ -10,7 +10,9 @@ import { toDescriptor } from '../../../src/worker/descriptor.js';
 import { PagePort } from '../../../src/worker/page-port.js';
 import { createRunnerHost } from '../../../src/worker/runner-host.js';
 import type { ToolInvoker } from '../../../src/worker/protocol.js';
+import { breakDown, type LoopTrace } from './dispatch-trace.js';
 import { expose, meanGap, medianGap } from './expose.js';
+import { traceTarget, type Tracer } from './session-trace.js';
 
 export interface DispatchOptions {
   calls: number;
@@ -47,6 +49,18 @@ export interface DispatchRound {
   oneThread: { ours: number; echo: number };
 }
 
+export interface DispatchTrace {
+  ours: LoopTrace;
+  raw: LoopTrace;
+  rawWork: LoopTrace;
+}
+
+/** The timed rounds, then the breakdown of one traced run of each loop (left out of a profile of ours alone). */
+export interface DispatchResult {
+  rounds: DispatchRound[];
+  trace: DispatchTrace | undefined;
+}
+
 const gaps = (stamps: number[]): Gaps => ({ mean: meanGap(stamps) * 1000, median: medianGap(stamps) * 1000 });
 
 /** The tool both of our loops call: it stamps each call as it arrives. */
@@ -71,11 +85,11 @@ function pingScript(options: DispatchOptions): ScriptedReply[] {
   return replies;
 }
 
-function oursRunner(options: DispatchOptions) {
+function oursRunner(options: DispatchOptions, worker?: () => Worker) {
   const stamps: number[] = [];
   const ping = pingTool(stamps);
   const replies = pingScript(options);
-  const runner = createWorkerRunner({ engine: scriptedEngine(replies), concurrency: 1 }).tool(ping);
+  const runner = createWorkerRunner({ engine: scriptedEngine(replies), concurrency: 1, ...(worker ? { worker } : {}) }).tool(ping);
   const measure = async () => {
     stamps.length = 0;
     const run = runner.run('ping them all');
@@ -91,8 +105,9 @@ function oursRunner(options: DispatchOptions) {
   return Object.assign(measure, { close: () => runner.close() });
 }
 
-function rawLoop(options: DispatchOptions, workUs = 0) {
-  const worker = new Worker(new URL('./echo.worker.ts', import.meta.url), { type: 'module' });
+function rawLoop(options: DispatchOptions, workUs = 0, worker = new Worker(new URL('./echo.worker.ts', import.meta.url), { type: 'module' })) {
+  // Set now, so its listener comes before anything added after this returns (a tracer's last one).
+  worker.onmessage = () => {};
   return () =>
     new Promise<Gaps>((resolve) => {
       const stamps: number[] = [];
@@ -176,7 +191,38 @@ function echoOneThread(options: DispatchOptions) {
     });
 }
 
-expose<DispatchOptions, DispatchRound[]>({
+/** One traced run each of ours and of the raw loop with and without work, after a warm-up run (dispatch-trace.ts). */
+async function traced(options: DispatchOptions): Promise<DispatchTrace> {
+  let tracer!: Tracer;
+  const runner = oursRunner({ ...options, warmup: 0, rounds: 2 }, () => {
+    const worker = new Worker(new URL('./traced-runner.worker.ts', import.meta.url), { type: 'module' });
+    tracer = traceTarget(worker);
+    return worker;
+  });
+  tracer.last();
+  const loop = async (run: () => Promise<unknown>, request: string, answer: string) => {
+    await run();
+    tracer.log.length = 0;
+    await tracer.collect();
+    await run();
+    const page = tracer.log.splice(0);
+    return breakDown(page, await tracer.collect(), request, answer);
+  };
+  const ours = await loop(runner, 'call', 'done');
+  runner.close();
+  const rawOf = async (workUs: number) => {
+    const worker = new Worker(new URL('./traced-echo.worker.ts', import.meta.url), { type: 'module' });
+    tracer = traceTarget(worker);
+    const raw = rawLoop(options, workUs, worker);
+    tracer.last();
+    const trace = await loop(raw, 'call', 'reply');
+    worker.terminate();
+    return trace;
+  };
+  return { ours, raw: await rawOf(0), rawWork: await rawOf(options.workUs) };
+}
+
+expose<DispatchOptions, DispatchResult>({
   async run(options) {
     const ours = oursRunner(options);
     const references = {
@@ -206,6 +252,6 @@ expose<DispatchOptions, DispatchRound[]>({
       }
     }
     if (!options.profiled) ours.close();
-    return rounds;
+    return { rounds, trace: options.references === false ? undefined : await traced(options) };
   },
 });
