@@ -56,7 +56,8 @@ export interface Measurement {
   baselineValue: number;
   /** value / baselineValue unless stated otherwise. */
   ratio: number;
-  target: string;
+  /** `<= x` or `>= x`; `null`: a figure shown for information, judged against nothing. */
+  target: string | null;
   /** Shown in the table's notes column and kept out of the JSON. */
   note?: string;
 }

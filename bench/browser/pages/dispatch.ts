@@ -10,7 +10,9 @@ import { toDescriptor } from '../../../src/worker/descriptor.js';
 import { PagePort } from '../../../src/worker/page-port.js';
 import { createRunnerHost } from '../../../src/worker/runner-host.js';
 import type { ToolInvoker } from '../../../src/worker/protocol.js';
+import { breakDown, type LoopTrace } from './dispatch-trace.js';
 import { expose, meanGap, medianGap } from './expose.js';
+import { traceTarget, type Tracer } from './session-trace.js';
 
 export interface DispatchOptions {
   calls: number;
@@ -24,12 +26,21 @@ export interface DispatchOptions {
   profiled?: boolean;
 }
 
+/** Time per call of one round, µs: from the first to the last stamp, and the median gap. */
+export interface Gaps {
+  mean: number;
+  median: number;
+}
+
 export interface DispatchRound {
-  ours: { mean: number; median: number };
-  raw: { mean: number; median: number };
+  ours: Gaps;
+  raw: Gaps;
   /** The raw loop with `workUs` of busy time in the worker before each ask. */
-  rawWork: { mean: number; median: number };
-  comlink: { mean: number; median: number };
+  rawWork: Gaps;
+  /** A plain Comlink call on the worker's own channel (the transport ours uses). */
+  comlink: Gaps;
+  /** A plain Comlink call over a MessageChannel port. */
+  comlinkChannel: Gaps;
   /**
    * Both ends on this thread, over one MessageChannel: the runner's host and the page's port
    * as the runner worker and the page have them, against a bare echo over such a channel. No
@@ -38,7 +49,19 @@ export interface DispatchRound {
   oneThread: { ours: number; echo: number };
 }
 
-const gaps = (stamps: number[]) => ({ mean: meanGap(stamps) * 1000, median: medianGap(stamps) * 1000 });
+export interface DispatchTrace {
+  ours: LoopTrace;
+  raw: LoopTrace;
+  rawWork: LoopTrace;
+}
+
+/** The timed rounds, then the breakdown of one traced run of each loop (left out of a profile of ours alone). */
+export interface DispatchResult {
+  rounds: DispatchRound[];
+  trace: DispatchTrace | undefined;
+}
+
+const gaps = (stamps: number[]): Gaps => ({ mean: meanGap(stamps) * 1000, median: medianGap(stamps) * 1000 });
 
 /** The tool both of our loops call: it stamps each call as it arrives. */
 function pingTool(stamps: number[]) {
@@ -62,11 +85,11 @@ function pingScript(options: DispatchOptions): ScriptedReply[] {
   return replies;
 }
 
-function oursRunner(options: DispatchOptions) {
+function oursRunner(options: DispatchOptions, worker?: () => Worker) {
   const stamps: number[] = [];
   const ping = pingTool(stamps);
   const replies = pingScript(options);
-  const runner = createWorkerRunner({ engine: scriptedEngine(replies), concurrency: 1 }).tool(ping);
+  const runner = createWorkerRunner({ engine: scriptedEngine(replies), concurrency: 1, ...(worker ? { worker } : {}) }).tool(ping);
   const measure = async () => {
     stamps.length = 0;
     const run = runner.run('ping them all');
@@ -82,10 +105,11 @@ function oursRunner(options: DispatchOptions) {
   return Object.assign(measure, { close: () => runner.close() });
 }
 
-function rawLoop(options: DispatchOptions, workUs = 0) {
-  const worker = new Worker(new URL('./echo.worker.ts', import.meta.url), { type: 'module' });
+function rawLoop(options: DispatchOptions, workUs = 0, worker = new Worker(new URL('./echo.worker.ts', import.meta.url), { type: 'module' })) {
+  // Set now, so its listener comes before anything added after this returns (a tracer's last one).
+  worker.onmessage = () => {};
   return () =>
-    new Promise<{ mean: number; median: number }>((resolve) => {
+    new Promise<Gaps>((resolve) => {
       const stamps: number[] = [];
       worker.onmessage = (event: MessageEvent<{ type: 'call'; id: number; args: unknown } | { type: 'done' }>) => {
         const message = event.data;
@@ -97,10 +121,25 @@ function rawLoop(options: DispatchOptions, workUs = 0) {
     });
 }
 
+/** A plain Comlink call over the worker's own channel (the page exposes `ping` on the Worker object). */
+function comlinkDirectLoop(options: DispatchOptions) {
+  const worker = new Worker(new URL('./comlink-direct.worker.ts', import.meta.url), { type: 'module' });
+  let stamps: number[] = [];
+  let finished = () => {};
+  Comlink.expose({ ping: () => (stamps.push(performance.now()), 'pong'), finish: () => finished() }, worker);
+  return () =>
+    new Promise<Gaps>((resolve) => {
+      stamps = [];
+      finished = () => resolve(gaps(stamps));
+      worker.postMessage({ type: 'start', n: options.calls });
+    });
+}
+
+/** A plain Comlink call over a MessageChannel port handed to the worker. */
 function comlinkLoop(options: DispatchOptions) {
   const worker = new Worker(new URL('./comlink.worker.ts', import.meta.url), { type: 'module' });
   return () =>
-    new Promise<{ mean: number; median: number }>((resolve) => {
+    new Promise<Gaps>((resolve) => {
       const stamps: number[] = [];
       const { port1, port2 } = new MessageChannel();
       Comlink.expose({ ping: () => (stamps.push(performance.now()), 'pong') }, port1);
@@ -152,26 +191,67 @@ function echoOneThread(options: DispatchOptions) {
     });
 }
 
-expose<DispatchOptions, DispatchRound[]>({
+/** One traced run each of ours and of the raw loop with and without work, after a warm-up run (dispatch-trace.ts). */
+async function traced(options: DispatchOptions): Promise<DispatchTrace> {
+  let tracer!: Tracer;
+  const runner = oursRunner({ ...options, warmup: 0, rounds: 2 }, () => {
+    const worker = new Worker(new URL('./traced-runner.worker.ts', import.meta.url), { type: 'module' });
+    tracer = traceTarget(worker);
+    return worker;
+  });
+  tracer.last();
+  const loop = async (run: () => Promise<unknown>, request: string, answer: string) => {
+    await run();
+    tracer.log.length = 0;
+    await tracer.collect();
+    await run();
+    const page = tracer.log.splice(0);
+    return breakDown(page, await tracer.collect(), request, answer);
+  };
+  const ours = await loop(runner, 'call', 'done');
+  runner.close();
+  const rawOf = async (workUs: number) => {
+    const worker = new Worker(new URL('./traced-echo.worker.ts', import.meta.url), { type: 'module' });
+    tracer = traceTarget(worker);
+    const raw = rawLoop(options, workUs, worker);
+    tracer.last();
+    const trace = await loop(raw, 'call', 'reply');
+    worker.terminate();
+    return trace;
+  };
+  return { ours, raw: await rawOf(0), rawWork: await rawOf(options.workUs) };
+}
+
+expose<DispatchOptions, DispatchResult>({
   async run(options) {
     const ours = oursRunner(options);
-    const raw = rawLoop(options);
-    const rawWork = rawLoop(options, options.workUs);
-    const comlink = comlinkLoop(options);
-    const oneThread = { ours: await oursOneThread(options), echo: echoOneThread(options) };
+    const references = {
+      raw: rawLoop(options),
+      rawWork: rawLoop(options, options.workUs),
+      comlink: comlinkDirectLoop(options),
+      comlinkChannel: comlinkLoop(options),
+      oneThreadOurs: await oursOneThread(options),
+      oneThreadEcho: echoOneThread(options),
+    };
+    const none = { mean: Number.NaN, median: Number.NaN };
     const rounds: DispatchRound[] = [];
     for (let i = 0; i < options.warmup + options.rounds; i++) {
-      // Alternate the order so drift hits every contender alike.
-      const none = { mean: Number.NaN, median: Number.NaN };
-      const round: DispatchRound =
-        options.references === false
-          ? { ours: await ours(), raw: none, rawWork: none, comlink: none, oneThread: { ours: Number.NaN, echo: Number.NaN } }
-          : i % 2
-            ? { raw: await raw(), rawWork: await rawWork(), comlink: await comlink(), oneThread: { echo: await oneThread.echo(), ours: await oneThread.ours() }, ours: await ours() }
-            : { ours: await ours(), oneThread: { ours: await oneThread.ours(), echo: await oneThread.echo() }, comlink: await comlink(), rawWork: await rawWork(), raw: await raw() };
-      if (i >= options.warmup) rounds.push(round);
+      if (options.references === false) {
+        const round = { ours: await ours(), raw: none, rawWork: none, comlink: none, comlinkChannel: none, oneThread: { ours: Number.NaN, echo: Number.NaN } };
+        if (i >= options.warmup) rounds.push(round);
+        continue;
+      }
+      // Alternate the order (ours first, then last) so drift hits every contender alike.
+      const timed: Partial<Record<'ours' | keyof typeof references, unknown>> = {};
+      const order = ['ours', ...Object.keys(references)] as Array<'ours' | keyof typeof references>;
+      for (const name of i % 2 ? order.reverse() : order) timed[name] = await (name === 'ours' ? ours() : references[name]());
+      const round = timed as { ours: Gaps; raw: Gaps; rawWork: Gaps; comlink: Gaps; comlinkChannel: Gaps; oneThreadOurs: number; oneThreadEcho: number };
+      if (i >= options.warmup) {
+        const { ours, raw, rawWork, comlink, comlinkChannel } = round;
+        rounds.push({ ours, raw, rawWork, comlink, comlinkChannel, oneThread: { ours: round.oneThreadOurs, echo: round.oneThreadEcho } });
+      }
     }
     if (!options.profiled) ours.close();
-    return rounds;
+    return { rounds, trace: options.references === false ? undefined : await traced(options) };
   },
 });

@@ -1,23 +1,4 @@
-// The raw baseline: the worker asks the page, the page answers, the worker asks again.
-// Same direction and rhythm as a runner worker calling a main-thread tool at concurrency 1.
-// `workUs`: busy time before each ask, standing in for a runner's own work per call (a
-// reference point: what that much work costs a round trip on this machine).
-let remaining = 0;
-let seq = 0;
-let workUs = 0;
+// The raw baseline's worker (echo.ts).
+import { serveEcho } from './echo.js';
 
-const ask = () => {
-  const start = performance.now();
-  while ((performance.now() - start) * 1000 < workUs);
-  postMessage({ type: 'call', id: seq++, name: 'ping', args: {} });
-};
-
-self.onmessage = (event: MessageEvent<{ type: 'start'; n: number; workUs?: number } | { type: 'reply'; id: number }>) => {
-  const message = event.data;
-  if (message.type === 'start') {
-    remaining = message.n;
-    workUs = message.workUs ?? 0;
-    ask();
-  } else if (--remaining > 0) ask();
-  else postMessage({ type: 'done' });
-};
+serveEcho();
