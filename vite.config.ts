@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
@@ -10,6 +11,13 @@ export const DEMO_CSP =
 
 /** The demo app (`vite build`, `vite dev`) and both Vitest projects. */
 const app: ViteUserConfig = {
+  // The demo imports the package by its name, as an app would (tsconfig.json `paths` says the same to the type checker).
+  resolve: {
+    alias: [
+      { find: /^ambi-web$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+      { find: /^ambi-web\/worker$/, replacement: fileURLToPath(new URL('./src/worker/index.ts', import.meta.url)) },
+    ],
+  },
   worker: { format: 'es' },
   // Listed up front so the dev server never reloads a test page to re-optimise them.
   // wllama is left as is: pre-bundling would cut its wasm and worker code from their URLs.

@@ -1,5 +1,5 @@
 // The demo's dedicated tool worker: CPU work kept off the page (and killable on timeout).
-import { defineTool, exposeTools, ToolError } from '../src/worker/index.js';
+import { defineTool, exposeTools, ToolError } from 'ambi-web/worker';
 
 interface ColumnStats {
   column: string;

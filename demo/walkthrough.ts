@@ -1,5 +1,5 @@
 // Offline mode: a scripted model that walks through every capability, so the demo works with no model at all.
-import type { ScriptedReply } from '../src/worker/index.js';
+import type { ScriptedReply } from 'ambi-web/worker';
 
 export const WALKTHROUGH_PROMPT = 'Show me what you can do (offline walkthrough)';
 

@@ -1,5 +1,5 @@
 // Tools over the page itself: they run on the main thread, where the DOM is.
-import { defineTool, ToolError } from '../../src/worker/index.js';
+import { defineTool, ToolError } from 'ambi-web/worker';
 import { isPrivate, readableText } from './page-text.js';
 
 const MAX_TEXT = 4_000;

@@ -1,5 +1,5 @@
 // Tools over the app's own data (IndexedDB); deleting asks the person first.
-import { defineTool, ToolError } from '../../src/worker/index.js';
+import { defineTool, ToolError } from 'ambi-web/worker';
 import { addNote, deleteNote, getNote, searchNotes, updateNote } from '../notes-db.js';
 
 export const searchNotesTool = defineTool({

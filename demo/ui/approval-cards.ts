@@ -1,5 +1,5 @@
 // Approval cards in the chat: one per call that waits for the person, retired when its run ends.
-import type { Run, ToolCall } from '../../src/worker/index.js';
+import type { Run, ToolCall } from 'ambi-web/worker';
 import { appendItem, button } from './render.js';
 
 interface OpenCard {

@@ -1,7 +1,6 @@
 // The assistant panel: runs the agent in a runner worker and shows what happens, as text.
-// The local model's download and config come from the full entry; everything else from the page-side one.
-import { downloadLocalModel, localModel } from '../../src/index.js';
-import { createWorkerRunner, openAICompatible, scriptedEngine, type Run, type WorkerRunner } from '../../src/worker/index.js';
+// Everything comes from the page-side entry `ambi-web/worker`, as in an app built on the package.
+import { createWorkerRunner, downloadLocalModel, localModel, openAICompatible, scriptedEngine, type Run, type WorkerRunner } from 'ambi-web/worker';
 import { fillField, highlight, readPage } from '../tools/dom-tools.js';
 import { addNoteTool, deleteNoteTool, searchNotesTool, updateNoteTool } from '../tools/note-tools.js';
 import { offlineReply, WALKTHROUGH_PROMPT, walkthroughReplies } from '../walkthrough.js';

@@ -1,5 +1,5 @@
 // The stored conversation, shown again after a reload.
-import { IndexedDbConversationStore, type Message } from '../../src/index.js';
+import { IndexedDbConversationStore, type Message } from 'ambi-web/worker';
 import { appendItem, asProblem } from './render.js';
 
 /**

@@ -1,5 +1,5 @@
 // The leaf snapshots panel, read straight from IndexedDB.
-import { IndexedDbSnapshotStore, type LeafSnapshot } from '../../src/index.js';
+import { IndexedDbSnapshotStore, type LeafSnapshot } from 'ambi-web/worker';
 import { appendItem, asProblem } from './render.js';
 
 /** Re-read and show every leaf snapshot, newest last; a store that cannot be read is said in the panel. Never rejects. */

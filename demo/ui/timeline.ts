@@ -1,5 +1,5 @@
 // The run timeline: one line per event worth showing, a leaf's marked as such.
-import type { RunEvent } from '../../src/worker/index.js';
+import type { RunEvent } from 'ambi-web/worker';
 
 /** The timeline's line for `event`, if it gets one. */
 export function timelineLine(event: RunEvent): string | undefined {

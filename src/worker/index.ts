@@ -20,3 +20,9 @@ export type { RunResult } from '../runner/run-result.js';
 export type { Message } from '../runner/messages.js';
 export type { JsonValue, Tool, ToolCall, ToolContext, ToolResult, ValidationMode } from '../tools/types.js';
 export type { StandardSchemaV1 } from '../tools/standard-schema.js';
+// What a page keeps of its own: its stores (read on the page, as the demo's lists do) and the local model's download.
+export { IndexedDbConversationStore, type ConversationInfo } from '../store/indexeddb-conversation-store.js';
+export { IndexedDbSnapshotStore } from '../store/indexeddb-snapshot-store.js';
+export type { LeafSnapshot } from '../store/types.js';
+export { localModel, type LocalModelConfig, type LocalModelOptions, type LocalModelProgress } from '../engines/local-model.js';
+export { downloadLocalModel, type DownloadLocalModelOptions } from '../engines/local-download.js';
