@@ -2,6 +2,7 @@ import type { ToolResult } from '../tools/types.js';
 import { openAmbiDatabase, DEFAULT_DATABASE_NAME, type OpenDatabaseOptions } from './database.js';
 import { DatabaseStore } from './database-store.js';
 import { byUpdate, finishedEntry, startedEntry, type JournalBegin } from './journal-transitions.js';
+import { checkBegin, checkKey, checkResult, readEntry } from './journal-rules.js';
 import { storageOperation } from './storage-failure.js';
 import { queue, transact } from './transaction.js';
 import type { JournalEntry, ToolCallJournal } from './types.js';
@@ -19,11 +20,14 @@ export class IndexedDbToolCallJournal extends DatabaseStore implements ToolCallJ
 
   /** Record `started`; rejects `journal_conflict` if the key is already journalled. */
   async begin(entry: JournalBegin): Promise<void> {
+    checkBegin(entry, 'begin a journal entry');
     return this.#write(`begin journal entry "${entry.idempotencyKey}"`, entry.idempotencyKey, (existing, now) => startedEntry(existing, entry, now));
   }
 
   /** Record the outcome; rejects `journal_missing` for an unknown key, `journal_conflict` for a finished one. */
   async finish(idempotencyKey: string, result: ToolResult): Promise<void> {
+    checkKey(idempotencyKey, 'finish a journal entry');
+    checkResult(result, `finish journal entry "${idempotencyKey}"`);
     return this.#write(`finish journal entry "${idempotencyKey}"`, idempotencyKey, (existing, now) => finishedEntry(existing, idempotencyKey, result, now));
   }
 
@@ -43,20 +47,24 @@ export class IndexedDbToolCallJournal extends DatabaseStore implements ToolCallJ
     });
   }
 
-  /** The entry under this key, if any. */
+  /** The entry under this key, if any; rejects `storage_corrupt` if what is stored is not an entry this journal writes. */
   async get(idempotencyKey: string): Promise<JournalEntry | undefined> {
-    return storageOperation(`read journal entry "${idempotencyKey}"`, async () =>
-      transact(await this.db(), ['journal'], 'readonly', (tx) => tx.objectStore('journal').get(idempotencyKey)),
-    );
+    checkKey(idempotencyKey, 'read a journal entry');
+    const action = `read journal entry "${idempotencyKey}"`;
+    return storageOperation(action, async () => {
+      const stored = await transact(await this.db(), ['journal'], 'readonly', (tx) => tx.objectStore('journal').get(idempotencyKey));
+      return stored === undefined ? undefined : readEntry(stored, action);
+    });
   }
 
   /** A conversation's entries, oldest update first (say, to find calls a reload cut off). */
   async listByConversation(conversation: string): Promise<JournalEntry[]> {
-    return storageOperation(`list journal entries of conversation "${conversation}"`, async () => {
+    const action = `list journal entries of conversation "${conversation}"`;
+    return storageOperation(action, async () => {
       const entries = await transact(await this.db(), ['journal'], 'readonly', (tx) =>
         tx.objectStore('journal').index('conversation').getAll(conversation),
       );
-      return entries.sort(byUpdate);
+      return entries.map((entry) => readEntry(entry, action)).sort(byUpdate);
     });
   }
 }
