@@ -1,8 +1,8 @@
 import type { ConversationStore } from '../runner/conversation-store.js';
 import type { Message } from '../runner/messages.js';
-import { StorageError } from '../errors/storage-error.js';
 import { checkAnswers, checkConversationId, checkLength, checkMessages } from './conversation-rules.js';
-import { openAmbiDatabase, lifeOf, DEFAULT_DATABASE_NAME, type DatabaseLife, type OpenDatabaseOptions } from './database.js';
+import { forgetConversationUse, noteConversationUse, refuseLostConversation } from './conversation-lives.js';
+import { openAmbiDatabase, lifeOf, DEFAULT_DATABASE_NAME, type OpenDatabaseOptions } from './database.js';
 import { DatabaseStore } from './database-store.js';
 import type { AmbiDatabase, ConversationRecord } from './schema.js';
 import { storageOperation } from './storage-failure.js';
@@ -20,9 +20,6 @@ export type ConversationInfo = ConversationRecord;
  * over the rows. Rows that are not what this store writes are refused (`storage_corrupt`).
  */
 export class IndexedDbConversationStore extends DatabaseStore implements ConversationStore {
-  /** The database life each conversation was last read or written in (see `#connectionFor`). */
-  readonly #seenIn = new Map<string, DatabaseLife>();
-
   /** Open the store on a database (default `'ambi-web'`); rejects if the database cannot be opened. */
   static async open(dbName = DEFAULT_DATABASE_NAME, options: OpenDatabaseOptions = {}): Promise<IndexedDbConversationStore> {
     await openAmbiDatabase(dbName, options);
@@ -37,7 +34,7 @@ export class IndexedDbConversationStore extends DatabaseStore implements Convers
       const db = await this.#connectionFor(id, action);
       const rows = await transact(db, ['messages'], 'readonly', (tx) => tx.objectStore('messages').getAll(tail(id)));
       const messages = intactMessages(id, rows, action);
-      this.#seenIn.set(id, lifeOf(db));
+      noteConversationUse(this.dbName, id, lifeOf(db));
       return messages;
     });
   }
@@ -62,7 +59,7 @@ export class IndexedDbConversationStore extends DatabaseStore implements Convers
         const createdAt = typeof record?.createdAt === 'number' && Number.isFinite(record.createdAt) ? record.createdAt : now;
         queue(conversations.put({ ...record, id, length: next + messages.length, createdAt, updatedAt: now }));
       });
-      this.#seenIn.set(id, lifeOf(db));
+      noteConversationUse(this.dbName, id, lifeOf(db));
     });
   }
 
@@ -84,7 +81,7 @@ export class IndexedDbConversationStore extends DatabaseStore implements Convers
         const now = Date.now();
         queue(conversations.put({ createdAt: now, ...record, id, length: kept, updatedAt: now }));
       });
-      this.#seenIn.set(id, lifeOf(db));
+      noteConversationUse(this.dbName, id, lifeOf(db));
     });
   }
 
@@ -109,30 +106,16 @@ export class IndexedDbConversationStore extends DatabaseStore implements Convers
         queue(tx.objectStore('messages').delete(tail(id)));
         queue(tx.objectStore('conversations').delete(id));
       });
-      this.#seenIn.delete(id);
+      forgetConversationUse(this.dbName, id);
     });
   }
 
-  /**
-   * The connection for an operation on a conversation. A conversation this store used in a
-   * database life that has since ended (the database was deleted, or the browser closed it)
-   * is refused with `storage_closed`: continuing it in a new, empty database would leave it
-   * without its beginning (say, a tool message answering a call that is gone).
-   */
+  /** The connection for an operation on a conversation, refused if the database went away while it was in use. */
   async #connectionFor(id: string, action: string): Promise<AmbiDatabase> {
-    this.#refuseIfLost(id, action);
+    refuseLostConversation(this.dbName, id, action);
     const db = await this.db();
     // Opening may be what revealed the loss (a database deleted while no connection was open).
-    this.#refuseIfLost(id, action);
+    refuseLostConversation(this.dbName, id, action);
     return db;
-  }
-
-  #refuseIfLost(id: string, action: string): void {
-    const how = this.#seenIn.get(id)?.ended;
-    if (how === undefined) return;
-    throw new StorageError(
-      `Could not ${action}: the database "${this.dbName}" was ${how} while this conversation was in use, so its earlier messages are gone, and it is not continued in a new, empty database. Delete the conversation (delete("${id}")) to use its id again, or open the store again to start over.`,
-      { code: 'storage_closed' },
-    );
   }
 }

@@ -1,5 +1,6 @@
 import type { ToolResult } from '../tools/types.js';
-import { openAmbiDatabase, DEFAULT_DATABASE_NAME, type OpenDatabaseOptions } from './database.js';
+import { noteConversationUse, refuseLostConversation } from './conversation-lives.js';
+import { openAmbiDatabase, lifeOf, DEFAULT_DATABASE_NAME, type OpenDatabaseOptions } from './database.js';
 import { DatabaseStore } from './database-store.js';
 import { byUpdate, finishedEntry, startedEntry, type JournalBegin } from './journal-transitions.js';
 import { checkBegin, checkKey, checkResult, readEntry } from './journal-rules.js';
@@ -18,10 +19,15 @@ export class IndexedDbToolCallJournal extends DatabaseStore implements ToolCallJ
     return new IndexedDbToolCallJournal(dbName, options);
   }
 
-  /** Record `started`; rejects `journal_conflict` if the key is already journalled. */
+  /**
+   * Record `started`; rejects `journal_conflict` if the key is already journalled, and
+   * `storage_closed` if the entry's conversation was in use when its database was deleted
+   * (the call must then not run: nothing is left to record it against).
+   */
   async begin(entry: JournalBegin): Promise<void> {
     checkBegin(entry, 'begin a journal entry');
-    return this.#write(`begin journal entry "${entry.idempotencyKey}"`, entry.idempotencyKey, (existing, now) => startedEntry(existing, entry, now));
+    const { idempotencyKey: key, conversation } = entry;
+    return this.#write(`begin journal entry "${key}"`, key, (existing, now) => startedEntry(existing, entry, now), conversation);
   }
 
   /** Record the outcome; rejects `journal_missing` for an unknown key, `journal_conflict` for a finished one. */
@@ -32,10 +38,14 @@ export class IndexedDbToolCallJournal extends DatabaseStore implements ToolCallJ
   }
 
   /** Read the entry under `key` and write its next state, in one durable transaction. */
-  async #write(label: string, key: string, next: (existing: JournalEntry | undefined, now: number) => JournalEntry): Promise<void> {
+  async #write(label: string, key: string, next: (existing: JournalEntry | undefined, now: number) => JournalEntry, conversation?: string): Promise<void> {
+    const refuseIfLost = () => conversation !== undefined && refuseLostConversation(this.dbName, conversation, label);
     return storageOperation(label, async () => {
+      refuseIfLost();
+      const db = await this.db();
+      refuseIfLost();
       await transact(
-        await this.db(),
+        db,
         ['journal'],
         'readwrite',
         async (tx) => {
@@ -44,6 +54,7 @@ export class IndexedDbToolCallJournal extends DatabaseStore implements ToolCallJ
         },
         DURABLE,
       );
+      if (conversation !== undefined) noteConversationUse(this.dbName, conversation, lifeOf(db));
     });
   }
 

@@ -130,9 +130,8 @@ describe('a database deleted or closed mid-conversation', () => {
     const error = await refusal(new ChatRunner().run(agent, 'wipe it', { conversation: 'c1' }).result, 'storage_closed');
 
     expect(error.message).toContain('deleted');
-    const reopened = await IndexedDbConversationStore.open(name);
-    expect(await reopened.list()).toEqual([]);
-    expect(await reopened.load('c1')).toEqual([]);
+    expect(await (await IndexedDbConversationStore.open(name)).list()).toEqual([]);
+    expect(await rawRows(name, 'c1')).toEqual([]);
   });
 
   it('deleting the database during a model turn fails the run with storage_closed before its reply is stored anywhere', async () => {
@@ -157,6 +156,31 @@ describe('a database deleted or closed mid-conversation', () => {
     await refusal(store.truncate('c1', 0), 'storage_closed');
     await store.delete('c1');
     expect(await store.load('c1')).toEqual([]);
+  });
+
+  it('after the database is deleted, the journal refuses to begin a call of the conversation that was in use, so the call never runs', async () => {
+    const { name, store } = await storedConversation();
+    const journal = await IndexedDbToolCallJournal.open(name);
+    await deleteDB(name);
+    await refusal(journal.begin({ idempotencyKey: 'k1', callId: 't1', name: 'pay', arguments: {}, conversation: 'c1' }), 'storage_closed');
+    expect(await journal.get('k1')).toBeUndefined();
+    await journal.begin({ idempotencyKey: 'k2', callId: 't2', name: 'pay', arguments: {}, conversation: 'c2' });
+    await refusal(store.load('c1'), 'storage_closed');
+  });
+
+  it('a consequential call queued behind the call that deleted the database is not run', async () => {
+    const { name, store } = await storedConversation();
+    let charges = 0;
+    const wipe = defineTool({ name: 'wipe', description: 'x', parameters: empty, idempotent: true, call: async () => { await deleteDB(name); return 'wiped'; } });
+    const charge = defineTool({ name: 'charge', description: 'x', parameters: empty, idempotent: false, call: () => ++charges });
+    const engine = new StepEngine([[call('t1', 'wipe'), call('t2', 'charge'), finish('tool_calls')], [text('done'), finish()]]);
+    const journal = await IndexedDbToolCallJournal.open(name);
+    const agent = (await Agent.make(engine, { conversations: store, journal })).tool(wipe).tool(charge);
+
+    // One call at a time: the charge starts only once the wipe has finished.
+    await refusal(new ChatRunner(1).run(agent, 'wipe, then charge', { conversation: 'c1' }).result, 'storage_closed');
+
+    expect(charges).toBe(0);
   });
 
   it('a connection the browser closes (its close event) fails the conversations in use with storage_closed', async () => {
