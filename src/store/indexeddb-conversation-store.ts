@@ -8,7 +8,7 @@ import type { AmbiDatabase, ConversationRecord } from './schema.js';
 import { storageOperation } from './storage-failure.js';
 import { queue, transact } from './transaction.js';
 import { byCreation } from './by-creation.js';
-import { checkedRecords, intactMessages, openCalls, storedExtent, tail } from './stored-conversation.js';
+import { checkedRecords, intactMessages, openCalls, repairedRecord, storedExtent, tail } from './stored-conversation.js';
 
 /** What `list()` tells about a stored conversation. */
 export type ConversationInfo = ConversationRecord;
@@ -52,12 +52,10 @@ export class IndexedDbConversationStore extends DatabaseStore implements Convers
         const conversations = tx.objectStore('conversations');
         const [record, next, open] = await Promise.all([conversations.get(id), storedExtent(log, id), openCalls(log, id, messages)]);
         checkAnswers(messages, open, action);
-        const now = Date.now();
         // The rows say where the batch goes: a record whose length is short or missing never makes it overwrite one.
+        // A message that cannot be cloned throws here; `transact` then aborts the earlier puts too.
         messages.forEach((message, i) => queue(log.put({ conversationId: id, seq: next + i, message })));
-        // A message that cannot be cloned throws above; `transact` then aborts the earlier puts too.
-        const createdAt = typeof record?.createdAt === 'number' && Number.isFinite(record.createdAt) ? record.createdAt : now;
-        queue(conversations.put({ ...record, id, length: next + messages.length, createdAt, updatedAt: now }));
+        queue(conversations.put(repairedRecord(id, record, next + messages.length, Date.now())));
       });
       noteConversationUse(this.dbName, id, lifeOf(db));
     });
@@ -77,9 +75,7 @@ export class IndexedDbConversationStore extends DatabaseStore implements Convers
         if (extent <= length && (!record || record.length === extent)) return;
         queue(log.delete(tail(id, length)));
         // Counted after the delete (requests run in order): the record then matches the rows, even after a gap.
-        const kept = await log.count(tail(id));
-        const now = Date.now();
-        queue(conversations.put({ createdAt: now, ...record, id, length: kept, updatedAt: now }));
+        queue(conversations.put(repairedRecord(id, record, await log.count(tail(id)), Date.now())));
       });
       noteConversationUse(this.dbName, id, lifeOf(db));
     });

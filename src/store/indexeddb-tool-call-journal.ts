@@ -39,11 +39,11 @@ export class IndexedDbToolCallJournal extends DatabaseStore implements ToolCallJ
 
   /** Read the entry under `key` and write its next state, in one durable transaction. */
   async #write(label: string, key: string, next: (existing: JournalEntry | undefined, now: number) => JournalEntry, conversation?: string): Promise<void> {
-    const refuseIfLost = () => conversation !== undefined && refuseLostConversation(this.dbName, conversation, label);
     return storageOperation(label, async () => {
-      refuseIfLost();
+      if (conversation !== undefined) refuseLostConversation(this.dbName, conversation, label);
       const db = await this.db();
-      refuseIfLost();
+      // Opening may be what revealed the loss (a database deleted while no connection was open).
+      if (conversation !== undefined) refuseLostConversation(this.dbName, conversation, label);
       await transact(
         db,
         ['journal'],

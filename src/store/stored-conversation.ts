@@ -40,6 +40,11 @@ export function intactMessages(id: string, rows: readonly StoredMessage[], actio
   return messages;
 }
 
+/** The record of a conversation that holds `length` rows, written `now`: its creation time kept when it has a valid one. */
+export function repairedRecord(id: string, previous: ConversationRecord | undefined, length: number, now: number): ConversationRecord {
+  return { ...previous, id, length, createdAt: isTime(previous?.createdAt) ? previous.createdAt : now, updatedAt: now };
+}
+
 /** Records whose times are what the store writes, refused (`storage_corrupt`) otherwise. */
 export function checkedRecords(records: ConversationRecord[], action: string): ConversationRecord[] {
   const bad = records.find((record) => !isTime(record.createdAt) || !isTime(record.updatedAt));

@@ -113,6 +113,15 @@ describe('a corrupted stored conversation', () => {
     expect((await store.list())[0]).toMatchObject({ id: 'c1', length: 4 });
   });
 
+  it('a record without valid times makes list reject with storage_corrupt; truncating or appending repairs it', async () => {
+    const { name, store } = await storedConversation();
+    await writeRaw(name, 'conversations', { id: 'c1', length: 3, createdAt: 'yesterday', updatedAt: 1 });
+    const error = await refusal(store.list(), 'storage_corrupt');
+    expect(error.message).toContain('conversation "c1"');
+    await store.truncate('c1', 2);
+    expect((await store.list())[0]).toMatchObject({ id: 'c1', length: 2, createdAt: expect.any(Number) });
+  });
+
   it('list reports the stored messages’ count, whatever length the record holds', async () => {
     const { name, store } = await storedConversation();
     await writeRaw(name, 'conversations', { id: 'c1', length: 99, createdAt: 1, updatedAt: 1 });
