@@ -47,8 +47,14 @@ function callFault(entry: Record<string, unknown>): string | undefined {
 function stateFault(entry: Record<string, unknown>): string | undefined {
   if (!STATES.has(entry.state)) return `is in the state ${shown(entry.state)}, not started, succeeded or failed`;
   if (!isTime(entry.updatedAt)) return `has the updatedAt ${shown(entry.updatedAt)}, not a time in epoch milliseconds`;
-  const fault = entry.state === 'started' ? undefined : resultFault(entry.result);
+  if (entry.state === 'started') return undefined;
+  const fault = resultFault(entry.result) ?? answerFault(entry.result as Record<string, unknown>, entry.callId);
   return fault && `is ${String(entry.state)} with a result that ${fault}`;
+}
+
+// A resumed run answers the journalled call with this result: one for another call would be an orphan tool message.
+function answerFault(result: Record<string, unknown>, callId: unknown): string | undefined {
+  return result.id === callId ? undefined : `answers the call ${shown(result.id)}, not ${shown(callId)}`;
 }
 
 function resultFault(result: unknown): string | undefined {

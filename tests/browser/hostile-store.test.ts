@@ -247,6 +247,24 @@ describe('corrupted journal entries and snapshots', () => {
     expect(JSON.parse(sent!.role === 'tool' ? sent!.content : '{}').error.code).toBe('outcome_unknown');
   });
 
+  it('a finished journal entry whose result answers another call is corrupt: the run tells the model the outcome is unknown, never an orphan', async () => {
+    const name = freshName();
+    const conversations = await IndexedDbConversationStore.open(name);
+    const journal = await IndexedDbToolCallJournal.open(name);
+    const reply: Message = { role: 'assistant', content: '', toolCalls: [{ id: 't1', name: 'pay', arguments: {}, idempotencyKey: 'k1' }] };
+    await conversations.append('c1', [user('pay'), reply]);
+    const elsewhere = { id: 'another-call', name: 'pay', ok: true, output: 'paid', attempts: 1, durationMs: 1 };
+    await writeRaw(name, 'journal', { ...entry, state: 'succeeded', result: elsewhere });
+    await refusal(journal.get('k1'), 'storage_corrupt');
+    const engine = new StepEngine([[text('Let me check.'), finish()]]);
+    const agent = await Agent.make(engine, { conversations, journal });
+
+    await new ChatRunner().run(agent, 'did it work?', { conversation: 'c1' }).result;
+
+    const tools = engine.requests[0]!.messages.filter((m) => m.role === 'tool');
+    expect(tools.map((m) => m.role === 'tool' && [m.toolCallId, JSON.parse(m.content).error?.code])).toEqual([['t1', 'outcome_unknown']]);
+  });
+
   it('a snapshot stored without its messages makes get and list reject with storage_corrupt', async () => {
     const name = freshName();
     const snapshots = await IndexedDbSnapshotStore.open(name);

@@ -245,7 +245,8 @@ export function describeToolCallJournal(label: string, make: () => Promise<Store
       ['nothing', undefined],
       ['an object without ok', { id: 'call-k1', name: 'pay', output: 1 }],
       ['a failure without its error', { id: 'call-k1', name: 'pay', ok: false, attempts: 1, durationMs: 1 }],
-    ])('finish with %s for a result rejects with storage_invalid and keeps the entry started', async (_what, result) => {
+      ['the result of another call', ok('another-call')],
+    ])('finish given %s rejects with storage_invalid and keeps the entry started', async (_what, result) => {
       await journal.begin(call('k1'));
       const error = await rejection(journal.finish('k1', result as ToolResult));
       expect(error).toBeInstanceOf(StorageError);
