@@ -20,6 +20,31 @@ const DEFAULT_BLOCKED_TIMEOUT_MS = 1000;
 // One connection per database name in this realm, shared by every store that opens it.
 const connections = new Map<string, Promise<AmbiDatabase>>();
 
+/**
+ * One life of a database in this realm: from its first open here until it is deleted or
+ * the browser closes its connection under us (site data cleared, a disk failure). Closing
+ * it ourselves, or another tab's upgrade, does not end it: the data is still there.
+ */
+export interface DatabaseLife {
+  /** How it ended (`deleted`, `closed by the browser`); undefined while it lasts. */
+  ended?: string;
+}
+
+// The current life of each database name this realm has opened, and the life each connection belongs to.
+const lives = new Map<string, DatabaseLife>();
+const lifeOfConnection = new WeakMap<AmbiDatabase, DatabaseLife>();
+
+/** The life of the database a connection from `openAmbiDatabase` is open on. */
+export function lifeOf(db: AmbiDatabase): DatabaseLife {
+  return lifeOfConnection.get(db) ?? {};
+}
+
+function endLife(name: string, life: DatabaseLife | undefined, how: string): void {
+  if (!life || life.ended) return;
+  life.ended = how;
+  if (lives.get(name) === life) lives.delete(name);
+}
+
 /** Open (or reuse) this realm's connection to an ambi-web database, upgrading its schema if needed. */
 export function openAmbiDatabase(name = DEFAULT_DATABASE_NAME, options: OpenDatabaseOptions = {}): Promise<AmbiDatabase> {
   const cached = connections.get(name);
@@ -66,9 +91,13 @@ function connect(name: string, options: OpenDatabaseOptions, forget: () => void)
     };
     let upgradeFailure: unknown;
     let request: Promise<AmbiDatabase>;
+    // This connection's life, known once it opens.
+    let life: DatabaseLife | undefined;
     try {
       request = openDB(name, SCHEMA_VERSION, {
         upgrade: (db, oldVersion, _newVersion, transaction) => {
+          // No database where this realm had one: it was deleted while we held no connection to hear it.
+          if (oldVersion === 0) endLife(name, lives.get(name), 'deleted');
           // A failed upgrade reaches the caller as the open's rejection, carrying the step's own error.
           transaction.done.catch(() => {});
           try {
@@ -82,11 +111,15 @@ function connect(name: string, options: OpenDatabaseOptions, forget: () => void)
           timer ??= setTimeout(() => giveUp(currentVersion), options.blockedTimeoutMs ?? DEFAULT_BLOCKED_TIMEOUT_MS);
         },
         // Another tab wants a newer version (or to delete the database): step aside rather than block it.
-        blocking: (_current, _blocked, event) => {
+        blocking: (_current, blockedVersion, event) => {
+          if (blockedVersion === null) endLife(name, life, 'deleted');
           forget();
           (event.target as IDBDatabase).close();
         },
-        terminated: forget,
+        terminated: () => {
+          endLife(name, life, 'closed by the browser');
+          forget();
+        },
       });
     } catch (error) {
       reject(toStorageError(error, `open database "${name}"`));
@@ -96,8 +129,14 @@ function connect(name: string, options: OpenDatabaseOptions, forget: () => void)
       (db) => {
         clearTimeout(timer);
         // The open went through after we gave up on it: nobody holds this connection, so release it.
-        if (gaveUp) db.close();
-        else resolve(db);
+        if (gaveUp) {
+          db.close();
+          return;
+        }
+        life = lives.get(name) ?? {};
+        lives.set(name, life);
+        lifeOfConnection.set(db, life);
+        resolve(db);
       },
       (error: unknown) => {
         clearTimeout(timer);

@@ -1,19 +1,24 @@
 import type { ConversationStore } from '../runner/conversation-store.js';
 import type { Message } from '../runner/messages.js';
-import { openAmbiDatabase, DEFAULT_DATABASE_NAME, type OpenDatabaseOptions } from './database.js';
+import { checkAnswers, checkConversationId, checkLength, checkMessages } from './conversation-rules.js';
+import { forgetConversationUse, noteConversationUse, refuseLostConversation } from './conversation-lives.js';
+import { openAmbiDatabase, lifeOf, DEFAULT_DATABASE_NAME, type OpenDatabaseOptions } from './database.js';
 import { DatabaseStore } from './database-store.js';
-import type { ConversationRecord } from './schema.js';
+import type { AmbiDatabase, ConversationRecord } from './schema.js';
 import { storageOperation } from './storage-failure.js';
 import { queue, transact } from './transaction.js';
 import { byCreation } from './by-creation.js';
+import { checkedRecords, intactMessages, openCalls, repairedRecord, storedExtent, tail } from './stored-conversation.js';
 
 /** What `list()` tells about a stored conversation. */
 export type ConversationInfo = ConversationRecord;
 
-/** Every message key of one conversation from `from` on: one range, in `seq` order. */
-const tail = (id: string, from = 0) => IDBKeyRange.bound([id, from], [id, Infinity]);
-
-/** Conversations in IndexedDB: each append, truncate and delete is one all-or-nothing transaction. */
+/**
+ * Conversations in IndexedDB: each append, truncate and delete is one all-or-nothing
+ * transaction. The message rows are the conversation; its record (length, times) is
+ * derived from them, so a wrong record is repaired on the next write, never trusted
+ * over the rows. Rows that are not what this store writes are refused (`storage_corrupt`).
+ */
 export class IndexedDbConversationStore extends DatabaseStore implements ConversationStore {
   /** Open the store on a database (default `'ambi-web'`); rejects if the database cannot be opened. */
   static async open(dbName = DEFAULT_DATABASE_NAME, options: OpenDatabaseOptions = {}): Promise<IndexedDbConversationStore> {
@@ -21,65 +26,92 @@ export class IndexedDbConversationStore extends DatabaseStore implements Convers
     return new IndexedDbConversationStore(dbName, options);
   }
 
-  /** The messages of a conversation in order (empty if it does not exist). */
+  /** The messages of a conversation in order (empty if it does not exist); rejects `storage_corrupt` if its rows are not intact. */
   async load(id: string): Promise<Message[]> {
-    return storageOperation(`load conversation "${id}"`, async () => {
-      const rows = await transact(await this.db(), ['messages'], 'readonly', (tx) =>
-        tx.objectStore('messages').getAll(tail(id)),
-      );
-      return rows.map((row) => row.message);
+    const action = `load conversation "${String(id)}"`;
+    checkConversationId(id, action);
+    return storageOperation(action, async () => {
+      const db = await this.#connectionFor(id, action);
+      const rows = await transact(db, ['messages'], 'readonly', (tx) => tx.objectStore('messages').getAll(tail(id)));
+      const messages = intactMessages(id, rows, action);
+      noteConversationUse(this.dbName, id, lifeOf(db));
+      return messages;
     });
   }
 
-  /** Append messages and update the metadata in one transaction: all of them land, or none. */
+  /** Append messages after the stored ones and update the record, in one transaction: all of them land, or none. */
   async append(id: string, messages: readonly Message[]): Promise<void> {
+    const action = `append to conversation "${String(id)}"`;
+    checkConversationId(id, action);
+    checkMessages(messages, action);
     if (messages.length === 0) return;
-    return storageOperation(`append to conversation "${id}"`, async () => {
-      await transact(await this.db(), ['messages', 'conversations'], 'readwrite', async (tx) => {
-        const conversations = tx.objectStore('conversations');
+    return storageOperation(action, async () => {
+      const db = await this.#connectionFor(id, action);
+      await transact(db, ['messages', 'conversations'], 'readwrite', async (tx) => {
         const log = tx.objectStore('messages');
-        const now = Date.now();
-        const record = (await conversations.get(id)) ?? { id, length: 0, createdAt: now, updatedAt: now };
+        const conversations = tx.objectStore('conversations');
+        const [record, next, open] = await Promise.all([conversations.get(id), storedExtent(log, id), openCalls(log, id, messages)]);
+        checkAnswers(messages, open, action);
+        // The rows say where the batch goes: a record whose length is short or missing never makes it overwrite one.
         // A message that cannot be cloned throws here; `transact` then aborts the earlier puts too.
-        messages.forEach((message, i) => queue(log.put({ conversationId: id, seq: record.length + i, message })));
-        queue(conversations.put({ ...record, length: record.length + messages.length, updatedAt: now }));
+        messages.forEach((message, i) => queue(log.put({ conversationId: id, seq: next + i, message })));
+        queue(conversations.put(repairedRecord(id, record, next + messages.length, Date.now())));
       });
+      noteConversationUse(this.dbName, id, lifeOf(db));
     });
   }
 
   /** Cut a conversation back to its first `length` messages, in one transaction. */
   async truncate(id: string, length: number): Promise<void> {
-    if (!Number.isInteger(length) || length < 0) {
-      throw new RangeError(`truncate: length must be a non-negative integer, got ${length}`);
-    }
-    return storageOperation(`truncate conversation "${id}"`, async () => {
-      await transact(await this.db(), ['messages', 'conversations'], 'readwrite', async (tx) => {
+    const action = `truncate conversation "${String(id)}"`;
+    checkConversationId(id, action);
+    checkLength(length, action);
+    return storageOperation(action, async () => {
+      const db = await this.#connectionFor(id, action);
+      await transact(db, ['messages', 'conversations'], 'readwrite', async (tx) => {
+        const log = tx.objectStore('messages');
         const conversations = tx.objectStore('conversations');
-        const record = await conversations.get(id);
-        if (!record || record.length <= length) return;
-        queue(tx.objectStore('messages').delete(tail(id, length)));
-        queue(conversations.put({ ...record, length, updatedAt: Date.now() }));
+        const [record, extent] = await Promise.all([conversations.get(id), storedExtent(log, id)]);
+        if (extent <= length && (!record || record.length === extent)) return;
+        queue(log.delete(tail(id, length)));
+        // Counted after the delete (requests run in order): the record then matches the rows, even after a gap.
+        queue(conversations.put(repairedRecord(id, record, await log.count(tail(id)), Date.now())));
       });
+      noteConversationUse(this.dbName, id, lifeOf(db));
     });
   }
 
-  /** Every stored conversation's metadata, oldest first. */
+  /** Every stored conversation's metadata, oldest first; `length` is the number of stored messages. */
   async list(): Promise<ConversationInfo[]> {
     return storageOperation('list conversations', async () => {
-      const records = await transact(await this.db(), ['conversations'], 'readonly', (tx) =>
-        tx.objectStore('conversations').getAll(),
-      );
-      return records.sort(byCreation);
+      const records = await transact(await this.db(), ['conversations', 'messages'], 'readonly', async (tx) => {
+        const all = await tx.objectStore('conversations').getAll();
+        const lengths = await Promise.all(all.map((record) => tx.objectStore('messages').count(tail(record.id))));
+        return all.map((record, i) => ({ ...record, length: lengths[i]! }));
+      });
+      return checkedRecords(records, 'list conversations').sort(byCreation);
     });
   }
 
-  /** Remove a conversation and all its messages, in one transaction. */
+  /** Remove a conversation and all its messages, in one transaction (also one whose database went away while in use). */
   async delete(id: string): Promise<void> {
-    return storageOperation(`delete conversation "${id}"`, async () => {
+    const action = `delete conversation "${String(id)}"`;
+    checkConversationId(id, action);
+    return storageOperation(action, async () => {
       await transact(await this.db(), ['messages', 'conversations'], 'readwrite', async (tx) => {
         queue(tx.objectStore('messages').delete(tail(id)));
         queue(tx.objectStore('conversations').delete(id));
       });
+      forgetConversationUse(this.dbName, id);
     });
+  }
+
+  /** The connection for an operation on a conversation, refused if the database went away while it was in use. */
+  async #connectionFor(id: string, action: string): Promise<AmbiDatabase> {
+    refuseLostConversation(this.dbName, id, action);
+    const db = await this.db();
+    // Opening may be what revealed the loss (a database deleted while no connection was open).
+    refuseLostConversation(this.dbName, id, action);
+    return db;
   }
 }

@@ -1,5 +1,6 @@
 import { openAmbiDatabase, DEFAULT_DATABASE_NAME, type OpenDatabaseOptions } from './database.js';
 import { DatabaseStore } from './database-store.js';
+import { checkSnapshot, checkSnapshotId, readSnapshot } from './snapshot-rules.js';
 import { storageOperation } from './storage-failure.js';
 import { queue, transact } from './transaction.js';
 import type { LeafSnapshot, SnapshotStore } from './types.js';
@@ -12,19 +13,23 @@ export class IndexedDbSnapshotStore extends DatabaseStore implements SnapshotSto
     return new IndexedDbSnapshotStore(dbName, options);
   }
 
-  /** Write a snapshot, replacing any with the same id. */
+  /** Write a snapshot, replacing any with the same id; refuses (`storage_invalid`) one without a string id or a numeric createdAt. */
   async put(snapshot: LeafSnapshot): Promise<void> {
+    checkSnapshot(snapshot, 'store a snapshot');
     return storageOperation(`store snapshot "${snapshot.id}"`, async () => {
       const db = await this.db();
       await transact(db, ['snapshots'], 'readwrite', async (tx) => queue(tx.objectStore('snapshots').put(snapshot)));
     });
   }
 
-  /** The snapshot with this id, if any. */
+  /** The snapshot with this id, if any; rejects `storage_corrupt` if what is stored is not a snapshot. */
   async get(id: string): Promise<LeafSnapshot | undefined> {
-    return storageOperation(`read snapshot "${id}"`, async () => {
+    checkSnapshotId(id, 'read a snapshot');
+    const action = `read snapshot "${id}"`;
+    return storageOperation(action, async () => {
       const db = await this.db();
-      return transact(db, ['snapshots'], 'readonly', (tx) => tx.objectStore('snapshots').get(id));
+      const stored = await transact(db, ['snapshots'], 'readonly', (tx) => tx.objectStore('snapshots').get(id));
+      return stored === undefined ? undefined : readSnapshot(stored, action);
     });
   }
 
@@ -32,12 +37,14 @@ export class IndexedDbSnapshotStore extends DatabaseStore implements SnapshotSto
   async list(): Promise<LeafSnapshot[]> {
     return storageOperation('list snapshots', async () => {
       const db = await this.db();
-      return transact(db, ['snapshots'], 'readonly', (tx) => tx.objectStore('snapshots').index('createdAt').getAll());
+      const stored = await transact(db, ['snapshots'], 'readonly', (tx) => tx.objectStore('snapshots').index('createdAt').getAll());
+      return stored.map((snapshot) => readSnapshot(snapshot, 'list snapshots'));
     });
   }
 
   /** Remove a snapshot; removing one that does not exist is not an error. */
   async delete(id: string): Promise<void> {
+    checkSnapshotId(id, 'delete a snapshot');
     return storageOperation(`delete snapshot "${id}"`, async () => {
       const db = await this.db();
       await transact(db, ['snapshots'], 'readwrite', async (tx) => queue(tx.objectStore('snapshots').delete(id)));

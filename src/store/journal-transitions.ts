@@ -1,4 +1,5 @@
 import { JournalError } from '../errors/journal-error.js';
+import { invalidValue } from './storage-failure.js';
 import type { ToolResult } from '../tools/types.js';
 import type { JournalEntry, ToolCallJournal } from './types.js';
 
@@ -27,6 +28,10 @@ export function startedEntry(existing: JournalEntry | undefined, entry: JournalB
 export function finishedEntry(existing: JournalEntry | undefined, key: string, result: ToolResult, now: number): JournalEntry {
   if (!existing) throw new JournalError('journal_missing', key);
   if (existing.state !== 'started') throw new JournalError('journal_conflict', key, existing.state);
+  // A resumed run answers the journalled call with this result: one for another call would be an orphan tool message.
+  if (result.id !== existing.callId) {
+    throw invalidValue(`finish journal entry "${key}"`, `the result answers the call "${result.id}", but the entry is for the call "${existing.callId}"`);
+  }
   return { ...existing, state: result.ok ? 'succeeded' : 'failed', result, updatedAt: now };
 }
 

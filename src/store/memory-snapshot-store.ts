@@ -1,3 +1,4 @@
+import { checkSnapshot, checkSnapshotId } from './snapshot-rules.js';
 import { toStorageError } from './storage-failure.js';
 import type { LeafSnapshot, SnapshotStore } from './types.js';
 import { byCreation } from './by-creation.js';
@@ -6,8 +7,9 @@ import { byCreation } from './by-creation.js';
 export class MemorySnapshotStore implements SnapshotStore {
   readonly #snapshots = new Map<string, LeafSnapshot>();
 
-  /** Write a copy of a snapshot; a value IndexedDB could not store is refused here too (`storage_uncloneable`). */
+  /** Write a copy of a snapshot; a value IndexedDB could not store is refused here too (`storage_invalid`, `storage_uncloneable`). */
   async put(snapshot: LeafSnapshot): Promise<void> {
+    checkSnapshot(snapshot, 'store a snapshot');
     let copy: LeafSnapshot;
     try {
       copy = structuredClone(snapshot);
@@ -19,6 +21,7 @@ export class MemorySnapshotStore implements SnapshotStore {
 
   /** A copy of the snapshot with this id, if any. */
   async get(id: string): Promise<LeafSnapshot | undefined> {
+    checkSnapshotId(id, 'read a snapshot');
     const snapshot = this.#snapshots.get(id);
     return snapshot && structuredClone(snapshot);
   }
@@ -32,6 +35,7 @@ export class MemorySnapshotStore implements SnapshotStore {
 
   /** Remove a snapshot; removing one that does not exist is not an error. */
   async delete(id: string): Promise<void> {
+    checkSnapshotId(id, 'delete a snapshot');
     this.#snapshots.delete(id);
   }
 }

@@ -1,5 +1,6 @@
 import type { ToolResult } from '../tools/types.js';
 import { byUpdate, finishedEntry, startedEntry, type JournalBegin } from './journal-transitions.js';
+import { checkBegin, checkKey, checkResult } from './journal-rules.js';
 import { toStorageError } from './storage-failure.js';
 import type { JournalEntry, ToolCallJournal } from './types.js';
 
@@ -9,18 +10,22 @@ export class MemoryToolCallJournal implements ToolCallJournal {
 
   /** Record `started`; rejects `journal_conflict` if the key is already journalled. */
   async begin(entry: JournalBegin): Promise<void> {
+    checkBegin(entry, 'begin a journal entry');
     const started = startedEntry(this.#entries.get(entry.idempotencyKey), entry, Date.now());
     this.#entries.set(started.idempotencyKey, copy(started, `begin journal entry "${entry.idempotencyKey}"`));
   }
 
   /** Record the outcome; rejects `journal_missing` for an unknown key, `journal_conflict` for a finished one. */
   async finish(idempotencyKey: string, result: ToolResult): Promise<void> {
+    checkKey(idempotencyKey, 'finish a journal entry');
+    checkResult(result, `finish journal entry "${idempotencyKey}"`);
     const finished = finishedEntry(this.#entries.get(idempotencyKey), idempotencyKey, result, Date.now());
     this.#entries.set(idempotencyKey, copy(finished, `finish journal entry "${idempotencyKey}"`));
   }
 
   /** A copy of the entry under this key, if any. */
   async get(idempotencyKey: string): Promise<JournalEntry | undefined> {
+    checkKey(idempotencyKey, 'read a journal entry');
     const entry = this.#entries.get(idempotencyKey);
     return entry && structuredClone(entry);
   }

@@ -38,3 +38,13 @@ function nameAndMessage(error: unknown): { name?: string; message: string } {
     ? { name, message: typeof message === 'string' ? message : '' }
     : { message: String(error) };
 }
+
+/** The refusal of a value a store does not hold (`storage_invalid`): nothing was written. */
+export function invalidValue(action: string, reason: string): StorageError {
+  return new StorageError(`Could not ${action}: ${reason}`, { code: 'storage_invalid' });
+}
+
+/** The refusal of stored data that is not what the store writes (`storage_corrupt`): nothing was changed. */
+export function corruptData(action: string, reason: string): StorageError {
+  return new StorageError(`Could not ${action}: ${reason}`, { code: 'storage_corrupt' });
+}

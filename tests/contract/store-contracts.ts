@@ -5,6 +5,7 @@ import { isAmbiError } from '../../src/errors/ambi-error.js';
 import { JournalError } from '../../src/errors/journal-error.js';
 import { StorageError } from '../../src/errors/storage-error.js';
 import { closeAmbiDatabase } from '../../src/store/database.js';
+import type { JournalBegin } from '../../src/store/journal-transitions.js';
 import type { JournalEntry, LeafSnapshot, SnapshotStore, ToolCallJournal } from '../../src/store/types.js';
 import type { ToolResult } from '../../src/tools/types.js';
 
@@ -122,6 +123,19 @@ export function describeSnapshotStore(label: string, make: () => Promise<StoreFi
       expect((error as StorageError).cause).toMatchObject({ name: 'DataCloneError' });
       expect(await store.get('a')).toBeUndefined();
     });
+
+    it.each<[string, Partial<Record<keyof LeafSnapshot, unknown>>]>([
+      ['an id that is not a string', { id: 7 }],
+      ['no id', { id: undefined }],
+      ['a createdAt that is not a number', { createdAt: '2024-01-01' }],
+      ['no createdAt', { createdAt: undefined }],
+      ['a status that is not running, done or failed', { status: 'paused' }],
+    ])('put of a snapshot with %s rejects with storage_invalid and stores nothing', async (_what, fields) => {
+      const error = await rejection(store.put({ ...snapshot('a'), ...fields } as LeafSnapshot));
+      expect(error).toBeInstanceOf(StorageError);
+      expect(isAmbiError(error, 'storage_invalid')).toBe(true);
+      expect(await store.list()).toEqual([]);
+    });
   });
 }
 
@@ -212,6 +226,32 @@ export function describeToolCallJournal(label: string, make: () => Promise<Store
       const error = await rejection(journal.begin({ ...call('k1'), arguments: { callback: uncloneable } }));
       expect(isAmbiError(error, 'storage_uncloneable')).toBe(true);
       expect(await journal.get('k1')).toBeUndefined();
+    });
+
+    it.each<[string, Record<string, unknown>]>([
+      ['an idempotency key that is not a string', { idempotencyKey: 12 }],
+      ['no idempotency key', { idempotencyKey: undefined }],
+      ['no call id', { callId: undefined }],
+      ['a conversation that is not a string', { conversation: { id: 'conv-1' } }],
+    ])('begin with %s rejects with storage_invalid and records nothing', async (_what, fields) => {
+      const error = await rejection(journal.begin({ ...call('k1', 'conv-1'), ...fields } as JournalBegin));
+      expect(error).toBeInstanceOf(StorageError);
+      expect(isAmbiError(error, 'storage_invalid')).toBe(true);
+      expect(await journal.get('k1')).toBeUndefined();
+      expect(await journal.listByConversation('conv-1')).toEqual([]);
+    });
+
+    it.each<[string, unknown]>([
+      ['nothing', undefined],
+      ['an object without ok', { id: 'call-k1', name: 'pay', output: 1 }],
+      ['a failure without its error', { id: 'call-k1', name: 'pay', ok: false, attempts: 1, durationMs: 1 }],
+      ['the result of another call', ok('another-call')],
+    ])('finish given %s rejects with storage_invalid and keeps the entry started', async (_what, result) => {
+      await journal.begin(call('k1'));
+      const error = await rejection(journal.finish('k1', result as ToolResult));
+      expect(error).toBeInstanceOf(StorageError);
+      expect(isAmbiError(error, 'storage_invalid')).toBe(true);
+      expect(await journal.get('k1')).toMatchObject({ state: 'started' });
     });
 
     it('listByConversation returns that conversation’s entries only, oldest first', async () => {

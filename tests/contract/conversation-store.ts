@@ -1,0 +1,171 @@
+// The ConversationStore's specification, run unchanged against memory (Node) and IndexedDB (Chromium).
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isAmbiError } from '../../src/errors/ambi-error.js';
+import { StorageError } from '../../src/errors/storage-error.js';
+import type { ConversationStore } from '../../src/runner/conversation-store.js';
+import type { Message } from '../../src/runner/messages.js';
+import { rejection, uncloneable, type StoreFixture } from './store-contracts.js';
+
+const user = (content: string): Message => ({ role: 'user', content });
+const assistant = (content: string): Message => ({ role: 'assistant', content });
+const asking = (...ids: string[]): Message => ({
+  role: 'assistant',
+  content: '',
+  toolCalls: ids.map((id) => ({ id, name: 'add', arguments: { a: 1 } })),
+});
+const answer = (id: string): Message => ({ role: 'tool', toolCallId: id, name: 'add', content: '{"ok":true,"output":2}' });
+
+/** The rejection of `promise`, which must be a StorageError with `code`. */
+async function refusal(promise: Promise<unknown>, code: string): Promise<StorageError> {
+  const error = await rejection(promise);
+  expect(error).toBeInstanceOf(StorageError);
+  expect(isAmbiError(error, code)).toBe(true);
+  return error as StorageError;
+}
+
+/** Specify a ConversationStore. */
+export function describeConversationStore(label: string, make: () => Promise<StoreFixture<ConversationStore>>): void {
+  describe(`${label} conversation store`, () => {
+    let fixture: StoreFixture<ConversationStore>;
+    let store: ConversationStore;
+    beforeEach(async () => {
+      fixture = await make();
+      store = fixture.store;
+    });
+    afterEach(() => fixture.dispose());
+
+    it('load of an unknown conversation is empty', async () => {
+      expect(await store.load('missing')).toEqual([]);
+    });
+
+    it('load returns appended messages in append order, across appends', async () => {
+      await store.append('c1', [user('one'), assistant('two')]);
+      await store.append('c1', [user('three')]);
+      expect(await store.load('c1')).toEqual([user('one'), assistant('two'), user('three')]);
+    });
+
+    it('messages keep every field, tool calls and provider fields included', async () => {
+      const messages: Message[] = [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Format error', origin: 'runtime' },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [{ id: 't1', name: 'add', arguments: { a: 1, b: 2 }, provider: { index: 0 }, idempotencyKey: 'k1' }],
+          provider: { reasoning: 'x' },
+        },
+        { role: 'tool', toolCallId: 't1', name: 'add', content: '{"ok":true,"output":3}' },
+      ];
+      await store.append('c1', messages);
+      expect(await store.load('c1')).toEqual(messages);
+    });
+
+    it('an append of no messages stores nothing', async () => {
+      await store.append('c1', []);
+      expect(await store.load('c1')).toEqual([]);
+    });
+
+    it('changing appended or loaded messages does not change the stored ones', async () => {
+      const written = [user('one')];
+      await store.append('c1', written);
+      (written[0] as { content: string }).content = 'changed';
+      const read = await store.load('c1');
+      read.push(user('added'));
+      expect(await store.load('c1')).toEqual([user('one')]);
+    });
+
+    it('two conversations do not mix, even when one id starts the other', async () => {
+      await store.append('a', [user('a1')]);
+      await store.append('ab', [user('ab1')]);
+      await store.append('a', [user('a2')]);
+      await store.truncate('ab', 0);
+      expect(await store.load('a')).toEqual([user('a1'), user('a2')]);
+      expect(await store.load('ab')).toEqual([]);
+    });
+
+    it('tool messages may answer the calls of the assistant message before them, in the same append or a later one', async () => {
+      await store.append('c1', [user('add twice'), asking('t1', 't2'), answer('t1')]);
+      await store.append('c1', [answer('t2'), user('thanks')]);
+      expect((await store.load('c1')).map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'user']);
+    });
+
+    it('an append with an uncloneable message rejects with storage_uncloneable and leaves the conversation as it was', async () => {
+      await store.append('c1', [user('kept')]);
+      const batch = [user('first of batch'), { ...assistant('bad'), provider: { callback: uncloneable } }, user('last')];
+      await refusal(store.append('c1', batch), 'storage_uncloneable');
+      expect(await store.load('c1')).toEqual([user('kept')]);
+    });
+
+    it.each<[string, unknown]>([
+      ['not an object', 'hello'],
+      ['null', null],
+      ['no role', { content: 'hi' }],
+      ['an unknown role', { role: 'developer', content: 'hi' }],
+      ['content that is not text', { role: 'user', content: { text: 'hi' } }],
+      ['an unknown origin', { role: 'user', content: 'hi', origin: 'model' }],
+      ['tool calls that are not a list', { role: 'assistant', content: '', toolCalls: { id: 't1' } }],
+      ['a tool call without an id', { role: 'assistant', content: '', toolCalls: [{ name: 'add', arguments: {} }] }],
+      ['a tool call without a name', { role: 'assistant', content: '', toolCalls: [{ id: 't1', arguments: {} }] }],
+      ['provider fields that are not an object', { role: 'assistant', content: '', provider: 'x' }],
+      ['a tool message without its call id', { role: 'tool', name: 'add', content: '{}' }],
+    ])('an append of a message with %s rejects with storage_invalid and stores nothing of the batch', async (_what, bad) => {
+      await store.append('c1', [user('kept')]);
+      const error = await refusal(store.append('c1', [user('first of batch'), bad as Message]), 'storage_invalid');
+      expect(error.message).toContain('message 1 of the batch');
+      expect(await store.load('c1')).toEqual([user('kept')]);
+    });
+
+    it('an append that would start a conversation with a tool message rejects with storage_invalid and creates nothing', async () => {
+      const error = await refusal(store.append('c1', [answer('t1'), user('next')]), 'storage_invalid');
+      expect(error.message).toContain('answers no call');
+      expect(await store.load('c1')).toEqual([]);
+    });
+
+    it('an append of a tool message answering a call its assistant message did not make rejects with storage_invalid', async () => {
+      await store.append('c1', [user('add'), asking('t1'), answer('t1')]);
+      await refusal(store.append('c1', [answer('t9')]), 'storage_invalid');
+      await refusal(store.append('c1', [assistant('no calls'), answer('t1')]), 'storage_invalid');
+      expect(await store.load('c1')).toEqual([user('add'), asking('t1'), answer('t1')]);
+    });
+
+    it('truncate keeps the first length messages, and an append continues from the cut', async () => {
+      await store.append('c1', [user('1'), assistant('2'), user('3'), assistant('4')]);
+      await store.truncate('c1', 2);
+      expect(await store.load('c1')).toEqual([user('1'), assistant('2')]);
+      await store.append('c1', [user('new 3')]);
+      expect(await store.load('c1')).toEqual([user('1'), assistant('2'), user('new 3')]);
+    });
+
+    it('truncate to 0 empties the conversation', async () => {
+      await store.append('c1', [user('1'), assistant('2')]);
+      await store.truncate('c1', 0);
+      expect(await store.load('c1')).toEqual([]);
+    });
+
+    it('truncate to a length beyond the conversation changes nothing', async () => {
+      await store.append('c1', [user('1')]);
+      await store.truncate('c1', 5);
+      expect(await store.load('c1')).toEqual([user('1')]);
+    });
+
+    it('truncate of an unknown conversation resolves and creates nothing', async () => {
+      await store.truncate('missing', 0);
+      expect(await store.load('missing')).toEqual([]);
+    });
+
+    it.each([-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])('truncate to %s rejects with storage_invalid and changes nothing', async (length) => {
+      await store.append('c1', [user('1'), assistant('2')]);
+      await refusal(store.truncate('c1', length), 'storage_invalid');
+      expect(await store.load('c1')).toEqual([user('1'), assistant('2')]);
+    });
+
+    it.each<[string, (s: ConversationStore, id: string) => Promise<unknown>]>([
+      ['load', (s, id) => s.load(id)],
+      ['append', (s, id) => s.append(id, [user('1')])],
+      ['truncate', (s, id) => s.truncate(id, 0)],
+    ])('%s with an id that is not a string rejects with storage_invalid', async (_method, operation) => {
+      await refusal(operation(store, 42 as unknown as string), 'storage_invalid');
+      await refusal(operation(store, undefined as unknown as string), 'storage_invalid');
+    });
+  });
+}
