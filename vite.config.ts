@@ -33,6 +33,8 @@ const app: ViteUserConfig = {
           name: 'node',
           environment: 'node',
           include: ['tests/node/**/*.test.ts'],
+          // Property and corpus tests run thousands of cases: the default 5 s is too tight on a loaded 2-core machine.
+          testTimeout: 30_000,
           // tests/node/call-bookkeeping.test.ts checks that a cancelled deadline lets go of what it held.
           execArgv: ['--expose-gc'],
         },
