@@ -12,6 +12,7 @@ import { defined } from './defined.js';
 import { toDescriptor } from './descriptor.js';
 import { askHere, callHere } from './call-here.js';
 import { PagePort } from './page-port.js';
+import { refusedRun } from './refused-run.js';
 import { comlinkEndpoint } from './session-link.js';
 import type { RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireRunOptions, WorkerLeafOptions } from './protocol.js';
 import { ToolWorkerSupervisor, type WorkerSource } from './tool-worker.js';
@@ -131,6 +132,8 @@ export class WorkerRunner {
   /** Start a run in the worker; same `Run` shape as `ChatRunner.run`. */
   run(input: string, options: RunOptions = {}): Run {
     const runId = options.runId ?? crypto.randomUUID();
+    // Runs are told apart by id on both ends of the wire: a second one would take the first one's events.
+    if (this.#runs.has(runId)) return refusedRun(runId, new AmbiError('duplicate_run', `A run with id "${runId}" is still going on this runner`));
     const channel = new EventChannel();
     const wire: WireRunOptions = defined({ maxIterations: options.maxIterations, conversation: options.conversation, toolChoice: options.toolChoice, lock: options.lock });
     const started = this.#ready.then(() => {
