@@ -2,6 +2,7 @@ import * as Comlink from 'comlink';
 import { AmbiError } from '../errors/ambi-error.js';
 import type { JsonValue } from '../tools/types.js';
 import type { AbortSource } from '../tools/abort-source.js';
+import { deadline } from '../tools/deadlines.js';
 import type { ToolDescriptor, ToolHostApi, ToolInvoker, WireContext } from './protocol.js';
 import { toWireReason } from './wire-error.js';
 import { Inflight, onWorkerDeath } from './worker-life.js';
@@ -17,30 +18,57 @@ interface Live {
   dead: boolean;
 }
 
+export interface WorkerToolsOptions {
+  /** How long a worker tool may ignore its aborted signal before its worker is terminated (default 100 ms). */
+  graceMs?: number;
+  /**
+   * How long the worker may take to load and offer its tools (its `exposeTools`) before it
+   * is terminated and `workerTools` rejects with `worker_start_timeout` (default 10 000 ms).
+   */
+  startTimeoutMs?: number;
+}
+
 /** Default wait between aborting a worker tool's signal and terminating a worker that ignores it. */
 export const DEFAULT_GRACE_MS = 100;
+
+/** Default wait for a new tool worker to offer its tools: a module loads in well under that, even on a slow network. */
+export const DEFAULT_START_TIMEOUT_MS = 10_000;
 
 /**
  * Owns a dedicated tool worker on the page. A call whose signal aborts retires its
  * worker (new calls get a fresh one); if the call has not settled after `graceMs`, the
  * worker is terminated, which really stops runaway CPU work, and the calls still in it
  * end with `worker_terminated`. A worker that errors or fails to load ends its calls
- * with `worker_crashed`.
+ * with `worker_crashed`; one that offers no tools within `startTimeoutMs` is terminated.
  */
 export class ToolWorkerSupervisor {
   #current: Live | undefined;
   #nextKey = 0;
   readonly #all = new Set<Live>();
+  readonly graceMs: number;
+  readonly startTimeoutMs: number;
 
+  /** Throws `invalid_option` for a wait that is not a finite number of milliseconds (`setTimeout` would fire it at once). */
   constructor(
     readonly source: WorkerSource,
-    readonly graceMs = DEFAULT_GRACE_MS,
-  ) {}
+    options: WorkerToolsOptions = {},
+  ) {
+    this.graceMs = milliseconds('graceMs', options.graceMs ?? DEFAULT_GRACE_MS, 0);
+    this.startTimeoutMs = milliseconds('startTimeoutMs', options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS, 1);
+  }
 
   /** Start the worker and read the tools it serves. */
   async start(): Promise<ToolDescriptor[]> {
     const live = this.#live();
-    return this.#track(live, live.api.descriptors());
+    // A module that never calls exposeTools, or spins as it loads, would never answer.
+    const stop = deadline(this.startTimeoutMs, () =>
+      this.#kill(live, new AmbiError('worker_start_timeout', `The tool worker offered no tools within ${this.startTimeoutMs} ms: it never called exposeTools, or it is stuck loading`)),
+    );
+    try {
+      return await this.#track(live, live.api.descriptors());
+    } finally {
+      stop();
+    }
   }
 
   /** Tool `name` as the page serves it to the runner worker. */
@@ -66,9 +94,10 @@ export class ToolWorkerSupervisor {
     const unhook = abort.onAbort(() => {
       void live.api.abort(key, toWireReason(abort.reason)).catch(() => {});
       if (this.#current === live) this.#current = undefined; // takes no new calls
-      setTimeout(() => {
+      // On the deadlines' timer, which re-arms past setTimeout's range (a bare setTimeout fires a grace of 2**31 ms at once).
+      deadline(this.graceMs, () => {
         if (!settled) this.#kill(live, new AmbiError('worker_terminated', `The tool worker was terminated: "${name}" did not stop within ${this.graceMs} ms of its abort`));
-      }, this.graceMs);
+      });
     });
     return this.#track<JsonValue>(live, live.api.call(name, args, ctx, key) as Promise<JsonValue>, () => {
       settled = true;
@@ -107,4 +136,10 @@ export class ToolWorkerSupervisor {
     if (this.#current === live) this.#current = undefined;
     live.inflight.end(error);
   }
+}
+
+/** `value` if it is a finite number of milliseconds, at least `least`; else an `invalid_option` error. */
+function milliseconds(name: string, value: number, least: number): number {
+  if (typeof value === 'number' && Number.isFinite(value) && value >= least) return value;
+  throw new AmbiError('invalid_option', `${name} must be a finite number of milliseconds >= ${least} (got ${String(value)})`);
 }

@@ -15,7 +15,7 @@ import { PagePort } from './page-port.js';
 import { refusedRun } from './refused-run.js';
 import { comlinkEndpoint } from './session-link.js';
 import type { RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireRunOptions, WorkerLeafOptions } from './protocol.js';
-import { ToolWorkerSupervisor, type WorkerSource } from './tool-worker.js';
+import { ToolWorkerSupervisor, type WorkerSource, type WorkerToolsOptions } from './tool-worker.js';
 import { registerTransferHandlers } from './transfer-handlers.js';
 import { toWireReason } from './wire-error.js';
 import { Inflight, onWorkerDeath } from './worker-life.js';
@@ -51,10 +51,7 @@ export interface WorkerRunnerOptions {
   validation?: ValidationMode;
 }
 
-export interface WorkerToolsOptions {
-  /** How long a worker tool may ignore its aborted signal before its worker is terminated (default 100 ms). */
-  graceMs?: number;
-}
+export type { WorkerToolsOptions } from './tool-worker.js';
 
 /** Start a runner in a Web Worker; the page keeps its own tools and only sees events and results. */
 export function createWorkerRunner(options: WorkerRunnerOptions): WorkerRunner {
@@ -107,7 +104,7 @@ export class WorkerRunner {
    * worker); a tool the runner worker refuses rejects this, and the others stay added.
    */
   async workerTools(source: WorkerSource, options: WorkerToolsOptions = {}): Promise<string[]> {
-    const supervisor = new ToolWorkerSupervisor(source, options.graceMs);
+    const supervisor = new ToolWorkerSupervisor(source, options);
     let descriptors: ToolDescriptor[];
     try {
       descriptors = await this.#guard(supervisor.start());
