@@ -5,7 +5,7 @@ import type { AbortSource } from '../tools/abort-source.js';
 import { deadline } from '../tools/deadlines.js';
 import type { ToolDescriptor, ToolHostApi, ToolInvoker, WireContext } from './protocol.js';
 import { toWireReason } from './wire-error.js';
-import { Inflight, onWorkerDeath } from './worker-life.js';
+import { Inflight, onWorkerClose, onWorkerDeath } from './worker-life.js';
 
 /** Where a dedicated tool worker comes from: a module URL, or a factory (what a production build needs). */
 export type WorkerSource = string | URL | (() => Worker);
@@ -38,8 +38,8 @@ export const DEFAULT_START_TIMEOUT_MS = 10_000;
  * Owns a dedicated tool worker on the page. A call whose signal aborts retires its
  * worker (new calls get a fresh one); if the call has not settled after `graceMs`, the
  * worker is terminated, which really stops runaway CPU work, and the calls still in it
- * end with `worker_terminated`. A worker that errors or fails to load ends its calls
- * with `worker_crashed`; one that offers no tools within `startTimeoutMs` is terminated.
+ * end with `worker_terminated`. A worker that errors, fails to load or closes itself ends
+ * its calls with `worker_crashed`; one that offers no tools within `startTimeoutMs` is terminated.
  */
 export class ToolWorkerSupervisor {
   #current: Live | undefined;
@@ -111,6 +111,7 @@ export class ToolWorkerSupervisor {
     const worker = typeof this.source === 'function' ? this.source() : new Worker(this.source, { type: 'module' });
     const live: Live = { worker, api: Comlink.wrap<ToolHostApi>(worker), inflight: new Inflight(), dead: false };
     onWorkerDeath(worker, 'tool worker', (error) => this.#kill(live, error));
+    onWorkerClose(worker, 'tool worker', (error) => this.#kill(live, error));
     this.#current = live;
     this.#all.add(live);
     return live;
