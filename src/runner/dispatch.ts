@@ -1,5 +1,6 @@
 import { isAmbiError } from '../errors/ambi-error.js';
 import type { ToolCallJournal } from '../store/types.js';
+import { applyRule, type ApprovalRule } from '../tools/approval-rule.js';
 import { decodeArgs, type DecodedArgs } from '../tools/decode-args.js';
 import { toolFailure } from '../tools/tool-failure.js';
 import { executeEntry, type ToolManager } from '../tools/tool-manager.js';
@@ -47,7 +48,7 @@ export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, sc
     // Only a rule that is a function is awaited: a call to a tool without one spends no promise here.
     // Such a rule decides on the decoded arguments, which the call then runs with (decoded once).
     if (entry && typeof rule === 'function') decoded = await decodeArgs(call.name, call.arguments, entry.validate);
-    if (rule === true || (decoded?.ok === true && typeof rule === 'function' && (await ruleAsks(rule, decoded.value)))) {
+    if (rule === true || (decoded?.ok === true && typeof rule === 'function' && (await ruleAsks(rule, decoded.value, ctx.signal)))) {
       ctx.emit({ type: 'approval_requested', call });
       const decision = await ctx.approvals.wait(call.id, ctx.signal);
       ctx.emit({ type: 'approval_resolved', callId: call.id, approved: decision.approved, ...(decision.reason ? { reason: decision.reason } : {}) });
@@ -92,9 +93,9 @@ export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, sc
 }
 
 /** A tool's approval rule applied to this call's decoded arguments (invalid arguments fail later, unapproved). */
-async function ruleAsks(rule: (args: unknown) => boolean | Promise<boolean>, args: unknown): Promise<boolean> {
+async function ruleAsks(rule: ApprovalRule, args: unknown, signal: AbortSignal): Promise<boolean> {
   try {
-    return Boolean(await rule(args));
+    return Boolean(await applyRule(rule, args, signal));
   } catch {
     return true; // a rule that cannot decide asks the person
   }

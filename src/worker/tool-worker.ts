@@ -3,7 +3,7 @@ import { AmbiError } from '../errors/ambi-error.js';
 import type { JsonValue } from '../tools/types.js';
 import type { AbortSource } from '../tools/abort-source.js';
 import { deadline } from '../tools/deadlines.js';
-import type { ToolDescriptor, ToolHostApi, ToolInvoker, WireContext } from './protocol.js';
+import type { ToolDescriptor, ToolHostApi, ToolInvoker } from './protocol.js';
 import { toWireReason } from './wire-error.js';
 import { Inflight, onWorkerClose, onWorkerDeath } from './worker-life.js';
 
@@ -74,11 +74,8 @@ export class ToolWorkerSupervisor {
   /** Tool `name` as the page serves it to the runner worker. */
   served(name: string): ToolInvoker {
     return {
-      call: (args, ctx, abort) => this.#call(name, args, ctx, abort),
-      needsApproval: (args) => {
-        const live = this.#live();
-        return this.#track(live, live.api.needsApproval(name, args));
-      },
+      call: (args, ctx, abort) => this.#abortable(`"${name}"`, abort, (api, key) => api.call(name, args, ctx, key) as Promise<JsonValue>),
+      needsApproval: (args, abort) => this.#abortable(`the approval rule of "${name}"`, abort, (api) => api.needsApproval(name, args)),
     };
   }
 
@@ -87,7 +84,12 @@ export class ToolWorkerSupervisor {
     for (const live of this.#all) this.#kill(live, new AmbiError('closed', 'The runner was closed'));
   }
 
-  #call(name: string, args: unknown, ctx: WireContext, abort: AbortSource): Promise<JsonValue> {
+  /**
+   * Send a call or an approval rule (`what`, in messages) to the current worker under `abort`:
+   * on abort the worker is told, takes no new calls, and is terminated if it has not
+   * answered within the grace (a rule that spins is stopped like a call that does).
+   */
+  #abortable<T>(what: string, abort: AbortSource, send: (api: Comlink.Remote<ToolHostApi>, key: number) => Promise<T>): Promise<T> {
     const live = this.#live();
     const key = this.#nextKey++;
     let settled = false;
@@ -96,10 +98,10 @@ export class ToolWorkerSupervisor {
       if (this.#current === live) this.#current = undefined; // takes no new calls
       // On the deadlines' timer, which re-arms past setTimeout's range (a bare setTimeout fires a grace of 2**31 ms at once).
       deadline(this.graceMs, () => {
-        if (!settled) this.#kill(live, new AmbiError('worker_terminated', `The tool worker was terminated: "${name}" did not stop within ${this.graceMs} ms of its abort`));
+        if (!settled) this.#kill(live, new AmbiError('worker_terminated', `The tool worker was terminated: ${what} did not stop within ${this.graceMs} ms of its abort`));
       });
     });
-    return this.#track<JsonValue>(live, live.api.call(name, args, ctx, key) as Promise<JsonValue>, () => {
+    return this.#track<T>(live, send(live.api, key), () => {
       settled = true;
       unhook();
     });
