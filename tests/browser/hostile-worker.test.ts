@@ -232,6 +232,9 @@ describe('WorkerRunner: a failed start-up is retried', () => {
     const runner = runnerWith([callOf('page_echo', {}, 'p'), 'done'], { database }).tool(echo);
     const first = await runner.run('first', { conversation: 'c' }).result.catch((e: unknown) => e);
     expect(isAmbiError(first, 'storage_blocked')).toBe(true);
+    // Tried again while the old connection still holds the database: blocked again, not a run that never ends.
+    const again = await runner.run('again', { conversation: 'c' }).result.catch((e: unknown) => e);
+    expect(isAmbiError(again, 'storage_blocked')).toBe(true);
     old.close();
     const second = await runner.run('second', { conversation: 'c' }).result;
     expect(second.toolResults).toMatchObject([{ id: 'p', ok: true, output: 'echoed' }]);
