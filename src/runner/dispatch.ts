@@ -1,5 +1,6 @@
 import { isAmbiError } from '../errors/ambi-error.js';
 import type { ToolCallJournal } from '../store/types.js';
+import { applyRule, type ApprovalRule } from '../tools/approval-rule.js';
 import { decodeArgs, type DecodedArgs } from '../tools/decode-args.js';
 import { toolFailure } from '../tools/tool-failure.js';
 import { executeEntry, type ToolManager } from '../tools/tool-manager.js';
@@ -52,7 +53,7 @@ export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, sc
     // Decoding and the rule race the run's signal: a rule that never settles must not keep Stop from stopping the run.
     if (entry && (rule || journaled)) decoded = await untilAborted(Promise.resolve(decodeArgs(call.name, call.arguments, entry.validate)), ctx.signal);
     const invalid = decoded?.ok === false;
-    if (!invalid && (rule === true || (decoded?.ok === true && typeof rule === 'function' && (await untilAborted(ruleAsks(rule, decoded.value), ctx.signal))))) {
+    if (!invalid && (rule === true || (decoded?.ok === true && typeof rule === 'function' && (await untilAborted(ruleAsks(rule, decoded.value, ctx.signal), ctx.signal))))) {
       ctx.emit({ type: 'approval_requested', call });
       const decision = await ctx.approvals.wait(call.id, ctx.signal);
       ctx.emit({ type: 'approval_resolved', callId: call.id, approved: decision.approved, ...(decision.reason ? { reason: decision.reason } : {}) });
@@ -100,9 +101,9 @@ export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, sc
 }
 
 /** A tool's approval rule applied to this call's decoded arguments (invalid arguments fail later, unapproved). */
-async function ruleAsks(rule: (args: unknown) => boolean | Promise<boolean>, args: unknown): Promise<boolean> {
+async function ruleAsks(rule: ApprovalRule, args: unknown, signal: AbortSignal): Promise<boolean> {
   try {
-    return Boolean(await rule(args));
+    return Boolean(await applyRule(rule, args, signal));
   } catch {
     return true; // a rule that cannot decide asks the person
   }

@@ -1,6 +1,6 @@
-import { openDB } from 'idb';
 import { StorageError } from '../errors/storage-error.js';
 import { SCHEMA_VERSION, upgradeSchema, type AmbiDatabase } from './schema.js';
+import { afterEarlierOpens, openDB } from './open-queue.js';
 import { toStorageError } from './storage-failure.js';
 
 /** The database every IndexedDB store opens unless given another name. */
@@ -49,15 +49,25 @@ function endLife(name: string, life: DatabaseLife | undefined, how: string): voi
 export function openAmbiDatabase(name = DEFAULT_DATABASE_NAME, options: OpenDatabaseOptions = {}): Promise<AmbiDatabase> {
   const cached = connections.get(name);
   if (cached) return cached;
-  const opening = connect(name, options, () => {
-    if (connections.get(name) === opening) connections.delete(name);
-  });
+  // After an open given up on as blocked, a retry waits for it to leave the browser's queue (see open-queue.ts).
+  const opening = afterEarlierOpens(name, options.blockedTimeoutMs ?? DEFAULT_BLOCKED_TIMEOUT_MS, () => stillBlocked(name), () =>
+    connect(name, options, () => {
+      if (connections.get(name) === opening) connections.delete(name);
+    }),
+  );
   connections.set(name, opening);
   // A failed open is not cached: the next call tries again (say, once the other tab closed).
   opening.catch(() => {
     if (connections.get(name) === opening) connections.delete(name);
   });
   return opening;
+}
+
+function stillBlocked(name: string): StorageError {
+  return new StorageError(
+    `Could not open database "${name}" at version ${SCHEMA_VERSION}: an earlier open is still blocked by another connection (another tab, or a worker) that does not close it; close or reload the other tabs`,
+    { code: 'storage_blocked' },
+  );
 }
 
 /** Close this realm's connection to a database (stores reopen it on their next operation). */

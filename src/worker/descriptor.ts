@@ -1,3 +1,5 @@
+import { sourceOf } from '../tools/abort-source.js';
+import { withRunSignal } from '../tools/approval-rule.js';
 import { abortSourceOf, outputsJson } from '../tools/run-attempt.js';
 import type { Tool } from '../tools/types.js';
 import type { ToolDescriptor, ToolInvoker } from './protocol.js';
@@ -22,7 +24,8 @@ export function remoteTool(descriptor: ToolDescriptor, invoker: ToolInvoker): To
   const { approval, ...definition } = descriptor;
   return outputsJson({
     ...definition,
-    needsApproval: approval === 'ask' ? (args) => invoker.needsApproval(args) : approval === 'always',
+    // The run's signal goes along: a rule still deciding when the run is aborted is stopped where it runs.
+    needsApproval: approval === 'ask' ? withRunSignal((args, signal) => invoker.needsApproval(args, sourceOf(signal))) : approval === 'always',
     // The abort travels as its own argument (Comlink converts top-level arguments only); the attempt's signal is not made for it.
     call: (args, ctx) => invoker.call(args, { callId: ctx.callId, attempt: ctx.attempt, idempotencyKey: ctx.idempotencyKey }, abortSourceOf(ctx)),
   });

@@ -9,6 +9,7 @@ import { askHere, callHere } from './call-here.js';
 import type { ToolHostApi } from './protocol.js';
 import { registerTransferHandlers } from './transfer-handlers.js';
 import { fromWireReason } from './wire-error.js';
+import { announceClose } from './worker-life.js';
 
 /** In a dedicated tool-worker module: serve these tools to a WorkerRunner (`runner.workerTools(...)`). */
 export function exposeTools(tools: readonly Tool[], endpoint: Comlink.Endpoint = globalThis as unknown as Comlink.Endpoint): void {
@@ -41,4 +42,5 @@ export function exposeTools(tools: readonly Tool[], endpoint: Comlink.Endpoint =
     needsApproval: async (name, args) => askHere(find(name), args),
   };
   Comlink.expose(api, endpoint);
+  if (endpoint === (globalThis as unknown)) announceClose(globalThis as unknown as Parameters<typeof announceClose>[0]);
 }

@@ -7,8 +7,8 @@ import { fromWireReason, toWireError } from './wire-error.js';
 
 
 /**
- * The page's end of the session link: runs the worker's tool calls here, each with its
- * own abort (dropped when the call settles), and hands run events on. A tool that
+ * The page's end of the session link: runs the worker's tool calls and approval rules
+ * here, each with its own abort (dropped when it settles), and hands run events on. A tool that
  * returns a plain value is answered within the message that called it.
  */
 export class PagePort {
@@ -43,15 +43,24 @@ export class PagePort {
         return;
       }
       case 'call': {
-        const abort = new LazyAbortController();
-        this.#running.set(message.id, abort);
+        const abort = this.#start(message.id);
         this.#answer(message.id, () => this.#tool(message.tool).call(message.args, message.ctx, abort));
         return;
       }
-      case 'ask':
-        this.#answer(message.id, () => this.#tool(message.tool).needsApproval(message.args));
+      case 'ask': {
+        // An approval rule is stopped like a call: a tool worker's rule that spins gets its worker terminated.
+        const abort = this.#start(message.id);
+        this.#answer(message.id, () => this.#tool(message.tool).needsApproval(message.args, abort));
         return;
+      }
     }
+  }
+
+  /** The abort of the call or ask `id`, until it is answered. */
+  #start(id: number): LazyAbortController {
+    const abort = new LazyAbortController();
+    this.#running.set(id, abort);
+    return abort;
   }
 
   #tool(name: string): ToolInvoker {

@@ -20,7 +20,8 @@ export type WireContext = Omit<ToolContext, 'signal' | 'run'>;
 export interface ToolInvoker {
   /** May answer synchronously (a page tool that returns a plain value): the reply then goes out before anything else. */
   call(args: unknown, ctx: WireContext, abort: AbortSource): JsonValue | Promise<JsonValue>;
-  needsApproval(args: unknown): Promise<boolean>;
+  /** The tool's approval rule; `abort` fires when the run no longer waits for it (the rule is stopped like a call). */
+  needsApproval(args: unknown, abort: AbortSource): Promise<boolean>;
 }
 
 /**
@@ -30,6 +31,7 @@ export interface ToolInvoker {
 export type WorkerToPage =
   | { t: 'call'; id: number; tool: string; args: unknown; ctx: WireContext }
   | { t: 'ask'; id: number; tool: string; args: unknown }
+  /** Ends a call or an ask. */
   | { t: 'abort'; id: number; reason: WireReason }
   /** Run events in the order they happened; `null` ends a run's events. */
   | { t: 'events'; events: Array<[runId: string, events: RunEvent[] | null]> };

@@ -27,16 +27,18 @@ export function createRunnerHost(scope: ConstructorParameters<typeof WorkerPort>
   };
 
   return {
+    // The page calls this again after a failure (a blocked database, say): nothing is kept of a failed attempt.
     async configure(config: RunnerConfig) {
       port ??= new WorkerPort(scope);
       const stores = config.database ? await openStores(config.database) : undefined;
       const { preamble, maxResultChars, validation } = config;
-      agent = await Agent.make(config.engine, {
+      const made = await Agent.make(config.engine, {
         ...defined({ preamble, maxResultChars, validation }),
         ...(stores ? { conversations: stores.conversations, journal: stores.journal } : {}),
       });
-      if (config.leaf) agent.leaf({ ...config.leaf, store: stores?.snapshots ?? new MemorySnapshotStore() });
+      if (config.leaf) made.leaf({ ...config.leaf, store: stores?.snapshots ?? new MemorySnapshotStore() });
       runner = new ChatRunner(config.concurrency);
+      agent = made;
     },
     async registerTool(descriptor: ToolDescriptor) {
       // Registration checks the schema and compiles its validator here, where calls are validated

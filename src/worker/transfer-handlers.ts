@@ -1,6 +1,5 @@
 import * as Comlink from 'comlink';
-import { isAmbiError } from '../errors/ambi-error.js';
-import { fromWireError, toWireError, type WireError } from './wire-error.js';
+import { fromWireError, isWireError, toWireError } from './wire-error.js';
 
 // Registered inside the functions that need them (never as a module side effect), so a
 // bundler with `sideEffects: false` cannot drop them; registering twice is harmless.
@@ -14,16 +13,18 @@ export function registerTransferHandlers(): void {
   Comlink.transferHandlers.set('throw', codedThrowHandler(original));
 }
 
-/** Comlink's own throw handler loses an error's `code`; ours keeps it, so `isAmbiError(e, code)` works on the other side. */
+/**
+ * Comlink's own throw handler loses an error's `code`, and a thrown value that cannot be
+ * cloned fails its reply (the caller hears only "Unserializable return value"). Ours sends
+ * every thrown value in the wire form (`toWireError`, which never fails), so
+ * `isAmbiError(e, code)` works on the other side and odd values keep a description.
+ */
 function codedThrowHandler(original: Comlink.TransferHandler<unknown, unknown>): Comlink.TransferHandler<unknown, unknown> {
   return {
     canHandle: original.canHandle,
-    serialize(thrown) {
-      const value = (thrown as { value: unknown }).value;
-      return isAmbiError(value) ? [toWireError(value), []] : original.serialize(thrown);
-    },
+    serialize: (thrown) => [toWireError((thrown as { value: unknown }).value), []],
     deserialize(wire) {
-      if (typeof wire === 'object' && wire !== null && (wire as WireError & { ambi?: unknown }).ambi === true) throw fromWireError(wire as WireError);
+      if (isWireError(wire)) throw fromWireError(wire);
       return original.deserialize(wire);
     },
   };

@@ -6,19 +6,50 @@ export type WireError =
   | { ambi: false; name: string; message: string; stack?: string }
   | { ambi: false; value: unknown };
 
-/** Flatten a thrown value for postMessage. */
+/**
+ * Flatten a thrown value for postMessage. Never throws, whatever was thrown: a value that
+ * can be neither cloned nor converted to text (a prototype-less object with a method, an
+ * Error whose fields throw) crosses as a description, so the call still ends at once.
+ */
 export function toWireError(error: unknown): WireError {
-  if (isAmbiError(error)) {
-    const fields = Object.fromEntries(
-      Object.entries(error).filter(([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v)),
-    ) as Record<string, string | number | boolean | null>;
-    return { ambi: true, code: error.code, name: error.name, message: error.message, fields, ...(error.stack ? { stack: error.stack } : {}) };
+  try {
+    if (isAmbiError(error)) {
+      const fields = Object.fromEntries(
+        Object.entries(error).filter(([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v)),
+      ) as Record<string, string | number | boolean | null>;
+      return { ambi: true, code: String(error.code), name: String(error.name), message: String(error.message), fields, ...stackOf(error) };
+    }
+    if (error instanceof Error) return { ambi: false, name: String(error.name), message: String(error.message), ...stackOf(error) };
+  } catch {
+    // A field that throws or cannot become text: the error is described below, like any other value.
   }
-  if (error instanceof Error) return { ambi: false, name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
   try {
     return { ambi: false, value: structuredClone(error) };
   } catch {
-    return { ambi: false, value: String(error) };
+    return { ambi: false, value: describe(error) };
+  }
+}
+
+/** Whether `value` is a WireError (the form every thrown value takes on the wire, see transfer-handlers). */
+export function isWireError(value: unknown): value is WireError {
+  return typeof value === 'object' && value !== null && typeof (value as { ambi?: unknown }).ambi === 'boolean';
+}
+
+function stackOf(error: Error): { stack?: string } {
+  return typeof error.stack === 'string' ? { stack: error.stack } : {};
+}
+
+/** A value that cannot be cloned, as text: `String(value)` where it has one, else its tag. */
+function describe(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    // No toString (a prototype-less object), or one that throws.
+  }
+  try {
+    return `${Object.prototype.toString.call(value)}, which can be neither cloned nor converted to text`;
+  } catch {
+    return 'a value that can be neither cloned nor converted to text';
   }
 }
 

@@ -1,7 +1,7 @@
 import { joinTextDelta, type RunEvent } from '../runner/events.js';
 import type { AbortSource } from '../tools/abort-source.js';
 import type { JsonValue } from '../tools/types.js';
-import type { PageToWorker, ToolInvoker, WireContext, WorkerToPage } from './protocol.js';
+import type { PageToWorker, ToolInvoker, WorkerToPage } from './protocol.js';
 import { sessionLink } from './session-link.js';
 import { fromWireError, toWireReason } from './wire-error.js';
 
@@ -11,8 +11,8 @@ const FLUSH_TEXT = 64 * 1024;
 const BATCH_MS = 2;
 
 /**
- * The runner worker's end of the session link. A call is one message each way; a
- * cancel is a message only when a call's abort fires (no port per call, nothing to leak).
+ * The runner worker's end of the session link. A call (or an approval rule's ask) is one
+ * message each way; a cancel is a message only when its abort fires (no port per call, nothing to leak).
  * Run events go in batches, on their own messages: carried on a call, they made every
  * call's message slower to post and to read, and the page's answer waited on that.
  */
@@ -48,8 +48,8 @@ export class WorkerPort {
   /** How the worker's ToolManager reaches the page tool `tool`. */
   invoker(tool: string): ToolInvoker {
     return {
-      call: (args, ctx, abort) => this.#call(tool, args, ctx, abort),
-      needsApproval: (args) => this.#request<boolean>({ t: 'ask', id: this.#next++, tool, args }),
+      call: (args, ctx, abort) => this.#request<JsonValue>({ t: 'call', id: this.#next++, tool, args, ctx }, abort),
+      needsApproval: (args, abort) => this.#request<boolean>({ t: 'ask', id: this.#next++, tool, args }, abort),
     };
   }
 
@@ -84,23 +84,17 @@ export class WorkerPort {
     }
   }
 
-  /** A call ends here when its abort fires: the page is told, and its late answer, if any, is dropped. */
-  #call(tool: string, args: unknown, ctx: WireContext, abort: AbortSource): Promise<JsonValue> {
-    const id = this.#next++;
-    return new Promise<JsonValue>((resolve, reject) => {
+  /** A call or an ask ends here when its abort fires: the page is told, and its late answer, if any, is dropped. */
+  #request<T>(message: Extract<WorkerToPage, { t: 'call' | 'ask' }>, abort: AbortSource): Promise<T> {
+    if (abort.aborted) return Promise.reject(abort.reason);
+    const { id } = message;
+    return new Promise<T>((resolve, reject) => {
       const unhook = abort.onAbort(() => {
         this.#pending.delete(id);
         this.#send({ t: 'abort', id, reason: toWireReason(abort.reason) });
         reject(abort.reason);
       });
       this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject, settled: unhook });
-      this.#send({ t: 'call', id, tool, args, ctx });
-    });
-  }
-
-  #request<T>(message: Extract<WorkerToPage, { t: 'ask' }>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.#pending.set(message.id, { resolve: resolve as (value: unknown) => void, reject, settled: undefined });
       this.#send(message);
     });
   }

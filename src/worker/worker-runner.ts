@@ -13,9 +13,11 @@ import { defined } from './defined.js';
 import { toDescriptor } from './descriptor.js';
 import { askHere, callHere } from './call-here.js';
 import { PagePort } from './page-port.js';
+import { refusedRun } from './refused-run.js';
+import { RunnerSetup } from './runner-setup.js';
 import { comlinkEndpoint } from './session-link.js';
 import type { RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireRunOptions, WorkerLeafOptions } from './protocol.js';
-import { ToolWorkerSupervisor, type WorkerSource } from './tool-worker.js';
+import { ToolWorkerSupervisor, type WorkerSource, type WorkerToolsOptions } from './tool-worker.js';
 import { registerTransferHandlers } from './transfer-handlers.js';
 import { toWireReason } from './wire-error.js';
 import { Inflight, onWorkerDeath } from './worker-life.js';
@@ -51,10 +53,7 @@ export interface WorkerRunnerOptions {
   validation?: ValidationMode;
 }
 
-export interface WorkerToolsOptions {
-  /** How long a worker tool may ignore its aborted signal before its worker is terminated (default 100 ms). */
-  graceMs?: number;
-}
+export type { WorkerToolsOptions } from './tool-worker.js';
 
 /** Start a runner in a Web Worker; the page keeps its own tools and only sees events and results. */
 export function createWorkerRunner(options: WorkerRunnerOptions): WorkerRunner {
@@ -74,8 +73,8 @@ export class WorkerRunner {
   /** Calls to the worker in flight: each rejects if the worker dies first. */
   readonly #inflight = new Inflight();
   #dead: AmbiError | undefined;
-  /** Registrations and configuration, in order; each run waits for them. */
-  #ready: Promise<void>;
+  /** Configuration and registrations, in order; each run waits for them (and retries a configuration that failed). */
+  readonly #setup: RunnerSetup;
   #registrationErrors: unknown[] = [];
 
   constructor(options: WorkerRunnerOptions) {
@@ -87,8 +86,11 @@ export class WorkerRunner {
     const { engine, concurrency, preamble, maxResultChars, database, leaf, validation } = options;
     if (leaf) this.#names.add('spawn_leaf');
     const config = { engine, ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation }) };
-    this.#ready = this.#guard(this.#api.configure(config));
-    this.#ready.catch(() => {});
+    this.#setup = new RunnerSetup(
+      () => this.#guard(this.#api.configure(config)),
+      (descriptor) => this.#guard(this.#api.registerTool(descriptor)),
+    );
+    void this.#setup.sync();
   }
 
   /** Add a tool that stays on the page (DOM, app state); the worker calls it through a proxy. */
@@ -98,6 +100,7 @@ export class WorkerRunner {
     this.#served.set(tool.name, { call: (args, ctx, abort) => callHere(tool, args, ctx, abort), needsApproval: (args) => askHere(tool, args) });
     // Refused by the worker (its schema, say): the next run fails with why.
     this.#register(toDescriptor(tool), (error) => this.#registrationErrors.push(error));
+    void this.#setup.sync(false);
     return this;
   }
 
@@ -105,12 +108,15 @@ export class WorkerRunner {
    * Start a dedicated tool worker (a module that calls `exposeTools`) and add its tools;
    * resolves with their names. A name already taken adds none of them (and stops that
    * worker); a tool the runner worker refuses rejects this, and the others stay added.
+   * If the runner worker cannot be configured (its database is blocked, say), this rejects
+   * with why and adds nothing.
    */
   async workerTools(source: WorkerSource, options: WorkerToolsOptions = {}): Promise<string[]> {
-    const supervisor = new ToolWorkerSupervisor(source, options.graceMs);
+    const supervisor = new ToolWorkerSupervisor(source, options);
     let descriptors: ToolDescriptor[];
     try {
-      descriptors = await this.#guard(supervisor.start());
+      // The runner worker gets ready meanwhile (a configuration that failed before is tried again).
+      [descriptors] = await Promise.all([this.#guard(supervisor.start()), this.#setup.sync()]);
       const taken = descriptors.find((d) => this.#names.has(d.name));
       if (taken) throw new DuplicateToolError(taken.name);
     } catch (error) {
@@ -124,7 +130,7 @@ export class WorkerRunner {
       this.#served.set(descriptor.name, supervisor.served(descriptor.name));
       this.#register(descriptor, (error) => refused.push(error));
     }
-    await this.#ready;
+    await this.#setup.sync();
     if (refused.length > 0) throw refused[0];
     return descriptors.map((d) => d.name);
   }
@@ -133,10 +139,12 @@ export class WorkerRunner {
   run(input: string, options: RunOptions = {}): Run {
     checkRunOptions(options); // here, as in-process: the same coded error, before anything crosses
     const runId = options.runId ?? crypto.randomUUID();
+    // Runs are told apart by id on both ends of the wire: a second one would take the first one's events.
+    if (this.#runs.has(runId)) return refusedRun(runId, new AmbiError('duplicate_run', `A run with id "${runId}" is still going on this runner`));
     const channel = new EventChannel();
     const { maxIterations, maxCallsPerReply, conversation, toolChoice, lock } = options;
     const wire: WireRunOptions = defined({ maxIterations, maxCallsPerReply, conversation, toolChoice, lock });
-    const started = this.#ready.then(() => {
+    const started = this.#setup.sync().then(() => {
       const refused = this.#registrationErrors.splice(0);
       if (refused.length > 0) throw refusal(refused);
       return this.#guard(this.#api.startRun(runId, input, wire));
@@ -212,17 +220,13 @@ export class WorkerRunner {
     this.#names.add(name);
   }
 
-  /** Register a tool in the worker, after what came before; one it refuses is forgotten here and handed to `refused`. */
+  /** Register a tool in the worker at the next sync; one it refuses is forgotten here and handed to `refused`. */
   #register(descriptor: ToolDescriptor, refused: (error: unknown) => void): void {
-    this.#ready = this.#ready.then(() =>
-      this.#guard(this.#api.registerTool(descriptor)).catch((error: unknown) => {
-        if (isAmbiError(error, 'worker_crashed') || isAmbiError(error, 'closed')) throw error;
-        this.#names.delete(descriptor.name);
-        this.#served.delete(descriptor.name);
-        refused(error);
-      }),
-    );
-    this.#ready.catch(() => {});
+    this.#setup.add(descriptor, (error) => {
+      this.#names.delete(descriptor.name);
+      this.#served.delete(descriptor.name);
+      refused(error);
+    });
   }
 
   /** A worker call that also rejects when the worker dies or the runner closes. */
