@@ -31,7 +31,7 @@ export async function runLeaf(parent: Agent, options: LeafOptions, depth: number
   // Written before the leaf starts: a leaf that cannot be recorded does not run.
   await options.store.put(snapshot).catch((error: unknown) => {
     if (isAmbiError(error)) throw error;
-    throw new AmbiError('storage_error', `The leaf snapshot could not be written, so the leaf did not start: ${String(error)}`, { cause: error });
+    throw new AmbiError('storage_error', `The leaf snapshot could not be written, so the leaf did not start: ${errorMessage(error)}`, { cause: error });
   });
 
   const runner = new ChatRunner({ concurrency: scope.concurrency, ...(scope.budget ? { budget: scope.budget } : {}) });

@@ -1,3 +1,4 @@
+import { errorMessage } from '../errors/error-message.js';
 import { isAmbiError } from '../errors/ambi-error.js';
 import { LazyAbortController, onAbort, sourceOf, type AbortSource } from './abort-source.js';
 import { deadline } from './deadlines.js';
@@ -103,6 +104,6 @@ function classifyThrow(toolName: string, error: unknown): AttemptOutcome {
   if (isAmbiError(error, 'tool_error')) return { kind: 'tool_error', message: error.message };
   if (isAmbiError(error, 'invalid_arguments')) return { kind: 'invalid_arguments', message: error.message };
   if (isAmbiError(error)) return { kind: 'crashed', code: error.code, message: error.message };
-  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const detail = error instanceof Error ? `${error.name}: ${errorMessage(error)}` : errorMessage(error);
   return { kind: 'crashed', message: `Tool "${toolName}" failed unexpectedly: ${detail}` };
 }
