@@ -1,4 +1,3 @@
-import { isAmbiError } from '../errors/ambi-error.js';
 import type { ToolChoice } from '../engines/types.js';
 import { childController } from '../tools/abort-source.js';
 import type { RunScope } from '../tools/types.js';
@@ -11,10 +10,10 @@ import { checkLimit, ConcurrencyBudget, Limiter } from './limiter.js';
 import { withConversationLock, type LockMode } from './conversation-lock.js';
 import type { Message } from './messages.js';
 import { DEFAULT_MAX_CALLS_PER_REPLY } from './reply-limit.js';
+import { runFailure } from './run-failure.js';
 import { runLoop } from './run-loop.js';
 import type { RunResult } from './run-result.js';
 import { sharedOf, type RunShared } from './run-shared.js';
-import { errorMessage } from '../errors/error-message.js';
 
 export interface ChatRunnerOptions {
   /** Calls of one reply that run at once (default 5). */
@@ -131,8 +130,7 @@ export class ChatRunner {
         return value;
       },
       (error: unknown) => {
-        const code = isAmbiError(error) ? error.code : 'internal_error';
-        channel.push({ type: 'run_failed', error: { code, message: errorMessage(error) } });
+        channel.push({ type: 'run_failed', error: runFailure(error) });
         channel.close();
         throw error;
       },

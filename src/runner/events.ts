@@ -2,6 +2,7 @@ import { AmbiError } from '../errors/ambi-error.js';
 import type { FinishReason, Usage } from '../engines/types.js';
 import type { ParseError } from '../parser/types.js';
 import type { ToolCall, ToolResult } from '../tools/types.js';
+import type { RunFailure } from './run-failure.js';
 import type { RunResult } from './run-result.js';
 
 /** What a run reports as it goes, in order. `leafId` marks an event that comes from a leaf run. */
@@ -18,7 +19,7 @@ export type RunEvent = (
   | { type: 'usage'; usage: Usage }
   | { type: 'iteration_finished'; iteration: number; finishReason: FinishReason; toolCalls: number }
   | { type: 'run_finished'; result: RunResult }
-  | { type: 'run_failed'; error: { code: string; message: string } }
+  | { type: 'run_failed'; error: RunFailure }
   /** Something went wrong that did not change the run's outcome (say a leaf's snapshot could not be updated). */
   | { type: 'warning'; code: string; message: string }
 ) & { leafId?: string };

@@ -4,6 +4,7 @@ import { DuplicateToolError } from '../errors/duplicate-tool-error.js';
 import type { EngineConfig } from '../engines/config.js';
 import type { Run, RunOptions } from '../runner/chat-runner.js';
 import { checkRunOptions } from '../runner/check-options.js';
+import { failureError } from '../runner/run-failure.js';
 import { EventChannel } from '../runner/events.js';
 import type { RunResult } from '../runner/run-result.js';
 import { onAbort } from '../tools/abort-source.js';
@@ -199,7 +200,7 @@ export class WorkerRunner {
       run.channel.push(event);
       if (event.leafId) continue;
       if (event.type === 'run_finished') run.resolve(event.result);
-      if (event.type === 'run_failed') run.reject(new AmbiError(event.error.code, event.error.message));
+      if (event.type === 'run_failed') run.reject(failureError(event.error));
     }
   }
 
