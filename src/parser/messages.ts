@@ -17,6 +17,15 @@ export function expectedFormat(tags: TagTexts): string {
 const kindOf = (value: unknown): string =>
   value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 
+/** How many stray keys a message names (a hostile payload may hold thousands). */
+const MAX_KEYS_NAMED = 5;
+
+/** `"a"`, `"a" and "b"`, `"a", "b" and "c"`: keys as the model wrote them, quoted. */
+const keyList = (keys: readonly string[]): string => {
+  const quoted = keys.map((key) => JSON.stringify(key));
+  return quoted.length < 2 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`;
+};
+
 /** Messages for each way a block can fail, given the parser's tags. */
 export function formatMessages(tags: TagTexts) {
   const format = expectedFormat(tags);
@@ -35,7 +44,9 @@ export function formatMessages(tags: TagTexts) {
       name === undefined
         ? `The tool call has no "name": give the tool's name as a non-empty string. ${format}`
         : `The tool call's "name" must be a non-empty string, but it is ${JSON.stringify(name)}. ${format}`,
-    bothArgs: () => `The tool call has both "args" and "arguments": give the arguments once, under "args". ${format}`,
+    manyArgs: (keys: readonly string[]) => `The tool call has ${keys.length === 2 ? 'both ' : ''}${keyList(keys)}: give the arguments once, under "args". ${format}`,
+    misplacedArgs: (keys: readonly string[]) =>
+      `The tool call has ${keyList(keys.slice(0, MAX_KEYS_NAMED))}${keys.length > MAX_KEYS_NAMED ? ' and more keys' : ''} beside "name" but no "args": put the tool's arguments in one "args" object. ${format}`,
     unclosed: () => `The tool call block is never closed: end it with ${tags.close}. ${format}`,
     inList: (index: number, message: string) => `Item ${index + 1} of the list: ${message[0]!.toLowerCase()}${message.slice(1)}`,
   };

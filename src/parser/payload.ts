@@ -42,17 +42,28 @@ export function readBlock(payload: string, source: BlockSource, messages: Format
   });
 }
 
+/**
+ * Keys that carry a call's arguments: ours, OpenAI's name for them, and Llama 3's JSON tool-call
+ * format (which vLLM's parsers also accept).
+ */
+const ARGUMENT_KEYS = ['args', 'arguments', 'parameters'] as const;
+
 /** One `{"name", "args"}` object as a call, or the message saying why it is not one. */
 function readCall(item: unknown, messages: FormatMessages): CallOrError | string {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) return messages.notAnObject(item);
   const fields = item as Record<string, unknown>;
   const name = fields.name;
   if (typeof name !== 'string' || name.trim() === '') return messages.badName(name);
-  const hasArgs = Object.hasOwn(fields, 'args');
-  const hasArguments = Object.hasOwn(fields, 'arguments');
-  // Taking one and ignoring the other would drop the model's data silently.
-  if (hasArgs && hasArguments) return messages.bothArgs();
-  const args = hasArgs ? fields.args : hasArguments ? fields.arguments : {};
+  const given = ARGUMENT_KEYS.filter((key) => Object.hasOwn(fields, key));
+  // Taking one and ignoring another would drop the model's data silently.
+  if (given.length > 1) return messages.manyArgs(given);
+  if (given.length === 0) {
+    // Keys beside the name are arguments put in the wrong place (or under a name we do not
+    // read): a call with {} would run without them. Only a bare name means "no arguments".
+    const others = Object.keys(fields).filter((key) => key !== 'name');
+    if (others.length > 0) return messages.misplacedArgs(others);
+  }
+  const args = given.length === 1 ? fields[given[0]!] : {};
   return { type: 'call', call: { id: newCallId(), name, arguments: decodeDoubleEncoded(args) } };
 }
 
