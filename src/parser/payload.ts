@@ -38,7 +38,7 @@ export function readBlock(payload: string, source: BlockSource, messages: Format
   return value.map((item: unknown, index) => {
     const part = readCall(item, messages);
     // An item's own JSON is its raw snippet: the model sees which element was wrong.
-    return typeof part === 'string' ? error(messages.inList(index, part), JSON.stringify(item)) : part;
+    return typeof part === 'string' ? error(messages.inList(index, part), itemSnippet(item, source)) : part;
   });
 }
 
@@ -65,6 +65,18 @@ function readCall(item: unknown, messages: FormatMessages): CallOrError | string
   }
   const args = given.length === 1 ? fields[given[0]!] : {};
   return { type: 'call', call: { id: newCallId(), name, arguments: decodeDoubleEncoded(args) } };
+}
+
+/**
+ * A list item as JSON; one nested too deep for JSON.stringify (JSON.parse reads any depth)
+ * is shown as the block it came from, which is shared, not copied, however many such items.
+ */
+function itemSnippet(item: unknown, source: BlockSource): string {
+  try {
+    return JSON.stringify(item);
+  } catch {
+    return source.raw;
+  }
 }
 
 /** Some models send arguments as a JSON string; decode it, or keep the raw string for a later stage to report. */
