@@ -28,10 +28,13 @@ export interface ToolCallMerger {
 export function createToolCallMerger(): ToolCallMerger {
   const calls: PendingCall[] = [];
   const byIndex = new Map<number, PendingCall>();
+  /** The latest call to get each id: a map, as a hostile server may send thousands of calls. */
+  const byId = new Map<string, PendingCall>();
 
   const open = (order: number, id: string | undefined): PendingCall => {
     const call: PendingCall = { order, id, name: '', args: '' };
     calls.push(call);
+    if (id !== undefined) byId.set(id, call);
     return call;
   };
 
@@ -45,7 +48,12 @@ export function createToolCallMerger(): ToolCallMerger {
   };
 
   const withoutIndex = (id: string | undefined, name: string): PendingCall => {
-    if (id !== undefined) return calls.find((c) => c.id === id) ?? open(calls.length, id);
+    if (id !== undefined) {
+      // Ids may repeat (the runner makes them unique per run): an id with a name starts a call,
+      // unless the call that id opened still waits for its name; an id alone continues the latest.
+      const same = byId.get(id);
+      return same && (name === '' || same.name === '') ? same : open(calls.length, id);
+    }
     const last = calls.at(-1);
     // No index and no id (Gemini): a piece continues the last call, unless it names another
     // tool or the last call's arguments are already a whole JSON value.
@@ -63,7 +71,10 @@ export function createToolCallMerger(): ToolCallMerger {
       const name = typeof fn.name === 'string' ? fn.name : '';
       const call =
         typeof piece.index === 'number' ? withIndex(piece.index, id) : withoutIndex(id, name);
-      call.id ??= id;
+      if (call.id === undefined && id !== undefined) {
+        call.id = id;
+        byId.set(id, call);
+      }
       // The name arrives whole in the first piece; later pieces repeat it or send "" (LM Studio).
       if (call.name === '' && name !== '') call.name = name;
       if (typeof fn.arguments === 'string') call.args += fn.arguments;
