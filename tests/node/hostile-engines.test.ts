@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { callsOf, collect, useSseServer } from './engine-test-helpers.js';
-import { chunk, DONE } from './sse-server.js';
+import type { EngineEvent } from '../../src/engines/types.js';
+import { callsOf, collect, rejection, request, textOf, useSseServer } from './engine-test-helpers.js';
+import { chunk, DONE, sse } from './sse-server.js';
 
 const local = useSseServer();
 const { engineFor } = local;
@@ -46,5 +47,113 @@ describe('native tool calls without an index', () => {
       ],
     }));
     expect(callsOf(await collect(engine))).toEqual([{ id: 'late', name: 'now', arguments: {} }]);
+  });
+});
+
+/** OpenAI's last chunk under `stream_options.include_usage`: no choices, only usage. */
+const usageChunk = sse({ id: 'chatcmpl-test', object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } });
+const usage = { type: 'usage', usage: { promptTokens: 5, completionTokens: 2, totalTokens: 7 } };
+const answer = [chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hello' }), chunk({}, 'stop')];
+
+describe('a server that keeps the connection open after the finish', () => {
+  it('returns the answer when nothing follows the finish (no [DONE], no usage, no timeout set)', async () => {
+    const engine = await engineFor(() => ({ pieces: answer, then: 'hold' }));
+    const events = await collect(engine);
+    expect(textOf(events)).toBe('Hello');
+    expect(events.at(-1)).toEqual({ type: 'finish', reason: 'stop' });
+    await local.server.clientClosed(0);
+  });
+
+  it('returns the answer rather than a timeout when timeoutMs runs out after the finish', async () => {
+    const engine = await engineFor(() => ({ pieces: answer, then: 'hold' }), { timeoutMs: 100 });
+    const events = await collect(engine);
+    expect(textOf(events)).toBe('Hello');
+    expect(events.at(-1)).toEqual({ type: 'finish', reason: 'stop' });
+  });
+
+  it('keeps the usage that comes in a chunk after the finish, then stops without waiting for [DONE]', async () => {
+    const engine = await engineFor(() => ({ pieces: [...answer, { text: usageChunk, delayMs: 100 }], then: 'hold' }));
+    const events = await collect(engine);
+    expect(events.slice(-2)).toEqual([usage, { type: 'finish', reason: 'stop' }]);
+    await local.server.clientClosed(0);
+  });
+
+  it('returns tool calls whose finish arrived, the connection held open', async () => {
+    const engine = await engineFor(() => ({
+      pieces: [chunk({ tool_calls: [{ index: 0, id: 'c1', function: { name: 'now', arguments: '{}' } }] }), chunk({}, 'tool_calls'), usageChunk],
+      then: 'hold',
+    }), { timeoutMs: 5_000 });
+    const events = await collect(engine);
+    expect(callsOf(events)).toEqual([{ id: 'c1', name: 'now', arguments: {} }]);
+    expect(events.at(-1)).toEqual({ type: 'finish', reason: 'tool_calls' });
+  });
+
+  it('returns the answer when the connection breaks after the finish', async () => {
+    const engine = await engineFor(() => ({ pieces: answer, then: 'cut' }));
+    expect((await collect(engine)).at(-1)).toEqual({ type: 'finish', reason: 'stop' });
+  });
+
+  it('ignores a half-written event after the finish', async () => {
+    const engine = await engineFor(() => ({ pieces: [...answer, 'data: {"choices":[],"usa'] }));
+    expect((await collect(engine)).at(-1)).toEqual({ type: 'finish', reason: 'stop' });
+  });
+
+  it('still rejects with aborted when the caller aborts while the server holds on after the finish', async () => {
+    const engine = await engineFor(() => ({ pieces: answer, then: 'hold' }));
+    const controller = new AbortController();
+    const seen: EngineEvent[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const event of engine.stream(request({ signal: controller.signal }))) {
+          seen.push(event);
+          if (event.type === 'text') controller.abort('stop');
+        }
+      })(),
+    );
+    expect(error.code).toBe('aborted');
+    await local.server.clientClosed(0);
+  });
+
+  it('still rejects with stream_error when the server reports an error after the finish', async () => {
+    const engine = await engineFor(() => ({ pieces: [...answer, 'event: error\ndata: {"error":{"message":"billing failed"}}\n\n'], then: 'hold' }));
+    const error = await rejection(collect(engine));
+    expect(error.code).toBe('stream_error');
+    expect(error.message).toContain('billing failed');
+  });
+});
+
+/** A whole chat completion, as a server that ignores `stream: true` sends it. */
+const completion = JSON.stringify({
+  id: 'chatcmpl-json',
+  object: 'chat.completion',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'Slow but whole' }, finish_reason: 'stop' }],
+  usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
+});
+const json = { 'content-type': 'application/json' };
+
+describe('a JSON body (a server that ignores stream: true)', () => {
+  it('is not timed out while it is still arriving, each piece inside timeoutMs', async () => {
+    const pieces = completion.match(/[\s\S]{1,20}/g)!.map((text) => ({ text, delayMs: 40 }));
+    const engine = await engineFor(() => ({ headers: json, pieces }), { timeoutMs: 300, maxRetries: 0 });
+    const events = await collect(engine);
+    expect(textOf(events)).toBe('Slow but whole');
+    expect(events.at(-1)).toEqual({ type: 'finish', reason: 'stop' });
+  });
+
+  it('still times out once it stops arriving for timeoutMs', async () => {
+    const engine = await engineFor(() => ({ headers: json, pieces: [completion.slice(0, 30)], then: 'hold' }), { timeoutMs: 150, maxRetries: 0 });
+    expect((await rejection(collect(engine))).code).toBe('timeout');
+    await local.server.clientClosed(0);
+  });
+
+  it('returns a whole completion whose connection is then held open past timeoutMs', async () => {
+    const engine = await engineFor(() => ({ headers: json, pieces: [completion], then: 'hold' }), { timeoutMs: 150, maxRetries: 0 });
+    expect(textOf(await collect(engine))).toBe('Slow but whole');
+  });
+
+  it('returns a whole completion whose connection is then held open', async () => {
+    const engine = await engineFor(() => ({ headers: json, pieces: [completion], then: 'hold' }));
+    expect(textOf(await collect(engine))).toBe('Slow but whole');
+    await local.server.clientClosed(0);
   });
 });
