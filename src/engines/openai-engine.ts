@@ -9,13 +9,27 @@ import { chatCompletionsURL, requestBody, requestHeaders } from './openai-reques
 import { decodeCompletion, decodeStream, FINISH_GRACE_MS } from './openai-stream.js';
 import type { RequestLifetime } from './request-lifetime.js';
 import { readSse } from './sse-reader.js';
+import { urlSecrets, withoutURLSecrets } from './url-secrets.js';
 
 /** An Engine that streams from an OpenAI-compatible `/chat/completions` endpoint. */
 export function createOpenAICompatibleEngine(config: OpenAICompatibleConfig, fetchImpl: typeof fetch): Engine {
+  const secrets = urlSecrets(config.baseURL);
   return {
     nativeTools: config.nativeTools,
-    stream: (request) => streamChat(config, fetchImpl, request),
+    stream: (request) => withoutSecrets(streamChat(config, fetchImpl, request), secrets),
   };
+}
+
+/**
+ * The stream, its errors redacted: fetch and servers may quote the URL (or a key from it) in
+ * what they say, and an error message reaches run events and the page.
+ */
+async function* withoutSecrets(events: AsyncGenerator<EngineEvent>, secrets: readonly string[]): AsyncGenerator<EngineEvent> {
+  try {
+    yield* events;
+  } catch (error) {
+    throw withoutURLSecrets(error, secrets);
+  }
 }
 
 async function* streamChat(config: OpenAICompatibleConfig, fetchImpl: typeof fetch, request: EngineRequest): AsyncGenerator<EngineEvent> {
