@@ -4,6 +4,7 @@
  * its user-info dropped and each query value replaced by `***`.
  */
 import { isAmbiError } from '../errors/ambi-error.js';
+import { resolveURL } from './realm-url.js';
 
 const REDACTED = '***';
 /** A value of the URL this short is also searched for outside URLs only when it could be a key, not a word or a number. */
@@ -33,12 +34,8 @@ function redactQuery(query: string): string {
 
 /** The values of `url` that may be keys (user name, password, query values), as written and decoded, longest first. */
 export function urlSecrets(url: string): string[] {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return [];
-  }
+  const parsed = resolveURL(url);
+  if (!parsed) return [];
   const values = [parsed.username, parsed.password];
   for (const piece of parsed.search.slice(1).split('&')) values.push(piece.slice(piece.indexOf('=') + 1));
   const all = values.flatMap((value) => [value, decoded(value)]).filter((value) => value.length >= MIN_SECRET);
