@@ -99,9 +99,36 @@ export function createToolCallMerger(): ToolCallMerger {
   };
 }
 
-/** JSON arguments as a value; empty text is `{}`; text that does not parse stays raw for the ToolManager to report. */
+/**
+ * Nesting past which arguments stay the server's text: the ToolManager refuses them anyway, and
+ * a value that deep could not be written back (JSON.stringify and structured cloning recurse).
+ */
+const MAX_NESTING = 64;
+
+/**
+ * JSON arguments as a value; empty text is `{}`; text that does not parse, or nests deeper
+ * than MAX_NESTING, stays raw for the ToolManager to report (and goes back to the server as sent).
+ */
 export function parseArguments(text: string): unknown {
-  return text.trim() === '' ? {} : parseJsonOr(text, text);
+  if (text.trim() === '') return {};
+  return nestsDeeperThan(text, MAX_NESTING) ? text : parseJsonOr(text, text);
+}
+
+/** Whether JSON text opens more than `limit` arrays and objects at once: one pass, strings skipped. */
+function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c) i++; // a backslash: the next character is escaped
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return false;
 }
 
 const NOT_JSON = Symbol('not JSON');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../src/engines/types.js';
+import { Agent, ChatRunner, defineTool, openAICompatible } from '../../src/index.js';
 import { callsOf, collect, rejection, request, textOf, useSseServer } from './engine-test-helpers.js';
 import { chunk, DONE, sse } from './sse-server.js';
 
@@ -155,5 +156,27 @@ describe('a JSON body (a server that ignores stream: true)', () => {
     const engine = await engineFor(() => ({ headers: json, pieces: [completion], then: 'hold' }));
     expect(textOf(await collect(engine))).toBe('Slow but whole');
     await local.server.clientClosed(0);
+  });
+});
+
+describe('native tool-call arguments nested too deep to write back', () => {
+  const deep = `{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+  const deepCall = () => ({ pieces: [chunk({ tool_calls: [{ index: 0, id: 'c1', function: { name: 'echo', arguments: deep } }] }), chunk({}, 'tool_calls'), DONE] });
+
+  it('keeps them as the server sent them, as text', async () => {
+    const engine = await engineFor(deepCall);
+    expect(callsOf(await collect(engine))).toEqual([{ id: 'c1', name: 'echo', arguments: deep }]);
+  });
+
+  it('lets the run go on: the arguments go back to the server as they came', async () => {
+    const server = await local.start((_req, n) => (n === 0 ? deepCall() : { pieces: [chunk({ content: 'ok' }, 'stop'), DONE] }));
+    const echo = defineTool({ name: 'echo', description: 'Echo.', parameters: { type: 'object', properties: {} }, idempotent: true, call: async () => 'hi' });
+    const agent = (await Agent.make(openAICompatible({ baseURL: server.baseURL, model: 'm' }))).tool(echo);
+    const result = await new ChatRunner().run(agent, 'hi').result;
+    expect(result.text).toBe('ok');
+    // Whether the tool runs is the ToolManager's call (it refuses arguments nested that deep); the run itself goes on.
+    expect(result.toolResults.map((r) => r.id)).toEqual(['c1']);
+    const assistant = server.requests[1]!.json.messages.find((m: { role: string }) => m.role === 'assistant');
+    expect(assistant.tool_calls[0].function.arguments).toBe(deep);
   });
 });
