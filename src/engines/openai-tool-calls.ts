@@ -1,6 +1,7 @@
 import { parseJsonOr } from '../parser/parse-json.js';
 import { newCallId } from '../tools/ids.js';
 import type { ToolCall } from '../tools/types.js';
+import { JsonEnd } from './json-end.js';
 import { asRecord } from './wire-json.js';
 
 /** A call being assembled from `delta.tool_calls` pieces. */
@@ -10,6 +11,8 @@ interface PendingCall {
   id?: string;
   name: string;
   args: string;
+  /** Whether `args` is already one whole JSON value, followed piece by piece. */
+  end: JsonEnd;
   provider?: Record<string, unknown>;
 }
 
@@ -32,7 +35,7 @@ export function createToolCallMerger(): ToolCallMerger {
   const byId = new Map<string, PendingCall>();
 
   const open = (order: number, id: string | undefined): PendingCall => {
-    const call: PendingCall = { order, id, name: '', args: '' };
+    const call: PendingCall = { order, id, name: '', args: '', end: new JsonEnd() };
     calls.push(call);
     if (id !== undefined) byId.set(id, call);
     return call;
@@ -58,7 +61,7 @@ export function createToolCallMerger(): ToolCallMerger {
     // No index and no id (Gemini): a piece continues the last call, unless it names another
     // tool or the last call's arguments are already a whole JSON value.
     if (!last) return open(0, undefined);
-    const startsAnother = name !== '' && last.name !== '' && (name !== last.name || isCompleteJson(last.args));
+    const startsAnother = name !== '' && last.name !== '' && (name !== last.name || last.end.whole);
     return startsAnother ? open(calls.length, undefined) : last;
   };
 
@@ -77,9 +80,15 @@ export function createToolCallMerger(): ToolCallMerger {
       }
       // The name arrives whole in the first piece; later pieces repeat it or send "" (LM Studio).
       if (call.name === '' && name !== '') call.name = name;
-      if (typeof fn.arguments === 'string') call.args += fn.arguments;
-      // Some servers send the arguments as an object rather than JSON text.
-      else if (fn.arguments !== undefined && fn.arguments !== null) call.args = JSON.stringify(fn.arguments);
+      if (typeof fn.arguments === 'string') {
+        call.end.feed(call.args, fn.arguments);
+        call.args += fn.arguments;
+      } else if (fn.arguments !== undefined && fn.arguments !== null) {
+        // Some servers send the arguments as an object rather than JSON text.
+        call.args = JSON.stringify(fn.arguments);
+        call.end = new JsonEnd();
+        call.end.feed('', call.args);
+      }
       // for…in, not Object.entries: no array per delta. A piece is parsed JSON, so every key is its own.
       for (const key in piece) {
         const value = piece[key];
@@ -129,10 +138,4 @@ function nestsDeeperThan(text: string, limit: number): boolean {
     } else if (code === 0x5d || code === 0x7d) depth--;
   }
   return false;
-}
-
-const NOT_JSON = Symbol('not JSON');
-
-function isCompleteJson(text: string): boolean {
-  return text.trim() !== '' && parseJsonOr(text, NOT_JSON) !== NOT_JSON;
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EngineEvent } from '../../src/engines/types.js';
 import { Agent, ChatRunner, defineTool, openAICompatible } from '../../src/index.js';
 import { callsOf, collect, rejection, request, textOf, useSseServer } from './engine-test-helpers.js';
@@ -178,5 +178,44 @@ describe('native tool-call arguments nested too deep to write back', () => {
     expect(result.toolResults.map((r) => r.id)).toEqual(['c1']);
     const assistant = server.requests[1]!.json.messages.find((m: { role: string }) => m.role === 'assistant');
     expect(assistant.tool_calls[0].function.arguments).toBe(deep);
+  });
+});
+
+describe('many tool-call pieces without index or id', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('merges 20 000 pieces that each repeat the name with work linear in the stream (JSON parsed once per event, not once per piece over the whole call)', async () => {
+    const pieces = 20_000;
+    const body = [
+      chunk({ tool_calls: [{ function: { name: 'write', arguments: '{"text":"' } }] }),
+      ...Array.from({ length: pieces }, () => chunk({ tool_calls: [{ function: { name: 'write', arguments: 'abcdefghij' } }] })),
+      chunk({ tool_calls: [{ function: { name: 'write', arguments: '"}' } }] }),
+      chunk({}, 'tool_calls'),
+      DONE,
+    ].join('');
+    const engine = await engineFor(() => ({ pieces: [body] }));
+    const parse = JSON.parse;
+    let parsedChars = 0;
+    vi.spyOn(JSON, 'parse').mockImplementation((text: string, reviver?: any) => {
+      parsedChars += String(text).length;
+      return parse(text, reviver);
+    });
+    const calls = callsOf(await collect(engine));
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ name: 'write', arguments: { text: 'abcdefghij'.repeat(pieces) } });
+    expect(parsedChars).toBeLessThan(3 * body.length);
+  });
+
+  it('still starts a new call when a piece names the tool again after the arguments are whole', async () => {
+    const engine = await engineFor(() => ({
+      pieces: [
+        chunk({ tool_calls: [{ function: { name: 'find', arguments: '{"q":' } }] }),
+        chunk({ tool_calls: [{ function: { name: 'find', arguments: '"cats"} ' } }] }),
+        chunk({ tool_calls: [{ function: { name: 'find', arguments: '{"q":"dogs"}' } }] }),
+        chunk({ tool_calls: [{ function: { name: 'find', arguments: '"x"}' } }] }),
+        chunk({}, 'tool_calls'),
+      ],
+    }));
+    expect(callsOf(await collect(engine)).map((c) => c.arguments)).toEqual([{ q: 'cats' }, { q: 'dogs' }, '"x"}']);
   });
 });
