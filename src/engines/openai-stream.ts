@@ -141,13 +141,14 @@ export function createChunkDecoder(): ChunkDecoder {
   let usage: Usage | undefined;
   let reasoningContent: string | undefined;
   let reasoningDetails: Record<string, unknown>[] | undefined;
+  const detailsByKey = new Map<string, Record<string, unknown>>();
   let settled = false;
 
   const takeDelta = (delta: Record<string, unknown>, events: EngineEvent[]) => {
     const text = contentText(delta.content);
     if (text !== '') events.push({ type: 'text', text });
     if (typeof delta.reasoning_content === 'string') reasoningContent = (reasoningContent ?? '') + delta.reasoning_content;
-    if (Array.isArray(delta.reasoning_details)) reasoningDetails = mergeDetails(reasoningDetails ?? [], delta.reasoning_details);
+    if (Array.isArray(delta.reasoning_details)) reasoningDetails = mergeDetails(reasoningDetails ?? [], detailsByKey, delta.reasoning_details);
     for (const piece of asArray(delta.tool_calls)) calls.add(piece);
   };
 
@@ -211,13 +212,18 @@ function contentText(content: unknown): string {
 }
 
 /** OpenRouter streams reasoning_details as pieces sharing an `index`: join their text, keep the rest. */
-function mergeDetails(into: Record<string, unknown>[], pieces: unknown[]): Record<string, unknown>[] {
+function mergeDetails(into: Record<string, unknown>[], byKey: Map<string, Record<string, unknown>>, pieces: unknown[]): Record<string, unknown>[] {
   for (const raw of pieces) {
     const piece = asRecord(raw);
     if (!piece) continue;
-    const same = typeof piece.index === 'number' ? into.find((d) => d.index === piece.index && d.type === piece.type) : undefined;
+    // Found by key, not by a scan: a hostile stream may send thousands of details.
+    const comparable = piece.type === null || typeof piece.type !== 'object';
+    const key = typeof piece.index === 'number' && comparable ? `${piece.index}\u0000${typeof piece.type}\u0000${String(piece.type)}` : undefined;
+    const same = key === undefined ? undefined : byKey.get(key);
     if (!same) {
-      into.push({ ...piece });
+      const detail = { ...piece };
+      into.push(detail);
+      if (key !== undefined) byKey.set(key, detail);
       continue;
     }
     for (const [key, value] of Object.entries(piece)) {

@@ -219,3 +219,24 @@ describe('many tool-call pieces without index or id', () => {
     expect(callsOf(await collect(engine)).map((c) => c.arguments)).toEqual([{ q: 'cats' }, { q: 'dogs' }, '"x"}']);
   });
 });
+
+describe('many reasoning_details pieces', () => {
+  it('joins thousands of interleaved details by index and type, in their first order', async () => {
+    const details = 5_000;
+    const piece = (i: number, text: string) => chunk({ reasoning_details: [{ type: 'reasoning.text', index: i, text }] });
+    const body = [
+      ...Array.from({ length: details }, (_, i) => piece(i, `a${i}`)),
+      ...Array.from({ length: details }, (_, i) => piece(i, `b${i}`)),
+      chunk({ reasoning_details: [{ type: 'reasoning.summary', index: 0, summary: 's' }] }),
+      chunk({ content: 'ok' }, 'stop'),
+      DONE,
+    ].join('');
+    const engine = await engineFor(() => ({ pieces: [body] }));
+    const finish = (await collect(engine)).at(-1) as Extract<EngineEvent, { type: 'finish' }>;
+    const joined = finish.provider!.reasoning_details as Array<Record<string, unknown>>;
+    expect(joined).toHaveLength(details + 1);
+    expect(joined[0]).toEqual({ type: 'reasoning.text', index: 0, text: 'a0b0' });
+    expect(joined[details - 1]).toEqual({ type: 'reasoning.text', index: details - 1, text: `a${details - 1}b${details - 1}` });
+    expect(joined[details]).toEqual({ type: 'reasoning.summary', index: 0, summary: 's' });
+  });
+});
