@@ -54,17 +54,25 @@ function readCall(item: unknown, messages: FormatMessages): CallOrError | string
   const fields = item as Record<string, unknown>;
   const name = fields.name;
   if (typeof name !== 'string' || name.trim() === '') return messages.badName(name);
-  const given = ARGUMENT_KEYS.filter((key) => Object.hasOwn(fields, key));
-  // Taking one and ignoring another would drop the model's data silently.
-  if (given.length > 1) return messages.manyArgs(given);
-  if (given.length === 0) {
-    // Keys beside the name are arguments put in the wrong place (or under a name we do not
-    // read): a call with {} would run without them. Only a bare name means "no arguments".
-    const others = Object.keys(fields).filter((key) => key !== 'name');
-    if (others.length > 0) return messages.misplacedArgs(others);
+  // A loop rather than filter: no array per call on the parser's hot path.
+  let carrier: string | undefined;
+  for (const key of ARGUMENT_KEYS) {
+    if (!Object.hasOwn(fields, key)) continue;
+    // Taking one and ignoring another would drop the model's data silently.
+    if (carrier !== undefined) return messages.manyArgs(ARGUMENT_KEYS.filter((k) => Object.hasOwn(fields, k)));
+    carrier = key;
   }
-  const args = given.length === 1 ? fields[given[0]!] : {};
+  // Keys beside the name are arguments put in the wrong place (or under a name we do not
+  // read): a call with {} would run without them. Only a bare name means "no arguments".
+  if (carrier === undefined && hasKeyBesideName(fields)) return messages.misplacedArgs(Object.keys(fields).filter((key) => key !== 'name'));
+  const args = carrier === undefined ? {} : fields[carrier];
   return { type: 'call', call: { id: newCallId(), name, arguments: decodeDoubleEncoded(args) } };
+}
+
+function hasKeyBesideName(fields: Record<string, unknown>): boolean {
+  // for…in with an own-key check: stops at the first key, and a polluted prototype adds none.
+  for (const key in fields) if (key !== 'name' && Object.hasOwn(fields, key)) return true;
+  return false;
 }
 
 /**
