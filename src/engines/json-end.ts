@@ -10,20 +10,17 @@ const NOT_JSON = Symbol('not JSON');
  * white space after it, or a value that closed but did not parse, can never be whole again.
  */
 export class JsonEnd {
+  /** How much of the text has been read. */
+  private read = 0;
   private depth = 0;
   private inString = false;
   private escaped = false;
   private state: 'open' | 'whole' | 'broken' = 'open';
 
-  /** True when the text read is one whole value. */
-  get whole(): boolean {
-    return this.state === 'whole';
-  }
-
-  /** Read `piece`, which follows `before` (the text read so far). */
-  feed(before: string, piece: string): void {
-    for (let i = 0; i < piece.length && this.state !== 'broken'; i++) {
-      const code = piece.charCodeAt(i);
+  /** Whether `text`, which starts with the text given before, is one whole value: only what is new is read. */
+  isWhole(text: string): boolean {
+    for (; this.read < text.length && this.state !== 'broken'; this.read++) {
+      const code = text.charCodeAt(this.read);
       if (this.state === 'whole') {
         if (!isSpace(code)) this.state = 'broken';
         continue;
@@ -33,21 +30,21 @@ export class JsonEnd {
         else if (code === BACKSLASH) this.escaped = true;
         else if (code === QUOTE) {
           this.inString = false;
-          if (this.depth === 0) this.closed(before, piece, i);
+          if (this.depth === 0) this.closed(text);
         }
       } else if (code === QUOTE) this.inString = true;
       else if (code === OPEN_BRACE || code === OPEN_BRACKET) this.depth++;
       else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
-        if (--this.depth === 0) this.closed(before, piece, i);
+        if (--this.depth === 0) this.closed(text);
         else if (this.depth < 0) this.state = 'broken';
       }
     }
+    return this.state === 'whole';
   }
 
-  /** The outermost value just closed at piece[i]: whole if the text up to there parses. */
-  private closed(before: string, piece: string, i: number): void {
-    const text = before + piece.slice(0, i + 1);
-    this.state = parseJsonOr(text, NOT_JSON) === NOT_JSON ? 'broken' : 'whole';
+  /** The outermost value just closed at the character being read: whole if the text up to it parses. */
+  private closed(text: string): void {
+    this.state = parseJsonOr(text.slice(0, this.read + 1), NOT_JSON) === NOT_JSON ? 'broken' : 'whole';
   }
 }
 
