@@ -4,23 +4,40 @@ const NOT_JSON = Symbol('not JSON');
 
 /**
  * Whether streamed JSON text is, so far, one whole value: an object, an array or a string (a
- * tool call's arguments, maybe double-encoded). Each character is read once, and JSON.parse
- * runs at most once, where the outermost value closes: parsing the whole text at every piece
- * would cost a hostile stream of many small pieces quadratic time. Once whole, anything but
- * white space after it, or a value that closed but did not parse, can never be whole again.
+ * tool call's arguments, maybe double-encoded). Pieces are read when the question is asked,
+ * each character once, and JSON.parse runs at most once, where the outermost value closes:
+ * parsing the whole text at every piece would cost a hostile stream of many small pieces
+ * quadratic time. Once whole, anything but white space after it, or a value that closed but
+ * did not parse, can never be whole again.
  */
 export class JsonEnd {
-  /** How much of the text has been read. */
-  private read = 0;
+  /** Pieces not read yet. Each is read on its own: indexing into the joined text would flatten it every time. */
+  private pending: string[] = [];
+  /** The text read so far (a rope; flattened only by the one JSON.parse). */
+  private seen = '';
   private depth = 0;
   private inString = false;
   private escaped = false;
   private state: 'open' | 'whole' | 'broken' = 'open';
 
-  /** Whether `text`, which starts with the text given before, is one whole value: only what is new is read. */
-  isWhole(text: string): boolean {
-    for (; this.read < text.length && this.state !== 'broken'; this.read++) {
-      const code = text.charCodeAt(this.read);
+  /** Take the next piece of the text. */
+  append(piece: string): void {
+    if (this.state !== 'broken') this.pending.push(piece);
+  }
+
+  /** Whether the text so far is one whole value. */
+  get whole(): boolean {
+    for (const piece of this.pending) {
+      this.read(piece);
+      this.seen += piece;
+    }
+    this.pending = [];
+    return this.state === 'whole';
+  }
+
+  private read(piece: string): void {
+    for (let i = 0; i < piece.length && this.state !== 'broken'; i++) {
+      const code = piece.charCodeAt(i);
       if (this.state === 'whole') {
         if (!isSpace(code)) this.state = 'broken';
         continue;
@@ -30,21 +47,20 @@ export class JsonEnd {
         else if (code === BACKSLASH) this.escaped = true;
         else if (code === QUOTE) {
           this.inString = false;
-          if (this.depth === 0) this.closed(text);
+          if (this.depth === 0) this.closed(piece, i);
         }
       } else if (code === QUOTE) this.inString = true;
       else if (code === OPEN_BRACE || code === OPEN_BRACKET) this.depth++;
       else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
-        if (--this.depth === 0) this.closed(text);
+        if (--this.depth === 0) this.closed(piece, i);
         else if (this.depth < 0) this.state = 'broken';
       }
     }
-    return this.state === 'whole';
   }
 
-  /** The outermost value just closed at the character being read: whole if the text up to it parses. */
-  private closed(text: string): void {
-    this.state = parseJsonOr(text.slice(0, this.read + 1), NOT_JSON) === NOT_JSON ? 'broken' : 'whole';
+  /** The outermost value just closed at piece[i]: whole if the text up to there parses. */
+  private closed(piece: string, i: number): void {
+    this.state = parseJsonOr(this.seen + piece.slice(0, i + 1), NOT_JSON) === NOT_JSON ? 'broken' : 'whole';
   }
 }
 

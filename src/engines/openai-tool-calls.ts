@@ -61,7 +61,7 @@ export function createToolCallMerger(): ToolCallMerger {
     // No index and no id (Gemini): a piece continues the last call, unless it names another
     // tool or the last call's arguments are already a whole JSON value.
     if (!last) return open(0, undefined);
-    const startsAnother = name !== '' && last.name !== '' && (name !== last.name || last.end.isWhole(last.args));
+    const startsAnother = name !== '' && last.name !== '' && (name !== last.name || last.end.whole);
     return startsAnother ? open(calls.length, undefined) : last;
   };
 
@@ -80,11 +80,14 @@ export function createToolCallMerger(): ToolCallMerger {
       }
       // The name arrives whole in the first piece; later pieces repeat it or send "" (LM Studio).
       if (call.name === '' && name !== '') call.name = name;
-      if (typeof fn.arguments === 'string') call.args += fn.arguments;
-      else if (fn.arguments !== undefined && fn.arguments !== null) {
+      if (typeof fn.arguments === 'string') {
+        call.args += fn.arguments;
+        call.end.append(fn.arguments);
+      } else if (fn.arguments !== undefined && fn.arguments !== null) {
         // Some servers send the arguments as an object rather than JSON text.
         call.args = JSON.stringify(fn.arguments);
         call.end = new JsonEnd();
+        call.end.append(call.args);
       }
       // for…in, not Object.entries: no array per delta. A piece is parsed JSON, so every key is its own.
       for (const key in piece) {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../src/engines/types.js';
 import { Agent, ChatRunner, defineTool, openAICompatible } from '../../src/index.js';
 import { callsOf, collect, rejection, request, textOf, useSseServer } from './engine-test-helpers.js';
@@ -159,7 +159,8 @@ describe('a JSON body (a server that ignores stream: true)', () => {
   });
 });
 
-describe('native tool-call arguments nested too deep to write back', () => {
+// 100 000 levels of nesting take a while to parse and to check: a budget for a loaded machine.
+describe('native tool-call arguments nested too deep to write back', { timeout: 30_000 }, () => {
   const deep = `{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
   const deepCall = () => ({ pieces: [chunk({ tool_calls: [{ index: 0, id: 'c1', function: { name: 'echo', arguments: deep } }] }), chunk({}, 'tool_calls'), DONE] });
 
@@ -181,9 +182,7 @@ describe('native tool-call arguments nested too deep to write back', () => {
   });
 });
 
-describe('many tool-call pieces without index or id', () => {
-  afterEach(() => vi.restoreAllMocks());
-
+describe('many tool-call pieces without index or id', { timeout: 30_000 }, () => {
   it('merges 20 000 pieces that each repeat the name with work linear in the stream (JSON parsed once per event, not once per piece over the whole call)', async () => {
     const pieces = 20_000;
     const body = [
@@ -194,13 +193,19 @@ describe('many tool-call pieces without index or id', () => {
       DONE,
     ].join('');
     const engine = await engineFor(() => ({ pieces: [body] }));
+    // A counting JSON.parse, not a spy: a spy would keep every argument it was called with.
     const parse = JSON.parse;
     let parsedChars = 0;
-    vi.spyOn(JSON, 'parse').mockImplementation((text: string, reviver?: any) => {
+    JSON.parse = (text: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
       parsedChars += String(text).length;
       return parse(text, reviver);
-    });
-    const calls = callsOf(await collect(engine));
+    };
+    let calls;
+    try {
+      calls = callsOf(await collect(engine));
+    } finally {
+      JSON.parse = parse;
+    }
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ name: 'write', arguments: { text: 'abcdefghij'.repeat(pieces) } });
     expect(parsedChars).toBeLessThan(3 * body.length);

@@ -84,7 +84,8 @@ const KB = 1024;
 /** A model-facing message stays short whatever the block holds: only `raw` grows with it. */
 const MAX_MESSAGE = 600;
 
-describe('hostile replies of many bad blocks: one error per block, linear work', () => {
+// Each reply is parsed in several ways, and each bad block costs a JSON.parse exception: a budget for a loaded machine.
+describe('hostile replies of many bad blocks: one error per block, linear work', { timeout: 30_000 }, () => {
   const shapes = [
     ['empty blocks', '<tool_call></tool_call>'],
     ['blank blocks', '<tool_call> \n\t </tool_call>'],
@@ -111,7 +112,7 @@ describe('hostile replies of many bad blocks: one error per block, linear work',
   });
 });
 
-describe('hostile replies that never close a block: one error, linear work', () => {
+describe('hostile replies that never close a block: one error, linear work', { timeout: 30_000 }, () => {
   const shapes = [
     ['1 MB of opening tags', '<tool_call>'],
     ['unclosed blocks with a string left open', '<tool_call>"'],
