@@ -6,6 +6,7 @@ import { deleteCachedLocalModel, readCachedModel, writeCachedModel } from './loc
 import { inspectGguf, type GgufInfo } from './local-gguf.js';
 import type { LocalModelProgress } from './local-model.js';
 import { realmFetch } from './realm-fetch.js';
+import { urlSecrets, withoutURLSecrets } from './url-secrets.js';
 
 /** How model bytes are obtained. */
 export interface DownloadLocalModelOptions {
@@ -58,7 +59,16 @@ export async function downloadLocalModel(url: string, options: DownloadLocalMode
   return (await obtainModelBytes(url, options)).blob;
 }
 
+/** The model's bytes from the network; failures name the URL without its user-info or query values (a signed URL's key). */
 async function download(url: string, options: DownloadLocalModelOptions): Promise<Blob> {
+  try {
+    return await fetchModel(url, options);
+  } catch (error) {
+    throw withoutURLSecrets(error, urlSecrets(url));
+  }
+}
+
+async function fetchModel(url: string, options: DownloadLocalModelOptions): Promise<Blob> {
   const { signal, onProgress } = options;
   const fetchImpl = options.fetch ?? realmFetch;
   let response: Response;

@@ -1,5 +1,6 @@
 import { EngineError } from '../errors/engine-error.js';
 import { resolveURL } from './realm-url.js';
+import { redactURL } from './url-secrets.js';
 
 /** What `openAICompatible` accepts. Plain data only: the config crosses to a Web Worker. */
 export interface OpenAICompatibleOptions {
@@ -38,8 +39,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): OpenAICompat
   if (typeof options.baseURL !== 'string' || options.baseURL.trim() === '') {
     throw new EngineError('invalid_engine_config', 'openAICompatible: `baseURL` is required');
   }
-  const baseURL = resolveURL(options.baseURL.trim());
-  if (!baseURL) throw unresolvableBaseURL(options.baseURL);
+  const baseURL = checkedBaseURL(options.baseURL.trim());
   if (typeof options.model !== 'string' || options.model.trim() === '') {
     throw new EngineError('invalid_engine_config', 'openAICompatible: `model` is required');
   }
@@ -51,7 +51,20 @@ export function openAICompatible(options: OpenAICompatibleOptions): OpenAICompat
   return { ...options, baseURL: baseURL.href, kind: 'openai-compatible', nativeTools: options.nativeTools ?? true, maxRetries };
 }
 
-/** The config error for a baseURL that is not a URL, or is relative where there is no location (Node). */
-export function unresolvableBaseURL(baseURL: string): EngineError {
-  return new EngineError('invalid_engine_config', `openAICompatible: \`baseURL\` ${JSON.stringify(baseURL)} is not a URL, or is relative where there is no page location to resolve it against`);
+/**
+ * `baseURL` resolved against this realm's location, or the config error saying why it cannot
+ * be used: it is not a URL (or is relative where there is no location), or it holds a user name
+ * or password, which fetch refuses to send. Messages show the URL without its secrets.
+ */
+export function checkedBaseURL(baseURL: string): URL {
+  const url = resolveURL(baseURL);
+  if (!url) {
+    throw new EngineError('invalid_engine_config', `openAICompatible: \`baseURL\` ${JSON.stringify(redactURL(baseURL))} is not a URL, or is relative where there is no page location to resolve it against`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    url.username = '';
+    url.password = '';
+    throw new EngineError('invalid_engine_config', `openAICompatible: \`baseURL\` must not hold a user name or password (fetch refuses such a URL): give the key as \`apiKey\` or in \`headers\`, and the URL as ${redactURL(url.href)}`);
+  }
+  return url;
 }

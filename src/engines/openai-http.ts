@@ -3,6 +3,7 @@ import { EngineHttpError } from '../errors/engine-http-error.js';
 import { sleep } from './abort.js';
 import { startLifetime, type RequestLifetime } from './request-lifetime.js';
 import { serverMessageFromText } from './server-message.js';
+import { redactURL } from './url-secrets.js';
 
 /** The longest server-requested wait we honour; a longer Retry-After is cut to this. */
 export const MAX_RETRY_AFTER_MS = 60_000;
@@ -87,7 +88,7 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
 }
 
 function networkError(url: string, cause: unknown): EngineError {
-  return new EngineError('network_error', `Could not reach the model server at ${url}: ${describe(cause)}`, { cause });
+  return new EngineError('network_error', `Could not reach the model server at ${redactURL(url)}: ${describe(cause)}`, { cause });
 }
 
 /** fetch's errors say "fetch failed"; the useful part (ECONNREFUSED, DNS) is in `cause`. */

@@ -1,8 +1,7 @@
 import type { Message } from '../runner/messages.js';
 import type { ToolCall, ToolDefinition } from '../tools/types.js';
 import type { EngineRequest, ToolChoice } from './types.js';
-import { unresolvableBaseURL, type OpenAICompatibleConfig } from './openai-compatible.js';
-import { resolveURL } from './realm-url.js';
+import { checkedBaseURL, type OpenAICompatibleConfig } from './openai-compatible.js';
 
 /** Marks a user message the runtime wrote, so the model does not take it for the person's words. */
 export const RUNTIME_PREFIX = '[runtime] ';
@@ -12,8 +11,7 @@ export const RUNTIME_PREFIX = '[runtime] ';
  * `api-version`). A relative baseURL resolves against the page's or worker's location.
  */
 export function chatCompletionsURL(baseURL: string): string {
-  const url = resolveURL(baseURL.trim());
-  if (!url) throw unresolvableBaseURL(baseURL);
+  const url = checkedBaseURL(baseURL.trim());
   url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
   return url.toString();
 }

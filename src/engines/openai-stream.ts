@@ -15,6 +15,11 @@
  *   (the stream just closes after the finish_reason): both end normally. A stream that
  *   ends with neither is cut (`stream_cut`). `[DONE]` without a trailing blank line
  *   (llama.cpp) is still seen: the reader flushes the last event.
+ * - A server (or proxy) that keeps the connection open after the finish_reason, with no
+ *   `[DONE]`: the answer is whole, so reading stops once the usage is in too, or
+ *   FINISH_GRACE_MS after the finish. A connection that breaks or goes silent past the
+ *   timeout after the finish loses nothing either; a caller's abort and a server-reported
+ *   error still fail the request.
  * - Tool calls: deltas merged by `index` (OpenAI, vLLM, DeepSeek, Groq); whole calls in
  *   one chunk (Mistral, Ollama); no `index` at all (Gemini, old Ollama, some proxies);
  *   every call at index 0 with distinct ids (Ollama, Gemini proxies); name repeated as ""
@@ -33,6 +38,7 @@
  * - A body sent as one JSON completion instead of SSE (a server or proxy that ignores
  *   `stream: true`) is decoded by `decodeCompletion`.
  */
+import { isAmbiError } from '../errors/ambi-error.js';
 import { EngineError } from '../errors/engine-error.js';
 import { parseJsonOr } from '../parser/parse-json.js';
 import type { EngineEvent, FinishReason, Usage } from './types.js';
@@ -46,30 +52,65 @@ export interface ChunkDecoder {
   push(chunk: unknown): EngineEvent[];
   /** A finish_reason arrived: the answer is complete even if the stream then just closes. */
   readonly finished: boolean;
+  /** The finish and, in its chunk or after it, the usage arrived: nothing is left to wait for. */
+  readonly settled: boolean;
   end(): EngineEvent[];
 }
 
+/**
+ * How long reading goes on after the finish_reason for the usage chunk (`include_usage`) or
+ * `[DONE]`, when the server sends neither and keeps the connection open.
+ */
+export const FINISH_GRACE_MS = 1000;
+
+/** How `decodeStream` stops the reading it consumes. */
+export interface StreamControl {
+  /** End the message stream as if the body had ended (the answer is whole and the server holds on). */
+  stopReading(): void;
+}
+
 /** Decode an SSE message stream into events; throws coded errors for cut, malformed or failed streams. */
-export async function* decodeStream(messages: AsyncIterable<SseMessage>): AsyncGenerator<EngineEvent> {
+export async function* decodeStream(messages: AsyncIterable<SseMessage>, control?: StreamControl): AsyncGenerator<EngineEvent> {
   const decoder = createChunkDecoder();
+  const reading = messages[Symbol.asyncIterator]();
+  let grace: ReturnType<typeof setTimeout> | undefined;
   let done = false;
-  for await (const message of messages) {
-    if (message.event === 'error') throw streamError(parseJsonOr(message.data, message.data));
-    const data = message.data.trim();
-    if (data === '[DONE]') {
-      done = true;
-      break;
+  try {
+    for (;;) {
+      let next: IteratorResult<SseMessage>;
+      try {
+        next = await reading.next();
+      } catch (error) {
+        // Cut, or silent past the timeout, once the answer is whole: nothing is lost. An abort is the caller's word.
+        if (decoder.finished && !isAmbiError(error, 'aborted')) break;
+        throw error;
+      }
+      if (next.done) break;
+      const message = next.value;
+      if (message.event === 'error') throw streamError(parseJsonOr(message.data, message.data));
+      const data = message.data.trim();
+      if (data === '[DONE]') {
+        done = true;
+        break;
+      }
+      if (data === '' || message.event === 'ping') continue;
+      let chunk: unknown;
+      try {
+        chunk = JSON.parse(data);
+      } catch (cause) {
+        // A half-written event at the very end is a cut connection, not a bad server; after the finish, nothing lost.
+        if (message.trailing && decoder.finished) break;
+        if (message.trailing) throw cutError(cause);
+        throw new EngineError('malformed_stream', `The model server sent a data line that is not JSON: ${preview(data, 200)}`, { cause });
+      }
+      yield* decoder.push(chunk);
+      if (decoder.settled) break;
+      if (decoder.finished && control) grace ??= setTimeout(() => control.stopReading(), FINISH_GRACE_MS);
     }
-    if (data === '' || message.event === 'ping') continue;
-    let chunk: unknown;
-    try {
-      chunk = JSON.parse(data);
-    } catch (cause) {
-      // A half-written event at the very end is a cut connection, not a bad server.
-      if (message.trailing) throw cutError(cause);
-      throw new EngineError('malformed_stream', `The model server sent a data line that is not JSON: ${preview(data, 200)}`, { cause });
-    }
-    yield* decoder.push(chunk);
+  } finally {
+    clearTimeout(grace);
+    // Leaving early (settled, [DONE], an error) cancels the body, which closes the connection.
+    await reading.return?.();
   }
   if (!done && !decoder.finished) throw cutError();
   yield* decoder.end();
@@ -100,12 +141,14 @@ export function createChunkDecoder(): ChunkDecoder {
   let usage: Usage | undefined;
   let reasoningContent: string | undefined;
   let reasoningDetails: Record<string, unknown>[] | undefined;
+  const detailsByKey = new Map<string, Record<string, unknown>>();
+  let settled = false;
 
   const takeDelta = (delta: Record<string, unknown>, events: EngineEvent[]) => {
     const text = contentText(delta.content);
     if (text !== '') events.push({ type: 'text', text });
     if (typeof delta.reasoning_content === 'string') reasoningContent = (reasoningContent ?? '') + delta.reasoning_content;
-    if (Array.isArray(delta.reasoning_details)) reasoningDetails = mergeDetails(reasoningDetails ?? [], delta.reasoning_details);
+    if (Array.isArray(delta.reasoning_details)) reasoningDetails = mergeDetails(reasoningDetails ?? [], detailsByKey, delta.reasoning_details);
     for (const piece of asArray(delta.tool_calls)) calls.add(piece);
   };
 
@@ -115,18 +158,24 @@ export function createChunkDecoder(): ChunkDecoder {
       if (!record) throw new EngineError('malformed_stream', `The model server sent a chunk that is not an object: ${preview(JSON.stringify(chunk), 200)}`);
       if (record.error !== undefined && record.error !== null) throw streamError(record);
       const events: EngineEvent[] = [];
-      usage = readUsage(record.usage) ?? readUsage(asRecord(record.x_groq)?.usage) ?? usage;
+      let chunkUsage = readUsage(record.usage) ?? readUsage(asRecord(record.x_groq)?.usage);
       const choice = choiceZero(record.choices);
       if (choice) {
         const delta = asRecord(choice.delta);
         if (delta) takeDelta(delta, events);
-        usage = readUsage(choice.usage) ?? usage;
+        chunkUsage = readUsage(choice.usage) ?? chunkUsage;
         if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '') finishReason = choice.finish_reason;
       }
+      usage = chunkUsage ?? usage;
+      // Usage before the finish (vLLM's continuous usage) may still grow; from the finish on it is final.
+      settled ||= finishReason !== undefined && chunkUsage !== undefined;
       return events;
     },
     get finished() {
       return finishReason !== undefined;
+    },
+    get settled() {
+      return settled;
     },
     end() {
       const merged = calls.finish();
@@ -163,13 +212,18 @@ function contentText(content: unknown): string {
 }
 
 /** OpenRouter streams reasoning_details as pieces sharing an `index`: join their text, keep the rest. */
-function mergeDetails(into: Record<string, unknown>[], pieces: unknown[]): Record<string, unknown>[] {
+function mergeDetails(into: Record<string, unknown>[], byKey: Map<string, Record<string, unknown>>, pieces: unknown[]): Record<string, unknown>[] {
   for (const raw of pieces) {
     const piece = asRecord(raw);
     if (!piece) continue;
-    const same = typeof piece.index === 'number' ? into.find((d) => d.index === piece.index && d.type === piece.type) : undefined;
+    // Found by key, not by a scan: a hostile stream may send thousands of details.
+    const comparable = piece.type === null || typeof piece.type !== 'object';
+    const key = typeof piece.index === 'number' && comparable ? `${piece.index}\u0000${typeof piece.type}\u0000${String(piece.type)}` : undefined;
+    const same = key === undefined ? undefined : byKey.get(key);
     if (!same) {
-      into.push({ ...piece });
+      const detail = { ...piece };
+      into.push(detail);
+      if (key !== undefined) byKey.set(key, detail);
       continue;
     }
     for (const [key, value] of Object.entries(piece)) {

@@ -1,5 +1,6 @@
 import { createParser, type ParseError } from 'eventsource-parser';
 import { EngineError } from '../errors/engine-error.js';
+import type { BodyReadHooks } from './body-text.js';
 import { preview } from './server-message.js';
 
 /** One server-sent event. */
@@ -11,12 +12,10 @@ export interface SseMessage {
   trailing: boolean;
 }
 
-/** How reading reports progress and failures to the request that owns the body. */
-export interface SseReadHooks {
-  /** Called for every piece received (restarts the idle timeout). */
-  onActivity?(): void;
-  /** The coded error for a failed read (aborted, timed out, or the connection broke). */
-  explain(error: unknown): Error;
+/** How reading reports progress and failures to the request that owns the body, and how it is stopped. */
+export interface SseReadHooks extends BodyReadHooks {
+  /** Fired when the answer is whole but the server holds the body open: reading ends as if the body had. */
+  stop?: AbortSignal;
 }
 
 /** How much of a body that is not SSE is quoted in the error. */
@@ -44,6 +43,9 @@ export async function* readSse(body: ReadableStream<Uint8Array>, hooks: SseReadH
   });
   const reader = body.getReader();
   const decoder = new TextDecoder();
+  // Cancelling settles a pending read as done, so the loop below ends as at the body's end.
+  const stop = () => void reader.cancel().catch(() => {});
+  hooks.stop?.addEventListener('abort', stop);
   try {
     for (;;) {
       let piece: ReadableStreamReadResult<Uint8Array>;
@@ -70,6 +72,7 @@ export async function* readSse(body: ReadableStream<Uint8Array>, hooks: SseReadH
       throw new EngineError('malformed_stream', `The model server answered with a body that is neither SSE nor JSON: ${preview(stray, STRAY_PREVIEW)}`);
     }
   } finally {
+    hooks.stop?.removeEventListener('abort', stop);
     reader.cancel().catch(() => {});
   }
 }

@@ -38,9 +38,15 @@ export function readBlock(payload: string, source: BlockSource, messages: Format
   return value.map((item: unknown, index) => {
     const part = readCall(item, messages);
     // An item's own JSON is its raw snippet: the model sees which element was wrong.
-    return typeof part === 'string' ? error(messages.inList(index, part), JSON.stringify(item)) : part;
+    return typeof part === 'string' ? error(messages.inList(index, part), itemSnippet(item, source)) : part;
   });
 }
+
+/**
+ * Keys that carry a call's arguments: ours, OpenAI's name for them, and Llama 3's JSON tool-call
+ * format (which vLLM's parsers also accept).
+ */
+const ARGUMENT_KEYS = ['args', 'arguments', 'parameters'] as const;
 
 /** One `{"name", "args"}` object as a call, or the message saying why it is not one. */
 function readCall(item: unknown, messages: FormatMessages): CallOrError | string {
@@ -48,12 +54,37 @@ function readCall(item: unknown, messages: FormatMessages): CallOrError | string
   const fields = item as Record<string, unknown>;
   const name = fields.name;
   if (typeof name !== 'string' || name.trim() === '') return messages.badName(name);
-  const hasArgs = Object.hasOwn(fields, 'args');
-  const hasArguments = Object.hasOwn(fields, 'arguments');
-  // Taking one and ignoring the other would drop the model's data silently.
-  if (hasArgs && hasArguments) return messages.bothArgs();
-  const args = hasArgs ? fields.args : hasArguments ? fields.arguments : {};
+  // A loop rather than filter: no array per call on the parser's hot path.
+  let carrier: string | undefined;
+  for (const key of ARGUMENT_KEYS) {
+    if (!Object.hasOwn(fields, key)) continue;
+    // Taking one and ignoring another would drop the model's data silently.
+    if (carrier !== undefined) return messages.manyArgs(ARGUMENT_KEYS.filter((k) => Object.hasOwn(fields, k)));
+    carrier = key;
+  }
+  // Keys beside the name are arguments put in the wrong place (or under a name we do not
+  // read): a call with {} would run without them. Only a bare name means "no arguments".
+  if (carrier === undefined && hasKeyBesideName(fields)) return messages.misplacedArgs(Object.keys(fields).filter((key) => key !== 'name'));
+  const args = carrier === undefined ? {} : fields[carrier];
   return { type: 'call', call: { id: newCallId(), name, arguments: decodeDoubleEncoded(args) } };
+}
+
+function hasKeyBesideName(fields: Record<string, unknown>): boolean {
+  // for…in with an own-key check: stops at the first key, and a polluted prototype adds none.
+  for (const key in fields) if (key !== 'name' && Object.hasOwn(fields, key)) return true;
+  return false;
+}
+
+/**
+ * A list item as JSON; one nested too deep for JSON.stringify (JSON.parse reads any depth)
+ * is shown as the block it came from, which is shared, not copied, however many such items.
+ */
+function itemSnippet(item: unknown, source: BlockSource): string {
+  try {
+    return JSON.stringify(item);
+  } catch {
+    return source.raw;
+  }
 }
 
 /** Some models send arguments as a JSON string; decode it, or keep the raw string for a later stage to report. */

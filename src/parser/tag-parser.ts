@@ -15,7 +15,9 @@ export interface TagParserOptions {
 
 /**
  * Reads calls written as `[TOOL_CALL]{"name": ..., "args": {...}}[/TOOL_CALL]` (or other
- * tags) in model text. Batch parsing is the stream fed once, so both agree exactly.
+ * tags) in model text; `arguments` or `parameters` (Llama 3) may stand for `args`, and a
+ * payload with other keys but none of those is a format error. Batch parsing is the stream
+ * fed once, so both agree exactly.
  */
 export class TagToolCallParser implements ToolCallParser {
   readonly open: string;

@@ -1,0 +1,100 @@
+/*
+ * Keys put in a URL (`https://user:key@host`, `?api-key=…`, `?key=…`) stay out of error
+ * messages: those reach run events, logs and the page's chat. What is shown is the URL with
+ * its user-info dropped and each query value replaced by `***`.
+ */
+import { isAmbiError } from '../errors/ambi-error.js';
+import { resolveURL } from './realm-url.js';
+
+const REDACTED = '***';
+/** A value of the URL this short is also searched for outside URLs only when it could be a key, not a word or a number. */
+const MIN_SECRET = 6;
+/** How deep into `cause` chains and data causes the redaction goes. */
+const MAX_DEPTH = 8;
+
+/** `user:pass@` after `//`, in any text: a URL's user-info. */
+const USER_INFO = /\/\/[^\s/?#@"'<>\\]+@/g;
+/** A query string, in any text: up to a space, quote, bracket, fragment or backslash; punctuation that ends a sentence is not its own. */
+const QUERY = /\?[^\s"'<>#\\)]*[^\s"'<>#\\):.,;!?]/g;
+
+/** `text` with every URL in it shown safely: user-info dropped, query values `***`. Also for text that does not parse as a URL. */
+export function redactURL(text: string): string {
+  return text.replace(USER_INFO, '//').replace(QUERY, redactQuery);
+}
+
+/** `?a=1&b` as `?a=***&***`. */
+function redactQuery(query: string): string {
+  const pieces = query.slice(1).split('&').map((piece) => {
+    if (piece === '') return piece;
+    const equals = piece.indexOf('=');
+    return equals < 0 ? REDACTED : `${piece.slice(0, equals + 1)}${equals + 1 < piece.length ? REDACTED : ''}`;
+  });
+  return `?${pieces.join('&')}`;
+}
+
+/** The values of `url` that may be keys (user name, password, query values), as written and decoded, longest first. */
+export function urlSecrets(url: string): string[] {
+  const parsed = resolveURL(url);
+  if (!parsed) return [];
+  const values = [parsed.username, parsed.password];
+  for (const piece of parsed.search.slice(1).split('&')) values.push(piece.slice(piece.indexOf('=') + 1));
+  const all = values.flatMap((value) => [value, decoded(value)]).filter((value) => value.length >= MIN_SECRET);
+  return [...new Set(all)].sort((a, b) => b.length - a.length);
+}
+
+function decoded(value: string): string {
+  try {
+    return decodeURIComponent(value.replaceAll('+', ' '));
+  } catch {
+    return value;
+  }
+}
+
+/** `text` with the URLs in it redacted, and each of `secrets` replaced wherever it appears (a server may echo a key). */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  let clean = redactURL(text);
+  for (const secret of secrets) clean = clean.replaceAll(secret, REDACTED);
+  return clean;
+}
+
+/**
+ * `error` with its message, stack and causes (errors, or the server's data) redacted in place,
+ * for an error that leaves the engine. The cause of an abort is the caller's own reason: left as is.
+ */
+export function withoutURLSecrets<T>(error: T, secrets: readonly string[]): T {
+  redactValue(error, secrets, 0, new Set());
+  return error;
+}
+
+function redactValue(value: unknown, secrets: readonly string[], depth: number, seen: Set<object>): unknown {
+  if (typeof value === 'string') return redactSecrets(value, secrets);
+  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH || seen.has(value)) return value;
+  seen.add(value);
+  if (value instanceof Error) {
+    setOwn(value, 'message', redactSecrets(value.message, secrets));
+    if (typeof value.stack === 'string') setOwn(value, 'stack', redactSecrets(value.stack, secrets));
+    if (!isAmbiError(value, 'aborted') && value.cause !== undefined) setOwn(value, 'cause', redactValue(value.cause, secrets, depth + 1, seen));
+    if (value instanceof AggregateError) value.errors.forEach((inner) => redactValue(inner, secrets, depth + 1, seen));
+    return value;
+  }
+  // Data (a server's error payload): strings redacted where they are.
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const before = record[key];
+    const after = redactValue(before, secrets, depth + 1, seen);
+    if (after !== before) setOwn(record, key, after);
+  }
+  return value;
+}
+
+/** Write an own property; one that cannot be written (a frozen object) is left as it is rather than thrown over. */
+function setOwn(target: object, key: string, value: unknown): void {
+  if ((target as Record<string, unknown>)[key] === value) return;
+  // defineProperty, not assignment: a DOMException's message is a getter on its prototype.
+  const own = Object.getOwnPropertyDescriptor(target, key);
+  try {
+    Object.defineProperty(target, key, { value, writable: true, configurable: true, enumerable: own?.enumerable ?? false });
+  } catch {
+    // Left unredacted only where it could not be changed at all.
+  }
+}
