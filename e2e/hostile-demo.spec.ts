@@ -125,3 +125,18 @@ test('an approval card left unanswered is retired when Stop ends its run', async
   await expect(approval).toHaveText('Allow delete_note {"id":"n-groceries"}? Not answered: the run ended.');
   await expect(page.locator('[data-note-id="n-groceries"]')).toHaveCount(1);
 });
+
+test('secrets in the base URL never show: not in the header, not in the chat when the run fails', async ({ page }) => {
+  await openDemo(page);
+  await page.locator('#open-settings').click();
+  await page.locator('#settings input[name="mode"][value="openai"]').check();
+  await page.locator('#settings input[name="baseURL"]').fill('http://user:sk-url-secret@127.0.0.1:4310/v1?api-key=sk-query-secret');
+  await page.locator('#settings input[name="model"]').fill('fake-model');
+  await page.locator('#settings button[value="save"]').click();
+  await expect(page.locator('#mode-label')).toHaveText('Model: fake-model at http://127.0.0.1:4310/v1?api-key=***');
+  await ask(page, 'hello');
+  await expect(page.locator('#chat li').last()).toContainText('invalid_engine_config');
+  const shown = await page.locator('body').innerText();
+  expect(shown).not.toContain('sk-url-secret');
+  expect(shown).not.toContain('sk-query-secret');
+});

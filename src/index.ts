@@ -43,6 +43,7 @@ export type { EngineConfig } from './engines/config.js';
 export type { Engine, EngineEvent, EngineRequest, FinishReason, ToolChoice, Usage } from './engines/types.js';
 export { EngineError, type EngineErrorCode } from './errors/engine-error.js';
 export { EngineHttpError } from './errors/engine-http-error.js';
+export { redactURL } from './engines/url-secrets.js';
 export {
   localModel,
   type LocalModelConfig,

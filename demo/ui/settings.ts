@@ -1,4 +1,5 @@
 // Engine settings. The API key lives in sessionStorage only (this tab), never in localStorage or IndexedDB.
+import { redactURL } from 'ambi-web/worker';
 export interface Settings {
   mode: 'offline' | 'openai' | 'local';
   /** Local mode: a GGUF model URL (a picked file wins; it lives in memory only, see pickedModel). */
@@ -87,8 +88,8 @@ export function showMode(settings: Settings): void {
   label.dataset.mode = settings.mode;
   label.textContent =
     settings.mode === 'openai'
-      ? `Model: ${settings.model || '(unnamed)'} at ${settings.baseURL || '(no URL)'}`
+      ? `Model: ${settings.model || '(unnamed)'} at ${settings.baseURL ? redactURL(settings.baseURL) : '(no URL)'}`
       : settings.mode === 'local'
-        ? `Local model in this browser: ${picked?.name ?? (settings.modelURL || '(none chosen)')}`
+        ? `Local model in this browser: ${picked?.name ?? (settings.modelURL ? redactURL(settings.modelURL) : '(none chosen)')}`
         : 'Offline walkthrough (no model)';
 }

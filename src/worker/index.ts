@@ -10,6 +10,7 @@ export { defineTool, type ToolSpec } from '../tools/define-tool.js';
 export { openAICompatible, type OpenAICompatibleConfig, type OpenAICompatibleOptions } from '../engines/openai-compatible.js';
 export { scriptedEngine, type ScriptedEngineConfig, type ScriptedReply, type ScriptedToolCall } from '../engines/scripted.js';
 export type { EngineConfig } from '../engines/config.js';
+export { redactURL } from '../engines/url-secrets.js';
 export { createWorkerRunner, WorkerRunner, type WorkerRunnerOptions, type WorkerToolsOptions } from './worker-runner.js';
 export type { WorkerLeafOptions } from './protocol.js';
 export { exposeTools } from './expose-tools.js';
