@@ -102,7 +102,11 @@ export interface ToolDefinition {
   parameters: ParametersSchema;
 }
 
-/** The effect policy of a tool: plain data, read in one place (the ToolManager). */
+/**
+ * The effect policy of a tool: plain data. The ToolManager applies it (a timeout per attempt
+ * in run-attempt, retries in tool-manager); the runner reads `idempotent` to decide what may
+ * start early, what is journaled and what a `max_iterations` rollback would erase.
+ */
 export interface ToolPolicy {
   /** Per attempt, enforced by aborting `ctx.signal`. */
   timeoutMs: number;
