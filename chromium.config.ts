@@ -13,4 +13,6 @@ export const chromiumArgs = [
   '--disable-quic',
   '--no-first-run',
   '--no-default-browser-check',
+  // Exposes WebMCP (`document.modelContext`) in Chromium 156; without it there is none.
+  '--enable-features=WebMCPTesting',
 ];
