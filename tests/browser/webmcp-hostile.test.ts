@@ -38,7 +38,7 @@ describe('hostile page tools', () => {
     const tools = await listWebMcpTools({ include: ['__proto__'] });
     expect(tools.map((tool) => tool.name)).toEqual(['__proto__']);
     const runner = runnerWith([{ toolCalls: [{ name: '__proto__', arguments: {} }] }, 'done']);
-    runner.tool(tools[0]);
+    runner.tool(tools[0]!);
     const result = await finish(runner.run('go'));
     expect(result.toolResults).toMatchObject([{ name: '__proto__', ok: true, output: { reached: true } }]);
   });
@@ -79,7 +79,7 @@ describe('hostile page tools', () => {
   it('caps a huge page result where the model reads it, and the run completes', async () => {
     await pageRegisters('huge', () => 'x'.repeat(5_000_000));
     const runner = runnerWith([{ toolCalls: [{ name: 'huge', arguments: {} }] }, 'done'], 1_000);
-    runner.tool((await listWebMcpTools({ include: ['huge'] }))[0]);
+    runner.tool((await listWebMcpTools({ include: ['huge'] }))[0]!);
     const result = await finish(runner.run('go'));
     expect(result.text).toBe('done');
     const toolMessage = result.messages.find((message) => message.role === 'tool');
@@ -88,7 +88,7 @@ describe('hostile page tools', () => {
 
   it('ends a page tool that never resolves as timeout, under the listed timeoutMs', async () => {
     await pageRegisters('never', () => new Promise(() => {}), { readOnlyHint: false });
-    const [tool] = await listWebMcpTools({ include: ['never'], timeoutMs: 50 });
+    const tool = (await listWebMcpTools({ include: ['never'], timeoutMs: 50 }))[0]!;
     expect(tool.timeoutMs).toBe(50);
     const runner = runnerWith([{ toolCalls: [{ name: 'never', arguments: {} }] }, 'done']);
     runner.tool(tool);
