@@ -21,8 +21,10 @@ export type WebMcpApprove = (request: WebMcpApprovalRequest) => boolean | Promis
  * A failure throws an AmbiError whose message starts with its code (`invalid_arguments: …`),
  * the one text a WebMCP caller can read of it.
  */
-export function offeredExecute(registry: ToolRegistry, entry: RegisteredTool, withdrawn: AbortSignal, approve: WebMcpApprove | undefined) {
+export function offeredExecute(entry: RegisteredTool, withdrawn: AbortSignal, approve: WebMcpApprove | undefined) {
   const { name } = entry.tool;
+  // The entry is known, so the ToolManager never asks this for the names of the others.
+  const registry = { names: () => [name] } as Pick<ToolRegistry, 'names'> as ToolRegistry;
   return async (input: Record<string, unknown>, client?: WebMcpClient): Promise<JsonValue> => {
     const signal = client?.signal instanceof AbortSignal ? AbortSignal.any([client.signal, withdrawn]) : withdrawn;
     const call = { id: crypto.randomUUID(), name, arguments: input };

@@ -2,20 +2,22 @@ import { DuplicateToolError } from '../errors/duplicate-tool-error.js';
 import { errorMessage } from '../errors/error-message.js';
 import { InvalidOptionError } from '../errors/invalid-option-error.js';
 import { WebMcpError } from '../errors/webmcp-error.js';
-import { ToolRegistry } from '../tools/registry.js';
 import type { Tool, ValidationMode } from '../tools/types.js';
-import { loadAjv, VALIDATION_MODES } from '../tools/validate-args.js';
 import { requireModelContext } from './availability.js';
 import { afterLoadWithin, checkWaitMs } from './bounded-wait.js';
 import type { ModelContext } from './model-context.js';
 import { offeredExecute, type WebMcpApprove } from './offer-call.js';
+import { offeredTools } from './offered-tools.js';
 import { isOffered, markOffered, unmarkOffered } from './offered-names.js';
 
 /** How `offerWebMcpTools` offers tools. */
 export interface OfferWebMcpToolsOptions {
   /** Aborting it withdraws every tool of this offer (and aborts their running calls). */
   signal?: AbortSignal;
-  /** How the page validates arguments (see ToolRegistryOptions); default `auto`. */
+  /**
+   * Accepted for symmetry with the runner's option (`auto` or `no-eval`): the page validates
+   * offered tools without eval either way (the page entry carries no compiler), with ajv's decisions.
+   */
   validation?: ValidationMode;
   /** Asked before each call of a tool with `needsApproval`; without it such tools are skipped. */
   approve?: WebMcpApprove;
@@ -38,14 +40,10 @@ export async function offerWebMcpTools(tools: readonly Tool[], options: OfferWeb
   const context = requireModelContext();
   const { signal, approve } = checkOptions(options);
   const waitMs = checkWaitMs(options.waitMs);
-  const validation = options.validation ?? 'auto';
   if (!Array.isArray(tools)) throw new InvalidOptionError('tools', 'must be an array of tools');
-  // ajv's compiler loads only where it validates: never in `no-eval` mode.
-  if (validation === 'auto') await loadAjv();
-  const registry = new ToolRegistry({ validation });
-  for (const tool of tools) registry.register(tool); // invalid_tool, duplicate_tool: before anything is offered
+  const entries = offeredTools(tools); // invalid_tool, duplicate_tool: before anything is offered
   if (signal?.aborted) throw new WebMcpError('aborted', 'The offer was withdrawn before it was made', { cause: signal.reason });
-  const taken = registry.names().find(isOffered);
+  const taken = [...entries.keys()].find(isOffered);
   if (taken !== undefined) throw new DuplicateToolError(taken);
 
   const offer = new AbortController();
@@ -54,13 +52,12 @@ export async function offerWebMcpTools(tools: readonly Tool[], options: OfferWeb
   signal?.addEventListener('abort', () => offer.abort(signal.reason), { once: true });
   offer.signal.addEventListener('abort', () => unmarkOffered(offered), { once: true });
   try {
-    for (const name of registry.names()) {
-      const entry = registry.entry(name)!;
+    for (const [name, entry] of entries) {
       if (entry.tool.needsApproval && !approve) {
         skipped.push(name);
         continue;
       }
-      await register(context, entry.tool, offeredExecute(registry, entry, offer.signal, approve), offer.signal, waitMs);
+      await register(context, entry.tool, offeredExecute(entry, offer.signal, approve), offer.signal, waitMs);
       offered.push(name);
       markOffered([name]);
     }
@@ -95,6 +92,6 @@ function checkOptions(options: OfferWebMcpToolsOptions): { signal?: AbortSignal;
   const { signal, approve, validation } = options;
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw new InvalidOptionError('signal', 'must be an AbortSignal');
   if (approve !== undefined && typeof approve !== 'function') throw new InvalidOptionError('approve', 'must be a function of { name, arguments }');
-  if (validation !== undefined && !VALIDATION_MODES.includes(validation)) throw new InvalidOptionError('validation', `must be 'auto' or 'no-eval', not ${String(validation)}`);
+  if (validation !== undefined && validation !== 'auto' && validation !== 'no-eval') throw new InvalidOptionError('validation', `must be 'auto' or 'no-eval', not ${String(validation)}`);
   return { ...(signal ? { signal } : {}), ...(approve ? { approve } : {}) };
 }

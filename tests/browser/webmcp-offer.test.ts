@@ -161,6 +161,16 @@ describe('offerWebMcpTools', () => {
     expect((direct as Error).message).toBe('tool_error: no such note');
   });
 
+  it('validates a tool defined with a Standard Schema (zod) in the page', async () => {
+    recorder = recordExecutes();
+    const { z } = await import('zod');
+    const tag = defineTool({ name: 'tag_note', description: 'Tag a note', parameters: z.object({ tag: z.string().min(2) }), idempotent: true, call: ({ tag }) => `#${tag}` });
+    await offerWebMcpTools([tag], { signal: cleanup.signal });
+    expect(await callAsAgent('tag_note', { tag: 'todo' })).toBe('#todo');
+    const direct = await recorder.get('tag_note')({ tag: 'x' }).catch((error: unknown) => error);
+    expect((direct as Error).message).toMatch(/^invalid_arguments: /);
+  });
+
   it('offers with no-eval validation', async () => {
     await offerWebMcpTools([findNote], { signal: cleanup.signal, validation: 'no-eval' });
     expect(JSON.parse(await callAsAgent('find_note', { title: 'x' }))).toEqual({ found: 'x', limit: 5 });
