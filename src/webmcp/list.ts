@@ -3,7 +3,7 @@ import { WebMcpError } from '../errors/webmcp-error.js';
 import { requireModelContext } from './availability.js';
 import { afterLoadWithin, checkWaitMs } from './bounded-wait.js';
 import { fitToolName } from './fit-name.js';
-import type { WebMcpRegisteredTool } from './model-context.js';
+import { sourceWindow, type WebMcpRegisteredTool } from './model-context.js';
 import { isOffered } from './offered-names.js';
 import { pageTool, type WebMcpTool } from './page-tool.js';
 
@@ -44,11 +44,11 @@ export async function listWebMcpTools(options: ListWebMcpToolsOptions = {}): Pro
 
 /** A tool this page offered itself: listed again by `getTools()`, from this window. */
 function ownOffer(tool: WebMcpRegisteredTool): boolean {
-  return tool.window === window && isOffered(tool.name);
+  return sourceWindow(tool) === window && isOffered(tool.name);
 }
 
 function collision(first: WebMcpRegisteredTool, second: WebMcpRegisteredTool, name: string): WebMcpError {
-  const where = (tool: WebMcpRegisteredTool) => (tool.window === window ? 'this page' : 'a frame');
+  const where = (tool: WebMcpRegisteredTool) => (sourceWindow(tool) === window ? 'this page' : 'a frame');
   const both = first.name === second.name ? `"${first.name}" is registered twice (by ${where(first)} and ${where(second)})` : `"${first.name}" and "${second.name}" both become "${name}"`;
   return new WebMcpError('duplicate_tool', `WebMCP tool names collide: ${both}; leave one out with \`exclude\``);
 }

@@ -23,19 +23,28 @@ export interface WebMcpToolInit {
 }
 
 /**
- * A tool as `getTools()` lists it: this page's and its same-origin frames' (`window` tells
- * which). `executeTool` finds the tool by `name` and `window`. Never read properties of
- * `window`: a named-property lookup can reach a cross-origin frame and throw.
+ * A tool as `getTools()` lists it: this page's and its same-origin frames'. In Chromium 156 a
+ * plain dictionary whose `window` says which document registered it, and which `executeTool`
+ * finds the tool by (with `name`). Chrome's documentation announces for Chromium 160 an
+ * interface object instead, `window` renamed `source`, that neither spreads nor clones: read
+ * its properties one by one and hand the object itself back to `executeTool`. Never read
+ * properties of the window: a named-property lookup can reach a cross-origin frame and throw.
  */
 export interface WebMcpRegisteredTool {
   name: string;
   title: string;
   description: string;
-  /** Absent for a tool registered without one. */
+  /** Absent (or null) for a tool registered without one. */
   inputSchema?: object | null;
   annotations?: WebMcpAnnotations | null;
   origin: string;
-  window: Window;
+  window?: Window;
+  source?: Window;
+}
+
+/** The window whose document registered `tool`. */
+export function sourceWindow(tool: WebMcpRegisteredTool): Window | undefined {
+  return tool.source ?? tool.window;
 }
 
 /** `document.modelContext`. */

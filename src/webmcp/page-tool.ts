@@ -27,8 +27,7 @@ export type WebMcpTool = Tool<Record<string, unknown>, JsonValue> & { readonly w
  * annotations: read-only tools are idempotent and run freely, others need approval.
  */
 export function pageTool(context: ModelContext, listed: WebMcpRegisteredTool, name: string, timeoutMs: number = DEFAULT_POLICY.timeoutMs): WebMcpTool {
-  // Our own copy: what `executeTool` reads of it (name, window, origin) stays as listed.
-  const target: WebMcpRegisteredTool = { ...listed };
+  // Handed back as it came: a copy would lose what identifies the tool to executeTool (see WebMcpRegisteredTool).
   const readOnly = listed.annotations?.readOnlyHint === true;
   const tool = defineTool({
     name,
@@ -41,7 +40,7 @@ export function pageTool(context: ModelContext, listed: WebMcpRegisteredTool, na
     call: async (args, { signal }) => {
       let text: unknown;
       try {
-        text = await context.executeTool(target, args, { signal });
+        text = await context.executeTool(listed, args, { signal });
       } catch (error) {
         // Timed out or aborted: the ToolManager says which; the late rejection is discarded.
         if (signal.aborted) throw signal.reason;

@@ -1,6 +1,19 @@
 // Hostile pages and a hostile browser state, for listWebMcpTools and offerWebMcpTools.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWorkerRunner, defineTool, listWebMcpTools, offerWebMcpTools, scriptedEngine, webMcpAvailable, type Run, type ScriptedReply, type WorkerRunner } from '../../src/index.js';
+import {
+  createWorkerRunner,
+  defineTool,
+  listWebMcpTools,
+  offerWebMcpTools,
+  scriptedEngine,
+  ToolManager,
+  ToolRegistry,
+  webMcpAvailable,
+  type Run,
+  type ScriptedReply,
+  type WorkerRunner,
+} from '../../src/index.js';
+import type { WebMcpRegisteredTool } from '../../src/webmcp/model-context.js';
 import { cleanupSignal, modelContextOf } from './webmcp-helpers.js';
 
 const cleanup = cleanupSignal();
@@ -100,6 +113,49 @@ describe('hostile page tools', () => {
   it('refuses an inputSchema that does not describe an object as invalid_tool', async () => {
     await modelContextOf().registerTool({ name: 'stringly', description: 'x', inputSchema: { type: 'string' }, execute: () => 1 }, { signal: cleanup.signal });
     await expect(listWebMcpTools({ include: ['stringly'] })).rejects.toMatchObject({ code: 'invalid_tool' });
+  });
+});
+
+describe('the tool objects of later Chromium versions', () => {
+  /** What Chrome's documentation announces for Chromium 160: getters on a prototype (nothing to spread), `source` for `window`. */
+  class InterfaceTool {
+    readonly #listed: WebMcpRegisteredTool;
+    constructor(listed: WebMcpRegisteredTool) {
+      this.#listed = listed;
+    }
+    get name() { return this.#listed.name; }
+    get title() { return this.#listed.title; }
+    get description() { return this.#listed.description; }
+    get inputSchema() { return this.#listed.inputSchema ?? null; }
+    get annotations() { return this.#listed.annotations ?? null; }
+    get origin() { return this.#listed.origin; }
+    get source() { return this.#listed.window; }
+  }
+
+  it('reads a listed tool property by property and hands executeTool the object itself', async () => {
+    await pageRegisters('shaped', () => ({ shaped: true }));
+    await offerWebMcpTools([defineTool({ name: 'own_offer', description: 'x', parameters: { type: 'object' }, idempotent: true, call: () => 1 })], { signal: cleanup.signal });
+    const context = modelContextOf();
+    const realGetTools = context.getTools.bind(context);
+    const realExecute = context.executeTool.bind(context);
+    const behind = new WeakMap<object, WebMcpRegisteredTool>();
+    shadow(context, 'getTools', async () => (await realGetTools()).map((listed) => {
+      const tool = new InterfaceTool(listed);
+      behind.set(tool, listed);
+      return tool;
+    }));
+    // The tool is found by the object's identity: a copy is no tool.
+    shadow(context, 'executeTool', (tool: object, input: object, options?: { signal?: AbortSignal }) => {
+      const listed = behind.get(tool);
+      return listed ? realExecute(listed, input, options) : Promise.reject(new TypeError('not a Tool'));
+    });
+    const tools = await listWebMcpTools();
+    expect(tools.map((tool) => tool.name)).toContain('shaped');
+    expect(tools.map((tool) => tool.name)).not.toContain('own_offer');
+    const shaped = tools.find((tool) => tool.name === 'shaped')!;
+    expect(shaped).toMatchObject({ description: 'shaped tool', parameters: { type: 'object' }, readOnly: true });
+    const result = await new ToolManager(new ToolRegistry().register(shaped)).execute({ id: 'c1', name: 'shaped', arguments: {} });
+    expect(result).toMatchObject({ ok: true, output: { shaped: true } });
   });
 });
 
