@@ -49,7 +49,10 @@ function ownOffer(tool: WebMcpRegisteredTool): boolean {
 
 function collision(first: WebMcpRegisteredTool, second: WebMcpRegisteredTool, name: string): WebMcpError {
   const where = (tool: WebMcpRegisteredTool) => (sourceWindow(tool) === window ? 'this page' : 'a frame');
-  const both = first.name === second.name ? `"${first.name}" is registered twice (by ${where(first)} and ${where(second)})` : `"${first.name}" and "${second.name}" both become "${name}"`;
+  const both =
+    first.name === second.name
+      ? `"${first.name}" is registered twice (by ${where(first)} and ${where(second)})`
+      : `"${first.name}" and "${second.name}" both become "${name}"`;
   return new WebMcpError('duplicate_tool', `WebMCP tool names collide: ${both}; leave one out with \`exclude\``);
 }
 

@@ -92,6 +92,7 @@ function checkOptions(options: OfferWebMcpToolsOptions): { signal?: AbortSignal;
   const { signal, approve, validation } = options;
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw new InvalidOptionError('signal', 'must be an AbortSignal');
   if (approve !== undefined && typeof approve !== 'function') throw new InvalidOptionError('approve', 'must be a function of { name, arguments }');
-  if (validation !== undefined && validation !== 'auto' && validation !== 'no-eval') throw new InvalidOptionError('validation', `must be 'auto' or 'no-eval', not ${String(validation)}`);
+  if (validation !== undefined && validation !== 'auto' && validation !== 'no-eval')
+    throw new InvalidOptionError('validation', `must be 'auto' or 'no-eval', not ${String(validation)}`);
   return { ...(signal ? { signal } : {}), ...(approve ? { approve } : {}) };
 }

@@ -44,12 +44,17 @@ export function pageTool(context: ModelContext, listed: WebMcpRegisteredTool, na
       } catch (error) {
         // Timed out or aborted: the ToolManager says which; the late rejection is discarded.
         if (signal.aborted) throw signal.reason;
-        throw new ToolError(`The page's tool "${listed.name}" failed: ${describe(error)}`);
+        throw new ToolError(`The page's tool "${listed.name}" failed: ${describeFailure(error)}`);
       }
       return resultOf(text);
     },
   });
-  const webMcp = Object.freeze({ name: listed.name, title: String(listed.title ?? ''), origin: String(listed.origin), untrustedContent: listed.annotations?.untrustedContentHint === true });
+  const webMcp = Object.freeze({
+    name: listed.name,
+    title: String(listed.title ?? ''),
+    origin: String(listed.origin),
+    untrustedContent: listed.annotations?.untrustedContentHint === true,
+  });
   return { ...tool, webMcp };
 }
 
@@ -78,7 +83,7 @@ function resultOf(text: unknown): JsonValue {
 }
 
 /** A DOMException's name says more than its message (Chromium's `UnknownError` loses the tool's own). */
-function describe(error: unknown): string {
+function describeFailure(error: unknown): string {
   const name = (error as { name?: unknown } | null)?.name;
   return typeof name === 'string' && name !== 'Error' ? `${name}: ${errorMessage(error)}` : errorMessage(error);
 }

@@ -21,12 +21,16 @@ const runners: WorkerRunner[] = [];
 const undo: Array<() => void> = [];
 afterEach(() => {
   cleanup.withdraw();
-  runners.splice(0).forEach((runner) => runner.close());
-  undo.splice(0).forEach((restore) => restore());
+  for (const runner of runners.splice(0)) runner.close();
+  for (const restore of undo.splice(0)) restore();
 });
 
-const pageRegisters = (name: string, execute: (input: Record<string, unknown>) => unknown, annotations: object = { readOnlyHint: true }, doc: Document = document) =>
-  modelContextOf(doc).registerTool({ name, description: `${name} tool`, inputSchema: { type: 'object' }, annotations, execute }, { signal: cleanup.signal });
+const pageRegisters = (
+  name: string,
+  execute: (input: Record<string, unknown>) => unknown,
+  annotations: object = { readOnlyHint: true },
+  doc: Document = document,
+) => modelContextOf(doc).registerTool({ name, description: `${name} tool`, inputSchema: { type: 'object' }, annotations, execute }, { signal: cleanup.signal });
 
 function runnerWith(replies: ScriptedReply[], maxResultChars?: number): WorkerRunner {
   const runner = createWorkerRunner({ engine: scriptedEngine(replies), ...(maxResultChars ? { maxResultChars } : {}) });
@@ -74,7 +78,10 @@ describe('hostile page tools', () => {
   it('refuses two names that fit to one as duplicate_tool, and lists them once one is excluded', async () => {
     await pageRegisters('a.b', () => 1);
     await pageRegisters('a_b', () => 2);
-    await expect(listWebMcpTools({ include: ['a.b', 'a_b'] })).rejects.toMatchObject({ code: 'duplicate_tool', message: expect.stringContaining('"a.b" and "a_b" both become "a_b"') });
+    await expect(listWebMcpTools({ include: ['a.b', 'a_b'] })).rejects.toMatchObject({
+      code: 'duplicate_tool',
+      message: expect.stringContaining('"a.b" and "a_b" both become "a_b"'),
+    });
     expect((await listWebMcpTools({ include: ['a.b', 'a_b'], exclude: ['a.b'] })).map((tool) => tool.webMcp.name)).toEqual(['a_b']);
   });
 
@@ -86,7 +93,10 @@ describe('hostile page tools', () => {
     await loaded;
     await pageRegisters('twice', () => 'page');
     await pageRegisters('twice', () => 'frame', { readOnlyHint: true }, frame.contentDocument!);
-    await expect(listWebMcpTools({ include: ['twice'] })).rejects.toMatchObject({ code: 'duplicate_tool', message: expect.stringContaining('registered twice') });
+    await expect(listWebMcpTools({ include: ['twice'] })).rejects.toMatchObject({
+      code: 'duplicate_tool',
+      message: expect.stringContaining('registered twice'),
+    });
   });
 
   it('caps a huge page result where the model reads it, and the run completes', async () => {
@@ -123,27 +133,45 @@ describe('the tool objects of later Chromium versions', () => {
     constructor(listed: WebMcpRegisteredTool) {
       this.#listed = listed;
     }
-    get name() { return this.#listed.name; }
-    get title() { return this.#listed.title; }
-    get description() { return this.#listed.description; }
-    get inputSchema() { return this.#listed.inputSchema ?? null; }
-    get annotations() { return this.#listed.annotations ?? null; }
-    get origin() { return this.#listed.origin; }
-    get source() { return this.#listed.window; }
+    get name() {
+      return this.#listed.name;
+    }
+    get title() {
+      return this.#listed.title;
+    }
+    get description() {
+      return this.#listed.description;
+    }
+    get inputSchema() {
+      return this.#listed.inputSchema ?? null;
+    }
+    get annotations() {
+      return this.#listed.annotations ?? null;
+    }
+    get origin() {
+      return this.#listed.origin;
+    }
+    get source() {
+      return this.#listed.window;
+    }
   }
 
   it('reads a listed tool property by property and hands executeTool the object itself', async () => {
     await pageRegisters('shaped', () => ({ shaped: true }));
-    await offerWebMcpTools([defineTool({ name: 'own_offer', description: 'x', parameters: { type: 'object' }, idempotent: true, call: () => 1 })], { signal: cleanup.signal });
+    await offerWebMcpTools([defineTool({ name: 'own_offer', description: 'x', parameters: { type: 'object' }, idempotent: true, call: () => 1 })], {
+      signal: cleanup.signal,
+    });
     const context = modelContextOf();
     const realGetTools = context.getTools.bind(context);
     const realExecute = context.executeTool.bind(context);
     const behind = new WeakMap<object, WebMcpRegisteredTool>();
-    shadow(context, 'getTools', async () => (await realGetTools()).map((listed) => {
-      const tool = new InterfaceTool(listed);
-      behind.set(tool, listed);
-      return tool;
-    }));
+    shadow(context, 'getTools', async () =>
+      (await realGetTools()).map((listed) => {
+        const tool = new InterfaceTool(listed);
+        behind.set(tool, listed);
+        return tool;
+      }),
+    );
     // The tool is found by the object's identity: a copy is no tool.
     shadow(context, 'executeTool', (tool: object, input: object, options?: { signal?: AbortSignal }) => {
       const listed = behind.get(tool);
@@ -189,7 +217,9 @@ describe('a browser that does not answer', () => {
     // The first registration goes through, the second hangs (as one made in a frame's first moments can).
     shadow(context, 'registerTool', (tool: object, options?: { signal?: AbortSignal }) => (++calls === 1 ? real(tool, options) : new Promise(() => {})));
     const tool = (name: string) => defineTool({ name, description: 'x', parameters: { type: 'object' }, idempotent: true, call: () => 1 });
-    await expect(offerWebMcpTools([tool('goes_through'), tool('hangs')], { signal: cleanup.signal, waitMs: 50 })).rejects.toMatchObject({ code: 'webmcp_timeout' });
+    await expect(offerWebMcpTools([tool('goes_through'), tool('hangs')], { signal: cleanup.signal, waitMs: 50 })).rejects.toMatchObject({
+      code: 'webmcp_timeout',
+    });
     const names = (await context.getTools()).map((t) => t.name);
     expect(names).not.toContain('goes_through');
     // Withdrawn, so the name is free again.

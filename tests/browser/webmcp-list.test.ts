@@ -19,12 +19,15 @@ const runners: WorkerRunner[] = [];
 const frames: HTMLIFrameElement[] = [];
 afterEach(() => {
   cleanup.withdraw();
-  runners.splice(0).forEach((runner) => runner.close());
-  frames.splice(0).forEach((frame) => frame.remove());
+  for (const runner of runners.splice(0)) runner.close();
+  for (const frame of frames.splice(0)) frame.remove();
 });
 
 /** Register a tool the way a page does, with WebMCP directly (withdrawn after the test). */
-function pageRegisters(tool: { name: string; description?: string; inputSchema?: object; annotations?: object; execute: (input: Record<string, unknown>) => unknown }, doc: Document = document) {
+function pageRegisters(
+  tool: { name: string; description?: string; inputSchema?: object; annotations?: object; execute: (input: Record<string, unknown>) => unknown },
+  doc: Document = document,
+) {
   return modelContextOf(doc).registerTool({ description: `${tool.name} tool`, ...tool }, { signal: cleanup.signal });
 }
 
@@ -60,7 +63,13 @@ const callOf = (name: string, args: object = {}): ScriptedReply => ({ toolCalls:
 describe('listWebMcpTools', () => {
   it('lists a page tool with its schema, and its policy from the annotations', async () => {
     const schema = { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] };
-    await pageRegisters({ name: 'search_page', description: 'Search this page', inputSchema: schema, annotations: { readOnlyHint: true, untrustedContentHint: true }, execute: () => [] });
+    await pageRegisters({
+      name: 'search_page',
+      description: 'Search this page',
+      inputSchema: schema,
+      annotations: { readOnlyHint: true, untrustedContentHint: true },
+      execute: () => [],
+    });
     await pageRegisters({ name: 'buy_item', inputSchema: { type: 'object' }, execute: () => 'bought' });
     const tools = await listWebMcpTools();
     const search = tools.find((tool) => tool.name === 'search_page');
@@ -77,7 +86,9 @@ describe('listWebMcpTools', () => {
 
   it('leaves out the tools this page offered itself', async () => {
     await pageRegisters({ name: 'page_own', execute: () => 1 });
-    await offerWebMcpTools([defineTool({ name: 'offered_here', description: 'x', parameters: { type: 'object' }, idempotent: true, call: () => 1 })], { signal: cleanup.signal });
+    await offerWebMcpTools([defineTool({ name: 'offered_here', description: 'x', parameters: { type: 'object' }, idempotent: true, call: () => 1 })], {
+      signal: cleanup.signal,
+    });
     const names = (await listWebMcpTools()).map((tool) => tool.name);
     expect(names).toContain('page_own');
     expect(names).not.toContain('offered_here');
@@ -110,7 +121,10 @@ describe('listed WebMCP tools in a WorkerRunner run', () => {
       name: 'read_title',
       inputSchema: { type: 'object', properties: { upper: { type: 'boolean' } } },
       annotations: { readOnlyHint: true },
-      execute: (input) => (inputs.push(input), { title: input.upper ? 'NOTES' : 'notes' }),
+      execute: (input) => {
+        inputs.push(input);
+        return { title: input.upper ? 'NOTES' : 'notes' };
+      },
     });
     const runner = runnerWith([callOf('read_title', { upper: true }), 'done']);
     for (const tool of await listWebMcpTools({ include: ['read_title'] })) runner.tool(tool);
@@ -124,7 +138,10 @@ describe('listed WebMCP tools in a WorkerRunner run', () => {
 
   it('calls a tool registered by a same-origin frame', async () => {
     const frame = await loadedFrame();
-    await pageRegisters({ name: 'frame_count', annotations: { readOnlyHint: true }, execute: () => ({ paragraphs: frame.contentDocument!.querySelectorAll('p').length }) }, frame.contentDocument!);
+    await pageRegisters(
+      { name: 'frame_count', annotations: { readOnlyHint: true }, execute: () => ({ paragraphs: frame.contentDocument!.querySelectorAll('p').length }) },
+      frame.contentDocument!,
+    );
     const listed = await listWebMcpTools({ include: ['frame_count'] });
     expect(listed.map((tool) => tool.name)).toEqual(['frame_count']);
     const runner = runnerWith([callOf('frame_count'), 'done']);
@@ -136,7 +153,14 @@ describe('listed WebMCP tools in a WorkerRunner run', () => {
 
   it('asks approval for a page tool that is not read-only, and runs it once approved', async () => {
     const ran: unknown[] = [];
-    await pageRegisters({ name: 'place_order', inputSchema: { type: 'object', properties: { item: { type: 'string' } } }, execute: (input) => (ran.push(input), 'ordered') });
+    await pageRegisters({
+      name: 'place_order',
+      inputSchema: { type: 'object', properties: { item: { type: 'string' } } },
+      execute: (input) => {
+        ran.push(input);
+        return 'ordered';
+      },
+    });
     const runner = runnerWith([callOf('place_order', { item: 'tea' }), 'done']);
     runner.tool((await listWebMcpTools({ include: ['place_order'] }))[0]!);
     const run = runner.run('order');
@@ -148,7 +172,13 @@ describe('listed WebMCP tools in a WorkerRunner run', () => {
 
   it('does not call a page tool that is denied', async () => {
     const ran: unknown[] = [];
-    await pageRegisters({ name: 'place_order', execute: (input) => (ran.push(input), 'ordered') });
+    await pageRegisters({
+      name: 'place_order',
+      execute: (input) => {
+        ran.push(input);
+        return 'ordered';
+      },
+    });
     const runner = runnerWith([callOf('place_order'), 'done']);
     runner.tool((await listWebMcpTools({ include: ['place_order'] }))[0]!);
     const run = runner.run('order');
@@ -158,7 +188,13 @@ describe('listed WebMCP tools in a WorkerRunner run', () => {
   });
 
   it('reports a page tool that throws as tool_error', async () => {
-    await pageRegisters({ name: 'broken', annotations: { readOnlyHint: true }, execute: () => { throw new Error('the page broke'); } });
+    await pageRegisters({
+      name: 'broken',
+      annotations: { readOnlyHint: true },
+      execute: () => {
+        throw new Error('the page broke');
+      },
+    });
     const runner = runnerWith([callOf('broken'), 'done']);
     runner.tool((await listWebMcpTools({ include: ['broken'] }))[0]!);
     const run = runner.run('try');
@@ -170,7 +206,15 @@ describe('listed WebMCP tools in a WorkerRunner run', () => {
 
   it('validates arguments here: an invalid call never reaches the page tool', async () => {
     const ran: unknown[] = [];
-    await pageRegisters({ name: 'typed', inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }, annotations: { readOnlyHint: true }, execute: (input) => (ran.push(input), 1) });
+    await pageRegisters({
+      name: 'typed',
+      inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+      annotations: { readOnlyHint: true },
+      execute: (input) => {
+        ran.push(input);
+        return 1;
+      },
+    });
     const runner = runnerWith([callOf('typed', { n: 'seven' }), 'done']);
     runner.tool((await listWebMcpTools({ include: ['typed'] }))[0]!);
     const run = runner.run('try');
@@ -182,10 +226,21 @@ describe('listed WebMCP tools in a WorkerRunner run', () => {
   it('keeps a result that is not JSON as text', async () => {
     await pageRegisters({ name: 'plain', annotations: { readOnlyHint: true }, execute: () => 'just words' });
     await pageRegisters({ name: 'nothing', annotations: { readOnlyHint: true }, execute: () => undefined });
-    const runner = runnerWith([{ toolCalls: [{ name: 'plain', arguments: {} }, { name: 'nothing', arguments: {} }] }, 'done']);
+    const runner = runnerWith([
+      {
+        toolCalls: [
+          { name: 'plain', arguments: {} },
+          { name: 'nothing', arguments: {} },
+        ],
+      },
+      'done',
+    ]);
     for (const tool of await listWebMcpTools({ include: ['plain', 'nothing'] })) runner.tool(tool);
     const run = runner.run('try');
     await finish(run);
-    expect((await run.result).toolResults).toMatchObject([{ ok: true, output: 'just words' }, { ok: true, output: 'undefined' }]);
+    expect((await run.result).toolResults).toMatchObject([
+      { ok: true, output: 'just words' },
+      { ok: true, output: 'undefined' },
+    ]);
   });
 });

@@ -20,7 +20,12 @@ afterEach(() => {
 const findNote = defineTool({
   name: 'find_note',
   description: 'Find a note by title',
-  parameters: { type: 'object', properties: { title: { type: 'string' }, limit: { type: 'integer', default: 5 } }, required: ['title'], additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { title: { type: 'string' }, limit: { type: 'integer', default: 5 } },
+    required: ['title'],
+    additionalProperties: false,
+  },
   readOnly: true,
   idempotent: true,
   call: (args) => {
@@ -68,7 +73,9 @@ describe('offerWebMcpTools', () => {
     recorder = recordExecutes();
     await offerWebMcpTools([findNote], { signal: cleanup.signal });
     expect(await rejectionOf(callAsAgent('find_note', { title: 42 }))).toBe('UnknownError');
-    const direct = await recorder.get('find_note')({ title: 42 }).catch((error: unknown) => error);
+    const direct = await recorder
+      .get('find_note')({ title: 42 })
+      .catch((error: unknown) => error);
     expect(isAmbiError(direct, 'invalid_arguments')).toBe(true);
     expect((direct as Error).message).toMatch(/^invalid_arguments: Invalid arguments for "find_note"/);
     expect(ran).toEqual([]);
@@ -98,7 +105,9 @@ describe('offerWebMcpTools', () => {
     recorder = recordExecutes();
     await offerWebMcpTools([deleteNote], { signal: cleanup.signal, approve: () => false });
     expect(await rejectionOf(callAsAgent('delete_note', { id: 'n1' }))).toBe('UnknownError');
-    const direct = await recorder.get('delete_note')({ id: 'n2' }).catch((error: unknown) => error);
+    const direct = await recorder
+      .get('delete_note')({ id: 'n2' })
+      .catch((error: unknown) => error);
     expect((direct as Error).message).toMatch(/^denied: /);
     expect(ran).toEqual([]);
   });
@@ -113,7 +122,13 @@ describe('offerWebMcpTools', () => {
       needsApproval: ({ count }) => count > 10,
       call: ({ count }) => `archived ${count}`,
     });
-    await offerWebMcpTools([archive], { signal: cleanup.signal, approve: (request) => (asked.push(request), true) });
+    await offerWebMcpTools([archive], {
+      signal: cleanup.signal,
+      approve: (request) => {
+        asked.push(request);
+        return true;
+      },
+    });
     expect(await callAsAgent('archive', { count: 3 })).toBe('archived 3');
     expect(await callAsAgent('archive', { count: 30 })).toBe('archived 30');
     expect(asked).toEqual([{ name: 'archive', arguments: { count: 30 } }]);
@@ -146,28 +161,55 @@ describe('offerWebMcpTools', () => {
 
   it('keeps the tool timeout: a call that runs past timeoutMs ends as timeout', async () => {
     recorder = recordExecutes();
-    const slow = defineTool({ name: 'slow', description: 'Slow', parameters: { type: 'object' }, idempotent: false, timeoutMs: 30, call: () => new Promise(() => {}) });
+    const slow = defineTool({
+      name: 'slow',
+      description: 'Slow',
+      parameters: { type: 'object' },
+      idempotent: false,
+      timeoutMs: 30,
+      call: () => new Promise(() => {}),
+    });
     await offerWebMcpTools([slow], { signal: cleanup.signal });
-    const direct = await recorder.get('slow')({}).catch((error: unknown) => error);
+    const direct = await recorder
+      .get('slow')({})
+      .catch((error: unknown) => error);
     expect((direct as Error).message).toMatch(/^timeout: /);
   });
 
   it('passes on a ToolError as tool_error', async () => {
     recorder = recordExecutes();
     const { ToolError } = await import('../../src/index.js');
-    const picky = defineTool({ name: 'picky', description: 'Picky', parameters: { type: 'object' }, idempotent: true, call: () => { throw new ToolError('no such note'); } });
+    const picky = defineTool({
+      name: 'picky',
+      description: 'Picky',
+      parameters: { type: 'object' },
+      idempotent: true,
+      call: () => {
+        throw new ToolError('no such note');
+      },
+    });
     await offerWebMcpTools([picky], { signal: cleanup.signal });
-    const direct = await recorder.get('picky')({}).catch((error: unknown) => error);
+    const direct = await recorder
+      .get('picky')({})
+      .catch((error: unknown) => error);
     expect((direct as Error).message).toBe('tool_error: no such note');
   });
 
   it('validates a tool defined with a Standard Schema (zod) in the page', async () => {
     recorder = recordExecutes();
     const { z } = await import('zod');
-    const tag = defineTool({ name: 'tag_note', description: 'Tag a note', parameters: z.object({ tag: z.string().min(2) }), idempotent: true, call: ({ tag }) => `#${tag}` });
+    const tag = defineTool({
+      name: 'tag_note',
+      description: 'Tag a note',
+      parameters: z.object({ tag: z.string().min(2) }),
+      idempotent: true,
+      call: ({ tag }) => `#${tag}`,
+    });
     await offerWebMcpTools([tag], { signal: cleanup.signal });
     expect(await callAsAgent('tag_note', { tag: 'todo' })).toBe('#todo');
-    const direct = await recorder.get('tag_note')({ tag: 'x' }).catch((error: unknown) => error);
+    const direct = await recorder
+      .get('tag_note')({ tag: 'x' })
+      .catch((error: unknown) => error);
     expect((direct as Error).message).toMatch(/^invalid_arguments: /);
   });
 
