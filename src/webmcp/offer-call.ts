@@ -1,5 +1,6 @@
 import { AmbiError } from '../errors/ambi-error.js';
 import { errorMessage } from '../errors/error-message.js';
+import { onAbort } from '../tools/abort-source.js';
 import { decodeArgs } from '../tools/decode-args.js';
 import type { RegisteredTool, ToolRegistry } from '../tools/registry.js';
 import { executeEntry } from '../tools/tool-manager.js';
@@ -54,21 +55,21 @@ async function approved(name: string, args: unknown, approve: WebMcpApprove | un
   // Tools that ask are offered only with an `approve`: its absence here is a bug, and says no.
   if (!approve) throw failure('denied', `"${name}" needs approval and this page has no way to ask`);
   let decision: unknown;
+  let unhook = () => {};
+  // The caller may give up (or the offer be withdrawn) while a person has not answered yet.
+  const givenUp = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    unhook = onAbort(signal, () => reject(signal.reason));
+  });
   try {
-    decision = await Promise.race([approve({ name, arguments: args }), aborted(signal)]);
+    decision = await Promise.race([approve({ name, arguments: args }), givenUp]);
   } catch (error) {
     if (signal.aborted) throw failure('aborted', `The call to "${name}" was given up while waiting for approval`);
     throw failure('denied', `Asking for approval of "${name}" failed: ${errorMessage(error)}`);
+  } finally {
+    unhook();
   }
   if (decision !== true) throw failure('denied', `The user denied this call to "${name}"`);
-}
-
-/** Rejects when `signal` aborts. */
-function aborted(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
 }
 
 /** The error a WebMCP caller receives: the code first, then what the model would have read. */

@@ -57,7 +57,10 @@ export async function offerWebMcpTools(tools: readonly Tool[], options: OfferWeb
         skipped.push(name);
         continue;
       }
+      if (offer.signal.aborted) throw withdrawnDuringOffer(offer.signal);
       await register(context, entry.tool, offeredExecute(entry, offer.signal, approve), offer.signal, waitMs);
+      // Withdrawn while it registered: the browser dropped it, and it must not be marked as offered.
+      if (offer.signal.aborted) throw withdrawnDuringOffer(offer.signal);
       offered.push(name);
       markOffered([name]);
     }
@@ -66,6 +69,10 @@ export async function offerWebMcpTools(tools: readonly Tool[], options: OfferWeb
     throw error;
   }
   return { offered, skipped };
+}
+
+function withdrawnDuringOffer(signal: AbortSignal): WebMcpError {
+  return new WebMcpError('aborted', 'The offer was withdrawn while its tools were being registered', { cause: signal.reason });
 }
 
 /** Register one tool with the browser, within `waitMs`; a taken name is `duplicate_tool`. */

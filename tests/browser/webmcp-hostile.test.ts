@@ -228,6 +228,55 @@ describe('a browser that does not answer', () => {
   });
 });
 
+describe('withdrawn halfway', () => {
+  const tool = (name: string, needsApproval = false) =>
+    defineTool({ name, description: 'x', parameters: { type: 'object' }, idempotent: true, needsApproval, call: () => `${name} ran` });
+
+  it('rejects with aborted when the signal aborts while tools register, and leaves no name taken', async () => {
+    const context = modelContextOf();
+    const real = context.registerTool.bind(context);
+    const offer = new AbortController();
+    // The page gives up as soon as the first tool is registered.
+    shadow(context, 'registerTool', async (init: object, options?: { signal?: AbortSignal }) => {
+      await real(init, options);
+      offer.abort();
+    });
+    await expect(offerWebMcpTools([tool('first_tool'), tool('second_tool')], { signal: offer.signal })).rejects.toMatchObject({ code: 'aborted' });
+    delete (context as unknown as Record<string, unknown>).registerTool;
+    const names = (await context.getTools()).map((t) => t.name);
+    expect(names).not.toContain('first_tool');
+    expect(names).not.toContain('second_tool');
+    expect((await offerWebMcpTools([tool('first_tool'), tool('second_tool')], { signal: cleanup.signal })).offered).toEqual(['first_tool', 'second_tool']);
+  });
+
+  it('ends a call that waits for approval as aborted when its caller gives up', async () => {
+    const recorded = new Map<string, (input: object, client?: { signal?: AbortSignal }) => Promise<unknown>>();
+    const context = modelContextOf();
+    const real = context.registerTool.bind(context);
+    shadow(
+      context,
+      'registerTool',
+      (init: { name: string; execute: (input: object, client?: { signal?: AbortSignal }) => Promise<unknown> }, options?: { signal?: AbortSignal }) => {
+        recorded.set(init.name, init.execute);
+        return real(init, options);
+      },
+    );
+    let asked = 0;
+    await offerWebMcpTools([tool('gated', true)], {
+      signal: cleanup.signal,
+      approve: () => {
+        asked++;
+        return new Promise<boolean>(() => {}); // nobody answers
+      },
+    });
+    const caller = new AbortController();
+    const call = recorded.get('gated')!({}, { signal: caller.signal }).catch((error: unknown) => error);
+    await expect.poll(() => asked).toBe(1);
+    caller.abort();
+    expect(((await call) as Error).message).toMatch(/^aborted: /);
+  });
+});
+
 describe('without document.modelContext', () => {
   it('says WebMCP is unavailable, and both functions reject with webmcp_unavailable', async () => {
     shadow(document, 'modelContext', undefined);
