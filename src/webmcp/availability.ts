@@ -14,12 +14,19 @@ export function webMcpAvailable(): boolean {
   return modelContext() !== undefined;
 }
 
-/** `document.modelContext`, or a `webmcp_unavailable` error saying how to get it. */
-export function requireModelContext(): ModelContext {
+/**
+ * `document.modelContext`, or a `webmcp_unavailable` error saying how to get it; also when
+ * it lacks one of the `methods` the caller needs (a polyfill may offer only `registerTool`).
+ */
+export function requireModelContext(...methods: ReadonlyArray<keyof ModelContext>): ModelContext {
   const context = modelContext();
-  if (context) return context;
-  throw new WebMcpError(
-    'webmcp_unavailable',
-    'WebMCP is not available here: there is no document.modelContext (Chromium exposes it with the WebMCP feature enabled, e.g. --enable-features=WebMCPTesting)',
-  );
+  if (!context) {
+    throw new WebMcpError(
+      'webmcp_unavailable',
+      'WebMCP is not available here: there is no document.modelContext (Chromium exposes it with the WebMCP feature enabled, e.g. --enable-features=WebMCPTesting)',
+    );
+  }
+  const missing = methods.filter((method) => typeof context[method] !== 'function');
+  if (missing.length > 0) throw new WebMcpError('webmcp_unavailable', `document.modelContext has no ${missing.join(' or ')} here`);
+  return context;
 }

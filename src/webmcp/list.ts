@@ -25,16 +25,16 @@ export interface ListWebMcpToolsOptions {
  * to our rule; two tools that end up with one name reject with `duplicate_tool`.
  */
 export async function listWebMcpTools(options: ListWebMcpToolsOptions = {}): Promise<WebMcpTool[]> {
-  const context = requireModelContext();
+  const context = requireModelContext('getTools', 'executeTool');
   const include = checkNames('include', options.include);
   const exclude = checkNames('exclude', options.exclude);
   const timeoutMs = checkTimeout(options.timeoutMs);
   const waitMs = checkWaitMs(options.waitMs);
-  const listed = await afterLoadWithin('document.modelContext.getTools()', waitMs, () => context.getTools());
-  const chosen = [...listed].filter((tool) => !ownOffer(tool) && (!include || include.has(tool.name)) && !exclude?.has(tool.name));
+  const listed = checkListed(await afterLoadWithin('document.modelContext.getTools()', waitMs, () => context.getTools()));
+  const chosen = listed.filter((tool) => !ownOffer(tool) && (!include || include.has(tool.name)) && !exclude?.has(tool.name));
   const byName = new Map<string, WebMcpRegisteredTool>();
   for (const tool of chosen) {
-    const name = fitToolName(String(tool.name));
+    const name = fitToolName(tool.name);
     const other = byName.get(name);
     if (other) throw collision(other, tool, name);
     byName.set(name, tool);
@@ -54,6 +54,15 @@ function collision(first: WebMcpRegisteredTool, second: WebMcpRegisteredTool, na
       ? `"${first.name}" is registered twice (by ${where(first)} and ${where(second)})`
       : `"${first.name}" and "${second.name}" both become "${name}"`;
   return new WebMcpError('duplicate_tool', `WebMCP tool names collide: ${both}; leave one out with \`exclude\``);
+}
+
+/** What `getTools()` answered, if it is a list of tools with names (a polyfill's may not be). */
+function checkListed(listed: unknown): WebMcpRegisteredTool[] {
+  const tools = Array.isArray(listed) ? (listed as unknown[]) : undefined;
+  if (!tools?.every((tool) => typeof (tool as { name?: unknown } | null)?.name === 'string')) {
+    throw new WebMcpError('webmcp_refused', 'document.modelContext.getTools() did not answer with a list of named tools');
+  }
+  return tools as WebMcpRegisteredTool[];
 }
 
 function checkNames(option: string, value: unknown): Set<string> | undefined {

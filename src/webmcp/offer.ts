@@ -37,7 +37,7 @@ export interface OfferedWebMcpTools {
  * All or none: if one registration fails, the ones made are withdrawn and this rejects.
  */
 export async function offerWebMcpTools(tools: readonly Tool[], options: OfferWebMcpToolsOptions = {}): Promise<OfferedWebMcpTools> {
-  const context = requireModelContext();
+  const context = requireModelContext('registerTool');
   const { signal, approve } = checkOptions(options);
   const waitMs = checkWaitMs(options.waitMs);
   if (!Array.isArray(tools)) throw new InvalidOptionError('tools', 'must be an array of tools');

@@ -27,7 +27,6 @@ export type WebMcpTool = Tool<Record<string, unknown>, JsonValue> & { readonly w
  * annotations: read-only tools are idempotent and run freely, others need approval.
  */
 export function pageTool(context: ModelContext, listed: WebMcpRegisteredTool, name: string, timeoutMs: number = DEFAULT_POLICY.timeoutMs): WebMcpTool {
-  // Handed back as it came: a copy would lose what identifies the tool to executeTool (see WebMcpRegisteredTool).
   const readOnly = listed.annotations?.readOnlyHint === true;
   const tool = defineTool({
     name,
@@ -40,6 +39,7 @@ export function pageTool(context: ModelContext, listed: WebMcpRegisteredTool, na
     call: async (args, { signal }) => {
       let text: unknown;
       try {
+        // Handed back as it came: a copy would lose what identifies the tool (see WebMcpRegisteredTool).
         text = await context.executeTool(listed, args, { signal });
       } catch (error) {
         // Timed out or aborted: the ToolManager says which; the late rejection is discarded.

@@ -228,6 +228,20 @@ describe('a browser that does not answer', () => {
   });
 });
 
+describe('a modelContext that is not quite WebMCP (a polyfill, say)', () => {
+  it('rejects a getTools answer that is not a list of named tools with webmcp_refused', async () => {
+    shadow(modelContextOf(), 'getTools', async () => ({ tools: [] }));
+    await expect(listWebMcpTools()).rejects.toMatchObject({ code: 'webmcp_refused' });
+    shadow(modelContextOf(), 'getTools', async () => [{ title: 'no name' }]);
+    await expect(listWebMcpTools()).rejects.toMatchObject({ code: 'webmcp_refused' });
+  });
+
+  it('rejects listing with webmcp_unavailable where there is no executeTool', async () => {
+    shadow(modelContextOf(), 'executeTool', undefined);
+    await expect(listWebMcpTools()).rejects.toMatchObject({ code: 'webmcp_unavailable', message: expect.stringContaining('executeTool') });
+  });
+});
+
 describe('withdrawn halfway', () => {
   const tool = (name: string, needsApproval = false) =>
     defineTool({ name, description: 'x', parameters: { type: 'object' }, idempotent: true, needsApproval, call: () => `${name} ran` });
