@@ -2,7 +2,11 @@
 export const chromiumExecutable: string | undefined =
   process.env.CHROMIUM_PATH === 'playwright' ? undefined : (process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
 
-export const chromiumArgs = [
+/** Chromium's flag for WebMCP (`document.modelContext`); Debian's Chromium 156 exposes none without it. */
+export const webMcpFlag = '--enable-features=WebMCPTesting';
+
+/** The shared arguments without WebMCP: what a browser that does not have it looks like. */
+export const chromiumArgsWithoutWebMcp = [
   '--no-sandbox',
   '--headless=new',
   '--disable-gpu',
@@ -14,3 +18,5 @@ export const chromiumArgs = [
   '--no-first-run',
   '--no-default-browser-check',
 ];
+
+export const chromiumArgs = [...chromiumArgsWithoutWebMcp, webMcpFlag];

@@ -3,11 +3,14 @@ import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
-import { chromiumArgs, chromiumExecutable } from './chromium.config.js';
+import { chromiumArgs, chromiumArgsWithoutWebMcp, chromiumExecutable } from './chromium.config.js';
 
 /** A strict policy: no eval (WebAssembly compilation only, for the local model), no inline code, no other origins. */
 export const DEMO_CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; connect-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'";
+
+/** The browser tests that run in a Chromium launched without WebMCP (and only there). */
+const WITHOUT_WEBMCP = 'tests/browser/**/*.without-webmcp.test.ts';
 
 /** The demo app (`vite build`, `vite dev`) and both Vitest projects. */
 const app: ViteUserConfig = {
@@ -48,7 +51,16 @@ const app: ViteUserConfig = {
             enabled: true,
             headless: true,
             provider: playwright({ launchOptions: { executablePath: chromiumExecutable, args: chromiumArgs } }),
-            instances: [{ browser: 'chromium' }],
+            instances: [
+              { browser: 'chromium', exclude: [WITHOUT_WEBMCP] },
+              // A second Chromium, launched without WebMCP: what `webmcp_unavailable` looks like for real.
+              {
+                browser: 'chromium',
+                name: 'chromium-without-webmcp',
+                include: [WITHOUT_WEBMCP],
+                provider: playwright({ launchOptions: { executablePath: chromiumExecutable, args: chromiumArgsWithoutWebMcp } }),
+              },
+            ],
           },
         },
       },

@@ -14,6 +14,9 @@ const problems = [];
 const fail = (message) => problems.push(message);
 const read = (file) => readFileSync(file, 'utf8');
 
+/** A module's code with its block and line comments taken out (a `//` after `:` or a quote is kept: a URL). */
+const withoutComments = (code) => code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:"'\\])\/\/.*$/gm, '$1');
+
 /** The module and every relative module it imports statically or dynamically, transitively. */
 function moduleGraph(entry) {
   const seen = new Set();
@@ -64,7 +67,9 @@ if (problems.length === 0) {
   // What the page pays for `ambi-web/worker`: no validator compiler, no parser, no loop.
   const forbidden = [/\bajv\b/i, /(?:class|var|let|const|function)\s+(?:TagToolCallParser|ChatRunner|Agent)\b/, /\[TOOL_CALL\]/, /iteration_finished/, /eventsource-parser/];
   for (const file of pageGraph) {
-    for (const pattern of forbidden) if (pattern.test(read(file))) fail(`${file} (imported by ambi-web/worker) matches ${pattern}`);
+    // Code, not prose: the no-eval validator (offerWebMcpTools validates in the page) names ajv in its comments.
+    const code = withoutComments(read(file));
+    for (const pattern of forbidden) if (pattern.test(code)) fail(`${file} (imported by ambi-web/worker) matches ${pattern}`);
   }
   const list = (files) => files.map((f) => relative(lib, f)).join(' + ');
   const externals = (files) => [...new Set(files.flatMap((f) => [...read(f).matchAll(/\bfrom\s*["']([^./"'][^"']*)["']/g)].map((m) => m[1])))].join(', ');

@@ -81,6 +81,14 @@ export type { WorkerLeafOptions } from './worker/protocol.js';
 export { exposeTools } from './worker/expose-tools.js';
 export type { WorkerSource } from './worker/tool-worker.js';
 
+// WebMCP (the browser's `document.modelContext`): offer tools to the browser's agents, use the page's
+export { webMcpAvailable } from './webmcp/availability.js';
+export { offerWebMcpTools, type OfferedWebMcpTools, type OfferWebMcpToolsOptions } from './webmcp/offer.js';
+export type { WebMcpApprovalRequest, WebMcpApprove } from './webmcp/offer-call.js';
+export { listWebMcpTools, type ListWebMcpToolsOptions } from './webmcp/list.js';
+export type { WebMcpTool, WebMcpToolInfo } from './webmcp/page-tool.js';
+export { WebMcpError, type WebMcpErrorCode } from './errors/webmcp-error.js';
+
 // Stores (IndexedDB via idb, and in memory)
 export { IndexedDbSnapshotStore } from './store/indexeddb-snapshot-store.js';
 export { MemorySnapshotStore } from './store/memory-snapshot-store.js';

@@ -21,6 +21,8 @@ export interface ToolSpec<S extends ParametersSchema | StandardSchemaV1, Output>
   retryDelayMs?: number;
   /** Required: whether running the call twice is harmless. Only idempotent tools are retried. */
   idempotent: boolean;
+  /** The tool changes nothing (WebMCP's and MCP's `readOnlyHint`); implies `idempotent: true`. */
+  readOnly?: boolean;
   needsApproval?: boolean | ((args: ArgsOf<S>) => boolean | Promise<boolean>);
   call(args: ArgsOf<S>, ctx: ToolContext): Output | Promise<Output>;
 }
@@ -38,6 +40,8 @@ export function defineTool<const S extends ParametersSchema | StandardSchemaV1, 
     timeoutMs: spec.timeoutMs ?? DEFAULT_POLICY.timeoutMs,
     maxRetries: spec.maxRetries ?? DEFAULT_POLICY.maxRetries,
     retryDelayMs: spec.retryDelayMs ?? DEFAULT_POLICY.retryDelayMs,
+    // A tool that changes nothing is safe to run twice (a JavaScript caller may leave `idempotent` out).
+    ...(spec.idempotent === undefined && spec.readOnly === true ? { idempotent: true } : {}),
   };
   if (!isStandardSchema(parameters)) return { ...rest, parameters: parameters as ParametersSchema, ...policy } as Tool<ArgsOf<S>, Output>;
   return {

@@ -115,6 +115,8 @@ export interface ToolPolicy {
   retryDelayMs: number;
   /** Safe to run twice. Only idempotent tools are ever retried. */
   idempotent: boolean;
+  /** Changes nothing (WebMCP's and MCP's `readOnlyHint`); implies `idempotent`. */
+  readOnly?: boolean;
 }
 
 /** A registered unit of work the model may call. */

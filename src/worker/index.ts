@@ -27,3 +27,10 @@ export { IndexedDbSnapshotStore } from '../store/indexeddb-snapshot-store.js';
 export type { LeafSnapshot } from '../store/types.js';
 export { localModel, type LocalModelConfig, type LocalModelOptions, type LocalModelProgress } from '../engines/local-model.js';
 export { downloadLocalModel, type DownloadLocalModelOptions } from '../engines/local-download.js';
+// WebMCP: offer tools to the browser's agents, use the tools pages declare.
+export { webMcpAvailable } from '../webmcp/availability.js';
+export { offerWebMcpTools, type OfferedWebMcpTools, type OfferWebMcpToolsOptions } from '../webmcp/offer.js';
+export type { WebMcpApprovalRequest, WebMcpApprove } from '../webmcp/offer-call.js';
+export { listWebMcpTools, type ListWebMcpToolsOptions } from '../webmcp/list.js';
+export type { WebMcpTool, WebMcpToolInfo } from '../webmcp/page-tool.js';
+export { WebMcpError, type WebMcpErrorCode } from '../errors/webmcp-error.js';
