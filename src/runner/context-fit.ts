@@ -1,0 +1,42 @@
+import type { ToolDefinition } from '../tools/types.js';
+import type { Agent } from './agent.js';
+import { promptLimit, trimToBudget } from './context-budget.js';
+import type { RunEvent } from './events.js';
+import type { Message } from './messages.js';
+
+/** One request's conversation, as the context step reads it. */
+export interface FitInput {
+  agent: Agent;
+  messages: readonly Message[];
+  /** Index of the run's user message. */
+  userAt: number;
+  /** What the system prompt gains for this request (format and answer instructions). */
+  addition: string;
+  tools: readonly ToolDefinition[];
+  emit: (event: RunEvent) => void;
+  signal?: AbortSignal;
+}
+
+// Native tool definitions travel with every request: counted once per set of tools (the registry's list is the same object until it changes).
+const toolTexts = new WeakMap<readonly ToolDefinition[], string>();
+
+/**
+ * The messages of one request within the agent's context budget (its own, or the engine's, as a
+ * local model knows its context size); unchanged without one. Emits `context_trimmed` when it
+ * dropped messages; throws ContextOverflowError, before the engine is called, when nothing fits.
+ */
+export async function fitContext(input: FitInput): Promise<readonly Message[]> {
+  const { agent, signal } = input;
+  const budget = agent.context ?? (await agent.engine.contextBudget?.(signal));
+  if (!budget) return input.messages;
+  const counter = agent.tokens;
+  let extraTokens = input.addition ? await counter.message({ role: 'system', content: input.addition }, signal) : 0;
+  if (agent.engine.nativeTools && input.tools.length > 0) {
+    let text = toolTexts.get(input.tools);
+    if (text === undefined) toolTexts.set(input.tools, (text = JSON.stringify(input.tools)));
+    extraTokens += await counter.text(text, signal);
+  }
+  const fitted = await trimToBudget({ messages: input.messages, userAt: input.userAt, extraTokens, limit: promptLimit(budget), counter, ...(signal ? { signal } : {}) });
+  if (fitted.trim) input.emit({ type: 'context_trimmed', ...fitted.trim });
+  return fitted.messages;
+}
