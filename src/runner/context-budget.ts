@@ -7,6 +7,8 @@ export interface ContextBudget {
   maxTokens: number;
   /** Default: a quarter of `maxTokens`, at most 1024. */
   reserveTokens?: number;
+  /** Tokens a chat template adds around each message (role markers, separators). Default 4. */
+  tokensPerMessage?: number;
 }
 
 /** What trimming did to one request, as the `context_trimmed` event says it. */
@@ -16,8 +18,8 @@ export interface ContextTrim {
   tokensAfter: number;
 }
 
-/** Framing a chat template adds around each message (role markers, separators): a conservative guess. */
-const MESSAGE_OVERHEAD = 4;
+/** Framing a chat template adds around each message (role markers, separators), unless the budget says: a common figure. */
+const TOKENS_PER_MESSAGE = 4;
 
 /** Refuse a budget that is not one: `maxTokens` a whole number >= 1, `reserveTokens` a whole number below it. */
 export function checkContextBudget(budget: unknown): asserts budget is ContextBudget | undefined {
@@ -29,6 +31,15 @@ export function checkContextBudget(budget: unknown): asserts budget is ContextBu
   if (reserveTokens !== undefined && !(Number.isInteger(reserveTokens) && reserveTokens >= 0 && reserveTokens < maxTokens!)) {
     throw new InvalidOptionError('context', '`reserveTokens` must be a whole number >= 0 and below `maxTokens`');
   }
+  const { tokensPerMessage } = budget as ContextBudget;
+  if (tokensPerMessage !== undefined && !(Number.isInteger(tokensPerMessage) && tokensPerMessage >= 0)) {
+    throw new InvalidOptionError('context', '`tokensPerMessage` must be a whole number >= 0');
+  }
+}
+
+/** The template's framing of each message under `budget`. */
+export function tokensPerMessage(budget: ContextBudget): number {
+  return budget.tokensPerMessage ?? TOKENS_PER_MESSAGE;
 }
 
 /** The tokens a prompt may take under `budget`. */
@@ -63,7 +74,7 @@ export class TokenCounter {
     });
   }
 
-  /** Tokens of one message as a request carries it: its text, its calls, and the template's framing (synchronous when known or estimated). */
+  /** Tokens of one message's text and calls, without the template's framing (synchronous when known or estimated). */
   message(message: Message, signal?: AbortSignal): number | Promise<number> {
     const known = this.#byMessage.get(message);
     if (known !== undefined) return known;
@@ -71,7 +82,7 @@ export class TokenCounter {
     const content = this.text(message.content, signal);
     const extra = calls ? this.text(calls, signal) : 0;
     const keep = (a: number, b: number) => {
-      const tokens = a + b + MESSAGE_OVERHEAD;
+      const tokens = a + b;
       this.#byMessage.set(message, tokens);
       return tokens;
     };
@@ -88,6 +99,8 @@ export interface TrimInput {
   /** Tokens the request adds beyond the messages (format and answer instructions, native tool definitions). */
   extraTokens: number;
   limit: number;
+  /** The template's framing of each message. */
+  tokensPerMessage: number;
   counter: TokenCounter;
   signal?: AbortSignal;
 }
@@ -107,7 +120,7 @@ export async function trimToBudget(input: TrimInput): Promise<{ messages: readon
     let tokens = 0;
     for (let at = step.start; at < step.end; at++) {
       const counted = counter.message(messages[at]!, signal);
-      tokens += typeof counted === 'number' ? counted : await counted;
+      tokens += (typeof counted === 'number' ? counted : await counted) + input.tokensPerMessage;
     }
     counts.push(tokens);
     total += tokens;

@@ -1,6 +1,6 @@
 import type { ToolDefinition } from '../tools/types.js';
 import type { Agent } from './agent.js';
-import { promptLimit, trimToBudget } from './context-budget.js';
+import { promptLimit, tokensPerMessage, trimToBudget } from './context-budget.js';
 import type { RunEvent } from './events.js';
 import type { Message } from './messages.js';
 
@@ -30,13 +30,15 @@ export async function fitContext(input: FitInput): Promise<readonly Message[]> {
   const budget = agent.context ?? (await agent.engine.contextBudget?.(signal));
   if (!budget) return input.messages;
   const counter = agent.tokens;
-  let extraTokens = input.addition ? await counter.message({ role: 'system', content: input.addition }, signal) : 0;
+  const framing = tokensPerMessage(budget);
+  // The addition joins the system message, or is one of its own: counted with a message's framing either way.
+  let extraTokens = input.addition ? (await counter.text(input.addition, signal)) + framing : 0;
   if (agent.engine.nativeTools && input.tools.length > 0) {
     let text = toolTexts.get(input.tools);
     if (text === undefined) toolTexts.set(input.tools, (text = JSON.stringify(input.tools)));
     extraTokens += await counter.text(text, signal);
   }
-  const fitted = await trimToBudget({ messages: input.messages, userAt: input.userAt, extraTokens, limit: promptLimit(budget), counter, ...(signal ? { signal } : {}) });
+  const fitted = await trimToBudget({ messages: input.messages, userAt: input.userAt, extraTokens, limit: promptLimit(budget), tokensPerMessage: framing, counter, ...(signal ? { signal } : {}) });
   if (fitted.trim) input.emit({ type: 'context_trimmed', ...fitted.trim });
   return fitted.messages;
 }

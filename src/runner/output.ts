@@ -10,8 +10,8 @@ import { capText } from './tool-message.js';
 /** A JSON Schema for a run's final answer (any JSON value: an object, an array, a string...). */
 export type JsonOutputSchema = Exclude<JSONSchema, boolean>;
 
-/** What `run(input, { output })` takes: a JSON Schema, or a Standard Schema (zod 4, valibot, arktype...). */
-export type OutputSchema = JsonOutputSchema | StandardSchemaV1;
+/** What `run(input, { output })` takes: a JSON Schema, or a Standard Schema (zod 4, valibot, arktype...); a schema typed only as an object gives an `unknown` output. */
+export type OutputSchema = JsonOutputSchema | StandardSchemaV1 | Readonly<Record<string, unknown>>;
 
 /** The value a run's `output` schema gives: a Standard Schema's output type (after transforms), a literal JSON Schema's type, else `unknown`. */
 export type OutputOf<S> = S extends StandardSchemaV1
