@@ -48,9 +48,9 @@ export function promptLimit(budget: ContextBudget): number {
 }
 
 /**
- * Counts tokens: with the engine's tokenizer where it has one, else characters / 4. A message's
- * count is kept with the message (a long conversation is counted once per run, not per turn) and
- * a text's by its content (a reloaded conversation costs no second trip to the tokenizer).
+ * Counts tokens: with the engine's tokenizer where it has one, else characters / 4. The engine's
+ * counts are kept, a message's with the message (a long conversation is counted once per run, not
+ * per turn) and a text's by its content (a reloaded conversation costs no second trip to the tokenizer).
  */
 export class TokenCounter {
   readonly #byMessage = new WeakMap<Message, number>();
@@ -76,6 +76,8 @@ export class TokenCounter {
 
   /** Tokens of one message's text and calls, without the template's framing (synchronous when known or estimated). */
   message(message: Message, signal?: AbortSignal): number | Promise<number> {
+    // An estimate costs less than a cache (a WeakMap entry per message of a long conversation costs more than its arithmetic).
+    if (!this.#count) return estimateMessage(message);
     const known = this.#byMessage.get(message);
     if (known !== undefined) return known;
     const calls = message.role === 'assistant' && message.toolCalls?.length ? JSON.stringify(message.toolCalls) : '';
@@ -89,6 +91,25 @@ export class TokenCounter {
     if (typeof content === 'number' && typeof extra === 'number') return keep(content, extra);
     return Promise.all([content, extra]).then(([a, b]) => keep(a, b));
   }
+}
+
+/** Characters / 4 of a message's text and calls. */
+function estimateMessage(message: Message): number {
+  let chars = message.content.length;
+  if (message.role === 'assistant' && message.toolCalls) for (const call of message.toolCalls) chars += call.id.length + call.name.length + jsonLength(call.arguments, 0) + 40;
+  return Math.ceil(chars / 4);
+}
+
+/** About the length of `value` as JSON, without building the text (on a long conversation, stringifying every call costs more than the rest of the count). */
+function jsonLength(value: unknown, depth: number): number {
+  if (typeof value === 'string') return value.length + 2;
+  if (typeof value !== 'object' || value === null) return String(value).length;
+  // Deeper than any call the tools accept: a guess is enough.
+  if (depth > 64) return 0;
+  let length = 2;
+  if (Array.isArray(value)) for (const item of value) length += jsonLength(item, depth + 1) + 1;
+  else for (const key in value) if (Object.hasOwn(value, key)) length += key.length + 4 + jsonLength((value as Record<string, unknown>)[key], depth + 1);
+  return length;
 }
 
 /** What one request is made of, for trimming. */

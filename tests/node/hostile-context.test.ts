@@ -107,7 +107,7 @@ describe('AgentOptions.context: trimming a long conversation', () => {
   });
 
   test('within one run, older steps are dropped as results pile up, the latest results stay, and the run finishes', async () => {
-    const big = defineTool({ name: 'fetch_page', description: 'x', parameters: { type: 'object' }, idempotent: true, call: () => 'p'.repeat(400) });
+    const big = defineTool({ name: 'fetch_page', description: 'x', parameters: { type: 'object' }, idempotent: true, call: () => 'p'.repeat(600) });
     const engine = new StepEngine([
       [call('c1', 'fetch_page'), finish('tool_calls')],
       [call('c2', 'fetch_page'), finish('tool_calls')],
