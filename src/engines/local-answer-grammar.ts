@@ -37,7 +37,10 @@ export function looseKeywords(schema: unknown): string[] {
   const found = new Set<string>();
   const visit = (node: unknown, depth: number) => {
     if (typeof node !== 'object' || node === null || depth > 64) return;
-    if (Array.isArray(node)) return node.forEach((item) => visit(item, depth + 1));
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item, depth + 1);
+      return;
+    }
     const s = node as Record<string, unknown>;
     for (const keyword of LOOSE_KEYWORDS) if (keyword in s) found.add(keyword);
     for (const keyword of BOUNDS) if (typeof s[keyword] === 'number' && (s[keyword] as number) > MAX_UNROLLED_REPEAT) found.add(keyword);

@@ -1,12 +1,15 @@
 import type { ToolDefinition } from '../tools/types.js';
-import type { Agent } from './agent.js';
-import { promptLimit, tokensPerMessage, trimToBudget } from './context-budget.js';
+import type { Engine } from '../engines/types.js';
+import { promptLimit, tokensPerMessage, trimToBudget, type ContextBudget, type TokenCounter } from './context-budget.js';
 import type { RunEvent } from './events.js';
 import type { Message } from './messages.js';
 
 /** One request's conversation, as the context step reads it. */
 export interface FitInput {
-  agent: Agent;
+  /** The agent's budget, if it set one. */
+  budget: ContextBudget | undefined;
+  engine: Engine;
+  counter: TokenCounter;
   messages: readonly Message[];
   /** Index of the run's user message. */
   userAt: number;
@@ -26,16 +29,18 @@ const toolTexts = new WeakMap<readonly ToolDefinition[], string>();
  * dropped messages; throws ContextOverflowError, before the engine is called, when nothing fits.
  */
 export async function fitContext(input: FitInput): Promise<readonly Message[]> {
-  const { agent, signal } = input;
-  const budget = agent.context ?? (await agent.engine.contextBudget?.(signal));
+  const { engine, counter, signal } = input;
+  const budget = input.budget ?? (await engine.contextBudget?.(signal));
   if (!budget) return input.messages;
-  const counter = agent.tokens;
   const framing = tokensPerMessage(budget);
   // The addition joins the system message, or is one of its own: counted with a message's framing either way.
   let extraTokens = input.addition ? (await counter.text(input.addition, signal)) + framing : 0;
-  if (agent.engine.nativeTools && input.tools.length > 0) {
+  if (engine.nativeTools && input.tools.length > 0) {
     let text = toolTexts.get(input.tools);
-    if (text === undefined) toolTexts.set(input.tools, (text = JSON.stringify(input.tools)));
+    if (text === undefined) {
+      text = JSON.stringify(input.tools);
+      toolTexts.set(input.tools, text);
+    }
     extraTokens += await counter.text(text, signal);
   }
   const fitted = await trimToBudget({ messages: input.messages, userAt: input.userAt, extraTokens, limit: promptLimit(budget), tokensPerMessage: framing, counter, ...(signal ? { signal } : {}) });

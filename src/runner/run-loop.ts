@@ -137,7 +137,7 @@ async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean, 
   try {
     const addition = systemAddition(agent, tools, ctx.output);
     // Trimmed for the agent's context budget (the stored conversation keeps everything).
-    const fitted = await fitContext({ agent, messages: scope.messages, userAt, addition, tools, emit: ctx.emit, signal });
+    const fitted = await fitContext({ budget: agent.context, engine: agent.engine, counter: agent.tokens, messages: scope.messages, userAt, addition, tools, emit: ctx.emit, signal });
     const messages = requestMessages(fitted, addition);
     // The parser's tags travel with the request: an engine that constrains its output (a local
     // model's grammar) then writes calls this parser reads, whatever tags it was given.

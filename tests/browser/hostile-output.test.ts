@@ -4,7 +4,9 @@ import { z } from 'zod';
 import { createWorkerRunner, scriptedEngine, type RunEvent, type ScriptedReply, type WorkerRunner, type WorkerRunnerOptions } from '../../src/index.js';
 
 const open: WorkerRunner[] = [];
-afterEach(() => open.splice(0).forEach((runner) => runner.close()));
+afterEach(() => {
+  for (const runner of open.splice(0)) runner.close();
+});
 
 function runnerFor(replies: ScriptedReply[], options: Partial<WorkerRunnerOptions> = {}): WorkerRunner {
   const runner = createWorkerRunner({ engine: scriptedEngine(replies), ...options });

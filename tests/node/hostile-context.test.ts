@@ -12,7 +12,7 @@ import {
 } from '../../src/index.js';
 import { call, finish, StepEngine, text } from '../support/engines.js';
 import { rejection, useSseServer } from './engine-test-helpers.js';
-import { chunk, DONE, textStream, type Handler } from './sse-server.js';
+import { textStream, type Handler } from './sse-server.js';
 
 const local = useSseServer();
 
