@@ -6,6 +6,8 @@ export { ToolError } from './errors/tool-error.js';
 export { DuplicateToolError } from './errors/duplicate-tool-error.js';
 export { InvalidToolError } from './errors/invalid-tool-error.js';
 export { InvalidOptionError } from './errors/invalid-option-error.js';
+export { InvalidOutputError } from './errors/invalid-output-error.js';
+export { ContextOverflowError } from './errors/context-overflow-error.js';
 
 // Tools
 export { defineTool, type ToolSpec } from './tools/define-tool.js';
@@ -40,7 +42,7 @@ export { openAICompatible, type OpenAICompatibleConfig, type OpenAICompatibleOpt
 export { scriptedEngine, type ScriptedEngineConfig, type ScriptedReply, type ScriptedToolCall } from './engines/scripted.js';
 export { createEngine, type EngineDeps } from './engines/create-engine.js';
 export type { EngineConfig } from './engines/config.js';
-export type { Engine, EngineEvent, EngineRequest, FinishReason, ToolChoice, Usage } from './engines/types.js';
+export type { AnswerFormat, Engine, EngineEvent, EngineRequest, FinishReason, ToolChoice, Usage } from './engines/types.js';
 export { EngineError, type EngineErrorCode } from './errors/engine-error.js';
 export { EngineHttpError } from './errors/engine-http-error.js';
 export { redactURL } from './engines/url-secrets.js';
@@ -61,7 +63,9 @@ export { LocalModelError, type LocalModelErrorCode } from './errors/local-model-
 
 // Agents and the loop
 export { Agent, type AgentOptions } from './runner/agent.js';
-export { ChatRunner, type ChatRunnerOptions, type ChildRunOptions, type Run, type RunOptions } from './runner/chat-runner.js';
+export { ChatRunner, type ChatRunnerOptions, type ChildRunOptions, type Run, type RunOptions, type RunOutput } from './runner/chat-runner.js';
+export type { JsonOutputSchema, OutputOf, OutputSchema } from './runner/output.js';
+export type { ContextBudget } from './runner/context-budget.js';
 export { ConcurrencyBudget } from './runner/limiter.js';
 export { MemoryConversationStore, type ConversationStore } from './runner/conversation-store.js';
 export type { RunEvent } from './runner/events.js';

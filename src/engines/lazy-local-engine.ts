@@ -24,5 +24,7 @@ export function lazyLocalEngine(given: LocalModelConfig, deps: LocalModelDeps = 
     async *stream(request) {
       yield* (await engine()).stream(request);
     },
+    countTokens: async (text, signal) => (await engine()).countTokens(text, signal),
+    contextBudget: async (signal) => (await engine()).contextBudget(signal),
   };
 }

@@ -3,6 +3,9 @@ import { DEFAULT_CALL_TAGS } from '../parser/call-tags.js';
 import { childController } from '../tools/abort-source.js';
 import { abortedError, throwIfAborted } from './abort.js';
 import { toolCallGrammar } from './local-grammar.js';
+import { answerGrammar, looseKeywords } from './local-answer-grammar.js';
+import { localContextBudget, localTokenCount } from './local-tokens.js';
+import type { ContextBudget } from '../runner/context-budget.js';
 import { ModelLoader } from './local-loader.js';
 import { localModel, type LocalModelConfig, type LocalModelDeps, type LocalModelInfo } from './local-model.js';
 import { generationError } from './local-runtime.js';
@@ -20,6 +23,10 @@ export interface LocalEngine extends Engine {
   load(options?: { signal?: AbortSignal }): Promise<LocalModelInfo>;
   /** Free the model and its WebAssembly memory; the next request loads it again. */
   unload(): Promise<void>;
+  /** Tokens of `text` by the model's tokenizer (llama.cpp's count of it as a prompt); loads the model if needed. */
+  countTokens(text: string, signal?: AbortSignal): Promise<number>;
+  /** The model's context size as a budget (reserving `maxTokens`, or a quarter, for the reply); loads the model if needed. */
+  contextBudget(signal?: AbortSignal): Promise<ContextBudget>;
 }
 
 /**
@@ -46,6 +53,8 @@ export function createLocalEngine(given: LocalModelConfig, deps: LocalModelDeps 
     },
     unload: () => loader.unload(),
     stream: (request) => generate(config, loader, lock, request),
+    countTokens: async (text, signal) => localTokenCount(await loader.acquire(signal), lock, text, signal),
+    contextBudget: async (signal) => localContextBudget(await loader.acquire(signal), lock, config, signal),
   };
 }
 
@@ -54,7 +63,14 @@ async function* generate(config: LocalModelConfig, loader: ModelLoader, lock: Li
   throwIfAborted(signal);
   // Built first: an unknown forced tool or unusable tags fail before any loading. The runner relaxes
   // a forced choice after tool results. The tags are the parser's, so every call written is one it reads.
-  const grammar = toolCallGrammar(request.tools, request.toolChoice ?? 'auto', request.callTags ?? DEFAULT_CALL_TAGS);
+  const choice = request.toolChoice ?? 'auto';
+  const tags = request.callTags ?? DEFAULT_CALL_TAGS;
+  // An answering turn of a run with an output schema: the answer is that schema's JSON.
+  const grammar = request.output ? answerGrammar(request.tools, choice, tags, request.output) : toolCallGrammar(request.tools, choice, tags);
+  const loose = request.output ? looseKeywords(request.output.schema) : [];
+  if (loose.length > 0) {
+    yield { type: 'warning', code: 'output_grammar_loose', message: `The local model's grammar cannot express ${loose.join(', ')} of the output schema: the answer is validated after generation, and retried if it does not match` };
+  }
   const model = await loader.acquire(signal);
   const release = await lock.acquire(signal).catch((error: unknown) => {
     throw signal?.aborted ? abortedError(signal) : error;

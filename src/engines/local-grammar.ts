@@ -34,7 +34,7 @@ export function toolCallGrammar(tools: readonly ToolDefinition[], choice: ToolCh
 }
 
 /** One tool's call: its name as a literal, its arguments by its schema. */
-function callRule(rules: GbnfRules, tool: ToolDefinition, tags: CallTags): string {
+export function callRule(rules: GbnfRules, tool: ToolDefinition, tags: CallTags): string {
   const ws = jsonRule(rules, 'ws');
   const args = schemaRule(rules, tool.parameters, `args-${tool.name}`);
   const name = literal(JSON.stringify(tool.name));

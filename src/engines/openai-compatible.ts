@@ -25,6 +25,12 @@ export interface OpenAICompatibleOptions {
   maxRetries?: number;
   /** Longest silence allowed: waiting for the response, and between two pieces of the stream. No limit if unset. */
   timeoutMs?: number;
+  /**
+   * Send a run's `output` schema as `response_format: { type: 'json_schema', … }` on answering
+   * turns (see `requestBody`); `{ strict }` sets `json_schema.strict`. Default false: the schema is
+   * only taught in the system prompt, and the answer validated.
+   */
+  structuredOutputs?: boolean | { strict?: boolean };
 }
 
 /** A plain-data description of an OpenAI-compatible endpoint (`/chat/completions` with SSE streaming). */
@@ -46,6 +52,10 @@ export function openAICompatible(options: OpenAICompatibleOptions): OpenAICompat
   const maxRetries = options.maxRetries ?? 2;
   if (!Number.isInteger(maxRetries) || maxRetries < 0) {
     throw new EngineError('invalid_engine_config', 'openAICompatible: `maxRetries` must be a whole number >= 0');
+  }
+  const so = options.structuredOutputs;
+  if (so !== undefined && typeof so !== 'boolean' && !(typeof so === 'object' && so !== null && (so.strict === undefined || typeof so.strict === 'boolean'))) {
+    throw new EngineError('invalid_engine_config', 'openAICompatible: `structuredOutputs` must be a boolean or `{ strict?: boolean }`');
   }
   // Resolved where the config is made, so a worker it is posted to calls the same server.
   return { ...options, baseURL: baseURL.href, kind: 'openai-compatible', nativeTools: options.nativeTools ?? true, maxRetries };

@@ -43,7 +43,23 @@ export function requestBody(config: OpenAICompatibleConfig, request: EngineReque
     body.tools = request.tools.map(toWireTool);
     if (request.toolChoice !== undefined) body.tool_choice = toWireToolChoice(request.toolChoice);
   }
+  const format = responseFormat(config, request);
+  if (format) body.response_format = format;
   return { ...body, ...config.extraBody };
+}
+
+/**
+ * `response_format` json_schema for a request that carries the run's answer format (an answering
+ * turn: the runner leaves it off a turn that must call a tool). With native tools the server lets
+ * the model call tools or answer in the format; with calls as text the format would forbid the
+ * tags, so it is sent only when the model cannot call (no tools, or `toolChoice: 'none'`).
+ */
+function responseFormat(config: OpenAICompatibleConfig, request: EngineRequest): Record<string, unknown> | undefined {
+  const so = config.structuredOutputs;
+  if (!so || !request.output) return undefined;
+  if (!config.nativeTools && request.tools.length > 0 && request.toolChoice !== 'none') return undefined;
+  const strict = typeof so === 'object' ? so.strict : undefined;
+  return { type: 'json_schema', json_schema: { name: request.output.name, schema: request.output.schema, ...(strict !== undefined ? { strict } : {}) } };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { CallTags } from '../parser/types.js';
+import type { ContextBudget } from '../runner/context-budget.js';
 import type { Message } from '../runner/messages.js';
 import type { ToolCall, ToolDefinition } from '../tools/types.js';
 
@@ -25,7 +26,20 @@ export interface EngineRequest {
    * constrains its output writes calls between them. Default: `[TOOL_CALL]` / `[/TOOL_CALL]`.
    */
   callTags?: CallTags;
+  /**
+   * Set on an answering turn of a run with an `output` schema: the answer must be JSON of this
+   * schema. An engine that can hold the model to it does (`structuredOutputs`, a local grammar);
+   * the runner validates the answer in any case.
+   */
+  output?: AnswerFormat;
   signal?: AbortSignal;
+}
+
+/** The format of a run's final answer, for engines that constrain it. */
+export interface AnswerFormat {
+  /** A name for the format (`[a-zA-Z0-9_-]`, from the schema's title, else `output`). */
+  name: string;
+  schema: Record<string, unknown>;
 }
 
 /** What an engine streams back, in order. Exactly one `finish` ends a successful stream. */
@@ -35,11 +49,17 @@ export type EngineEvent =
   | { type: 'tool_call'; call: ToolCall }
   | { type: 'usage'; usage: Usage }
   /** `provider`: fields the server needs echoed back on the assistant message. */
-  | { type: 'finish'; reason: FinishReason; provider?: Record<string, unknown> };
+  | { type: 'finish'; reason: FinishReason; provider?: Record<string, unknown> }
+  /** Something the caller should know that does not stop the reply (the runner emits it as a `warning` run event). */
+  | { type: 'warning'; code: string; message: string };
 
 /** A model behind a streaming interface. Created from a plain-data config in the realm that runs the loop. */
 export interface Engine {
   /** True: tools travel in the request and calls come back as `tool_call` events. False: calls are parsed from text. */
   readonly nativeTools: boolean;
   stream(request: EngineRequest): AsyncIterable<EngineEvent>;
+  /** Tokens of `text` by the model's own tokenizer, where the engine has one (the runner estimates characters / 4 otherwise). */
+  countTokens?(text: string, signal?: AbortSignal): Promise<number>;
+  /** The context budget the model itself sets (a local model's context size), used when the agent sets none. */
+  contextBudget?(signal?: AbortSignal): Promise<ContextBudget>;
 }

@@ -11,6 +11,7 @@ import type { LeafOptions } from '../leaf/leaf-options.js';
 import { spawnLeafTool } from '../leaf/spawn-leaf.js';
 import type { ToolCallJournal } from '../store/types.js';
 import { MemoryConversationStore, type ConversationStore } from './conversation-store.js';
+import { checkContextBudget, TokenCounter, type ContextBudget } from './context-budget.js';
 
 /** How an agent is made. */
 export interface AgentOptions {
@@ -28,6 +29,12 @@ export interface AgentOptions {
   engine?: EngineDeps;
   /** How tool arguments are validated: `auto` (default) or `no-eval` (see ToolRegistryOptions). */
   validation?: ValidationMode;
+  /**
+   * A context budget: before each model turn, the oldest messages are left out of the request so
+   * it fits (the system prompt and the run's user message always stay). Default: the engine's own
+   * (a local model's context size), else none.
+   */
+  context?: ContextBudget;
 }
 
 export const DEFAULT_MAX_RESULT_CHARS = 20_000;
@@ -41,6 +48,9 @@ export class Agent {
   readonly conversations: ConversationStore;
   readonly maxResultChars: number;
   readonly journal: ToolCallJournal | undefined;
+  readonly context: ContextBudget | undefined;
+  /** Counts the tokens of requests for the context budget, with the engine's tokenizer where it has one. */
+  readonly tokens: TokenCounter;
 
   private constructor(
     readonly engine: Engine,
@@ -53,6 +63,9 @@ export class Agent {
     this.conversations = options.conversations ?? new MemoryConversationStore();
     this.maxResultChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
     this.journal = options.journal;
+    checkContextBudget(options.context);
+    this.context = options.context;
+    this.tokens = new TokenCounter(engine.countTokens?.bind(engine));
     this.#options = options;
   }
 

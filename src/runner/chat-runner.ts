@@ -14,6 +14,7 @@ import { runFailure } from './run-failure.js';
 import { runLoop } from './run-loop.js';
 import type { RunResult } from './run-result.js';
 import { sharedOf, type RunShared } from './run-shared.js';
+import { outputSpec, type OutputOf, type OutputSchema } from './output.js';
 
 export interface ChatRunnerOptions {
   /** Calls of one reply that run at once (default 5). */
@@ -22,8 +23,15 @@ export interface ChatRunnerOptions {
   budget?: ConcurrencyBudget;
 }
 
-export interface RunOptions {
+export interface RunOptions<S extends OutputSchema = OutputSchema> {
   signal?: AbortSignal;
+  /**
+   * The final answer must be JSON matching this schema (a JSON Schema, or a Standard Schema such as zod):
+   * `result.output` holds it, validated (a Standard Schema's parsed value). Tool calls may come first.
+   */
+  output?: S;
+  /** Answers that do not match `output` fed back to the model for another try (default 2), within `maxIterations`; then `invalid_output`. */
+  maxOutputRetries?: number;
   /** Model turns allowed (default 10). */
   maxIterations?: number;
   /** Calls of one reply that run (default 16); each call past it gets a `too_many_calls` result instead. A leaf keeps its run's. */
@@ -45,13 +53,13 @@ export interface ChildRunOptions {
   parent?: RunScope;
 }
 
-/** A run in progress. */
-export interface Run {
+/** A run in progress; `Output` types `result.output` when the run has an `output` schema. */
+export interface Run<Output = unknown> {
   readonly runId: string;
   /** Every event of the run, in order; ends when the run settles. One reader at a time (another gets `events_busy`); one that breaks out early leaves the rest to the next. */
   readonly events: AsyncIterable<RunEvent>;
   /** The answer, or a coded error (`aborted`, `max_iterations`, an engine's code). */
-  readonly result: Promise<RunResult>;
+  readonly result: Promise<RunResult<Output>>;
   /** Stop now: every running tool's signal aborts and `result` rejects with code `aborted`. */
   abort(reason?: unknown): void;
   /** Let the call whose `approval_requested` carried `callId` run (ids are unique within a run and its leaves). */
@@ -62,6 +70,10 @@ export interface Run {
 
 export const DEFAULT_CONCURRENCY = 5;
 export const DEFAULT_MAX_ITERATIONS = 10;
+export const DEFAULT_MAX_OUTPUT_RETRIES = 2;
+
+/** The output type of a run given `output: S` (`unknown` without one). */
+export type RunOutput<S> = [S] extends [never] ? unknown : OutputOf<S>;
 
 /** Runs agents: the ReAct loop with a per-run concurrency limit. */
 export class ChatRunner {
@@ -76,8 +88,8 @@ export class ChatRunner {
   }
 
   /** Start a run of `agent` on `input`. */
-  run(agent: Agent, input: string, options: RunOptions = {}): Run {
-    return this.#start(agent, input, options);
+  run<const S extends OutputSchema = never>(agent: Agent, input: string, options: RunOptions<S> = {}): Run<RunOutput<S>> {
+    return this.#start(agent, input, options) as Run<RunOutput<S>>;
   }
 
   /** Start a run from given messages instead of a stored conversation (how a leaf runs). */
@@ -87,6 +99,8 @@ export class ChatRunner {
 
   #start(agent: Agent, input: string, options: RunOptions, child?: ChildRunOptions): Run {
     checkRunOptions(options);
+    // Compiled now: a schema that is not one is refused before the run takes a lock or a slot.
+    const output = options.output !== undefined ? outputSpec(options.output, agent.registry.validation) : undefined;
     const maxIterations = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
     const runId = options.runId ?? crypto.randomUUID();
     const channel = new EventChannel();
@@ -107,6 +121,7 @@ export class ChatRunner {
         agent,
         input,
         maxIterations,
+        ...(output ? { output, maxOutputRetries: options.maxOutputRetries ?? DEFAULT_MAX_OUTPUT_RETRIES } : {}),
         ...(options.conversation !== undefined ? { conversation: options.conversation } : {}),
         ...(options.toolChoice !== undefined ? { toolChoice: options.toolChoice } : {}),
         ...(agent.journal ? { journal: agent.journal } : {}),

@@ -17,6 +17,8 @@ export type RunEvent = (
   | { type: 'tool_retry'; callId: string; name: string; attempt: number; nextAttempt: number; delayMs: number }
   | { type: 'tool_finished'; result: ToolResult }
   | { type: 'usage'; usage: Usage }
+  /** Before a model turn: the oldest messages were left out of the request to fit the context budget (the stored conversation keeps them). */
+  | { type: 'context_trimmed'; droppedMessages: number; tokensBefore: number; tokensAfter: number }
   | { type: 'iteration_finished'; iteration: number; finishReason: FinishReason; toolCalls: number }
   | { type: 'run_finished'; result: RunResult }
   | { type: 'run_failed'; error: RunFailure }

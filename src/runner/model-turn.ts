@@ -82,6 +82,9 @@ export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
         turn.usage = event.usage;
         emit({ type: 'usage', usage: event.usage });
         break;
+      case 'warning':
+        emit({ type: 'warning', code: event.code, message: event.message });
+        break;
       case 'finish':
         turn.finishReason = event.reason;
         if (event.provider) turn.provider = event.provider;

@@ -18,6 +18,10 @@ import { effectiveToolChoice } from './tool-choice.js';
 import type { RunResult } from './run-result.js';
 import { formatErrorMessage, toolMessage } from './tool-message.js';
 import { errorMessage } from '../errors/error-message.js';
+import { InvalidOutputError } from '../errors/invalid-output-error.js';
+import { fitContext } from './context-fit.js';
+import { answerFormat } from './answer-format.js';
+import { outputInstructions, outputNote, type OutputSpec } from './output.js';
 
 /** Everything one run's loop works with. */
 export interface LoopContext extends DispatchContext {
@@ -33,6 +37,9 @@ export interface LoopContext extends DispatchContext {
   budget?: ConcurrencyBudget;
   /** What the run shares with its leaves: approvals, call ids, the calls one reply may run. */
   shared: RunShared;
+  /** The schema the final answer must match, and the answers that may be tried again. */
+  output?: OutputSpec;
+  maxOutputRetries?: number;
 }
 
 /**
@@ -50,12 +57,15 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   if (history.length === 0 && agent.preamble) opening.push({ role: 'system', content: agent.preamble });
   opening.push({ role: 'user', content: ctx.input });
   const messages = [...history, ...opening];
+  // Where the run's user message sits: trimming for a small context never drops it.
+  const userAt = messages.length - 1;
   const save = (step: Message[]) => (ctx.conversation ? store.append(ctx.conversation, step) : Promise.resolve());
   await save(opening);
   ctx.emit({ type: 'run_started', runId: ctx.runId, input: ctx.input });
 
   const toolResults: ToolResult[] = [];
   let usage: Usage | undefined;
+  let answers = 0;
   for (let iteration = 1; ; iteration++) {
     // This turn's conversation, for the engine and the tools alike: the loop appends to `messages`, never to it.
     const scope: RunScope = linkShared(
@@ -63,7 +73,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
       ctx.shared,
     );
     // On the last allowed turn nothing starts early: calls it asks for are never run.
-    const turn = await askModel(ctx, scope, iteration < ctx.maxIterations);
+    const turn = await askModel(ctx, scope, iteration < ctx.maxIterations, userAt);
     usage = addUsage(usage, turn.usage);
     const assistant: Message = { role: 'assistant', content: turn.rawText, ...(turn.provider ? { provider: turn.provider } : {}) };
     const wantsMore = turn.calls.length > 0 || turn.errors.length > 0;
@@ -75,8 +85,21 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
     messages.push(assistant);
     await save([assistant]);
     if (!wantsMore) {
+      const text = turn.text.trim();
+      const checked = ctx.output ? await ctx.output.check(text) : undefined;
+      if (checked && !checked.ok) {
+        // Fed back while retries and turns remain: the model reads what was wrong and answers again.
+        answers++;
+        if (answers > (ctx.maxOutputRetries ?? 0) || iteration >= ctx.maxIterations) throw new InvalidOutputError(checked.problems, text, answers);
+        const note = outputNote(checked.problems, agent.maxResultChars);
+        messages.push(note);
+        await save([note]);
+        ctx.emit({ type: 'iteration_finished', iteration, finishReason: turn.finishReason, toolCalls: 0 });
+        continue;
+      }
       ctx.emit({ type: 'iteration_finished', iteration, finishReason: turn.finishReason, toolCalls: 0 });
-      const result: RunResult = { runId: ctx.runId, text: turn.text.trim(), messages, iterations: iteration, toolResults };
+      const result: RunResult = { runId: ctx.runId, text, messages, iterations: iteration, toolResults };
+      if (checked?.ok) result.output = checked.value;
       if (usage) result.usage = usage;
       return result;
     }
@@ -102,7 +125,7 @@ function runOrRefuse(call: KeyedToolCall, at: number, turn: ModelTurn, ctx: Loop
 }
 
 /** One model turn; an engine failure stops the calls that started early before it propagates. */
-async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean): Promise<ModelTurn> {
+async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean, userAt: number): Promise<ModelTurn> {
   const { agent, signal } = ctx;
   if (signal.aborted) throw new RunAbortedError(signal.reason);
   // Made when the first call starts early: a turn that starts none (say the answer) makes no signal,
@@ -112,17 +135,23 @@ async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean):
   let calls = 0;
   const tools = agent.registry.definitions();
   try {
-    const messages = requestMessages(agent, scope.messages, tools);
+    const addition = systemAddition(agent, tools, ctx.output);
+    // Trimmed for the agent's context budget (the stored conversation keeps everything).
+    const fitted = await fitContext({ budget: agent.context, engine: agent.engine, counter: agent.tokens, messages: scope.messages, userAt, addition, tools, emit: ctx.emit, signal });
+    const messages = requestMessages(fitted, addition);
     // The parser's tags travel with the request: an engine that constrains its output (a local
     // model's grammar) then writes calls this parser reads, whatever tags it was given.
     const { callTags } = agent.parser;
+    // Relaxed here, for every engine: a forced choice holds only for the turn that answers the person.
+    const toolChoice = ctx.toolChoice ? effectiveToolChoice(ctx.toolChoice, scope.messages) : undefined;
+    const format = ctx.output ? answerFormat(ctx.output.schema, toolChoice) : undefined;
     const request: EngineRequest = {
       messages,
       tools,
       signal,
-      // Relaxed here, for every engine: a forced choice holds only for the turn that answers the person.
-      ...(ctx.toolChoice ? { toolChoice: effectiveToolChoice(ctx.toolChoice, messages) } : {}),
+      ...(toolChoice ? { toolChoice } : {}),
       ...(callTags ? { callTags } : {}),
+      ...(format ? { output: format } : {}),
     };
     return await modelTurn({
       agent,
@@ -157,13 +186,20 @@ function earlyCalls(ctx: LoopContext): EarlyCalls {
   return { ...child, ctx: { ...ctx, signal: child.controller.signal } };
 }
 
-/** The messages one request sends (the turn's snapshot as it is): the system prompt carries the format instructions when calls travel as text. */
-function requestMessages(agent: Agent, messages: readonly Message[], definitions: readonly ToolDefinition[]): readonly Message[] {
-  if (agent.engine.nativeTools || definitions.length === 0) return messages;
-  const instructions = agent.parser.instructions(definitions);
+/** What the system prompt gains for one request: the call format when calls travel as text, and the answer's schema. */
+function systemAddition(agent: Agent, definitions: readonly ToolDefinition[], output: OutputSpec | undefined): string {
+  const parts: string[] = [];
+  if (!agent.engine.nativeTools && definitions.length > 0) parts.push(agent.parser.instructions(definitions));
+  if (output) parts.push(outputInstructions(output.schema));
+  return parts.join('\n\n');
+}
+
+/** The messages one request sends (the turn's snapshot, trimmed): the system prompt carries `addition`. */
+function requestMessages(messages: readonly Message[], addition: string): readonly Message[] {
+  if (!addition) return messages;
   const [first, ...rest] = messages;
-  if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n\n${instructions}` }, ...rest];
-  return [{ role: 'system', content: instructions }, ...messages];
+  if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n\n${addition}` }, ...rest];
+  return [{ role: 'system', content: addition }, ...messages];
 }
 
 function addUsage(total: Usage | undefined, turn: Usage | undefined): Usage | undefined {

@@ -2,8 +2,8 @@ import type { Usage } from '../engines/types.js';
 import type { ToolResult } from '../tools/types.js';
 import type { Message } from './messages.js';
 
-/** What a finished run gives back. */
-export interface RunResult {
+/** What a finished run gives back; `Output` is the type of `output` when the run was given an `output` schema. */
+export interface RunResult<Output = unknown> {
   runId: string;
   /** The model's final answer (text outside any tool-call tags). */
   text: string;
@@ -15,4 +15,6 @@ export interface RunResult {
   toolResults: ToolResult[];
   /** Summed over the run's model turns, when the engine reports usage. */
   usage?: Usage;
+  /** The final answer parsed and validated against the run's `output` schema (for a Standard Schema: its parsed value). */
+  output?: Output;
 }

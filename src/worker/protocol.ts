@@ -44,8 +44,10 @@ export type RunnerConfig = Omit<WorkerRunnerOptions, 'worker'>;
 /** `LeafOptions` without the store, which the worker opens itself. */
 export type WorkerLeafOptions = Omit<LeafOptions, 'store'>;
 
-/** A run's options that cross to the worker (the signal stays on the page). */
-export type WireRunOptions = Pick<RunOptions, 'maxIterations' | 'maxCallsPerReply' | 'conversation' | 'toolChoice' | 'lock'>;
+/** A run's options that cross to the worker (the signal stays on the page; `output` crosses as a JSON Schema). */
+export type WireRunOptions = Pick<RunOptions, 'maxIterations' | 'maxCallsPerReply' | 'maxOutputRetries' | 'conversation' | 'toolChoice' | 'lock'> & {
+  output?: Record<string, unknown>;
+};
 
 /** What `workers/runner.worker.ts` exposes. */
 export interface RunnerWorkerApi {

@@ -31,9 +31,9 @@ export function createRunnerHost(scope: ConstructorParameters<typeof WorkerPort>
     async configure(config: RunnerConfig) {
       port ??= new WorkerPort(scope);
       const stores = config.database ? await openStores(config.database) : undefined;
-      const { preamble, maxResultChars, validation } = config;
+      const { preamble, maxResultChars, validation, context } = config;
       const made = await Agent.make(config.engine, {
-        ...defined({ preamble, maxResultChars, validation }),
+        ...defined({ preamble, maxResultChars, validation, context }),
         ...(stores ? { conversations: stores.conversations, journal: stores.journal } : {}),
       });
       if (config.leaf) made.leaf({ ...config.leaf, store: stores?.snapshots ?? new MemorySnapshotStore() });

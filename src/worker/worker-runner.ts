@@ -2,7 +2,11 @@ import * as Comlink from 'comlink';
 import { AmbiError, isAmbiError } from '../errors/ambi-error.js';
 import { DuplicateToolError } from '../errors/duplicate-tool-error.js';
 import type { EngineConfig } from '../engines/config.js';
-import type { Run, RunOptions } from '../runner/chat-runner.js';
+import type { Run, RunOptions, RunOutput } from '../runner/chat-runner.js';
+import type { OutputSchema } from '../runner/output.js';
+import type { StandardSchemaV1 } from '../tools/standard-schema.js';
+import { finishOnPage, wireOutput } from './page-output.js';
+import type { ContextBudget } from '../runner/context-budget.js';
 import { checkRunOptions } from '../runner/check-options.js';
 import { failureError } from '../runner/run-failure.js';
 import { EventChannel } from '../runner/events.js';
@@ -32,6 +36,10 @@ interface PageRun {
   reject: (error: unknown) => void;
   /** Stops listening to the caller's signal. */
   unhook?: () => void;
+  /** A Standard Schema output, parsed on the page before the run's result is given. */
+  standard?: StandardSchemaV1;
+  /** Events wait behind this while the page parses the final answer. */
+  pending?: Promise<void>;
 }
 
 export interface WorkerRunnerOptions {
@@ -52,6 +60,8 @@ export interface WorkerRunnerOptions {
    * (never attempts eval: no CSP violation at all, for extensions and strict-CSP sites).
    */
   validation?: ValidationMode;
+  /** The agent's context budget (see `AgentOptions.context`); a local model sets its own by default. */
+  context?: ContextBudget;
 }
 
 export type { WorkerToolsOptions } from './tool-worker.js';
@@ -84,9 +94,9 @@ export class WorkerRunner {
     onWorkerDeath(this.#worker, 'runner worker', (error) => this.#die(error));
     this.#api = Comlink.wrap<RunnerWorkerApi>(comlinkEndpoint(this.#worker));
     this.#port = new PagePort(this.#worker, this.#served, (runId, events) => this.#receive(runId, events));
-    const { engine, concurrency, preamble, maxResultChars, database, leaf, validation } = options;
+    const { engine, concurrency, preamble, maxResultChars, database, leaf, validation, context } = options;
     if (leaf) this.#names.add('spawn_leaf');
-    const config = { engine, ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation }) };
+    const config = { engine, ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation, context }) };
     this.#setup = new RunnerSetup(
       () => this.#guard(this.#api.configure(config)),
       (descriptor) => this.#guard(this.#api.registerTool(descriptor)),
@@ -136,15 +146,20 @@ export class WorkerRunner {
     return descriptors.map((d) => d.name);
   }
 
-  /** Start a run in the worker; same `Run` shape as `ChatRunner.run`. */
-  run(input: string, options: RunOptions = {}): Run {
+  /**
+   * Start a run in the worker; same `Run` shape as `ChatRunner.run`. A Standard Schema `output`
+   * crosses as JSON Schema: the worker holds the answer to it, the page then parses it with the
+   * schema itself (see `finishOnPage`).
+   */
+  run<const S extends OutputSchema = never>(input: string, options: RunOptions<S> = {}): Run<RunOutput<S>> {
     checkRunOptions(options); // here, as in-process: the same coded error, before anything crosses
     const runId = options.runId ?? crypto.randomUUID();
     // Runs are told apart by id on both ends of the wire: a second one would take the first one's events.
     if (this.#runs.has(runId)) return refusedRun(runId, new AmbiError('duplicate_run', `A run with id "${runId}" is still going on this runner`));
     const channel = new EventChannel();
-    const { maxIterations, maxCallsPerReply, conversation, toolChoice, lock } = options;
-    const wire: WireRunOptions = defined({ maxIterations, maxCallsPerReply, conversation, toolChoice, lock });
+    const output = wireOutput(options.output);
+    const { maxIterations, maxCallsPerReply, maxOutputRetries, conversation, toolChoice, lock } = options;
+    const wire: WireRunOptions = defined({ maxIterations, maxCallsPerReply, maxOutputRetries, conversation, toolChoice, lock, output: output?.schema });
     const started = this.#setup.sync().then(() => {
       const refused = this.#registrationErrors.splice(0);
       if (refused.length > 0) throw refusal(refused);
@@ -152,7 +167,7 @@ export class WorkerRunner {
     });
     // The result crosses once, inside the run's own run_finished (or run_failed) event.
     let run!: PageRun;
-    const result = new Promise<RunResult>((resolve, reject) => (run = { channel, resolve, reject }));
+    const result = new Promise<RunResult>((resolve, reject) => (run = { channel, resolve, reject, ...(output?.standard ? { standard: output.standard } : {}) }));
     result.catch(() => {});
     this.#runs.set(runId, run);
     // A run that fails to start (or a worker that dies first) still ends its events.
@@ -168,7 +183,7 @@ export class WorkerRunner {
     return {
       runId,
       events: channel,
-      result,
+      result: result as Promise<RunResult<RunOutput<S>>>,
       abort,
       approve: (callId) => send(() => this.#guard(this.#api.approve(runId, callId))),
       deny: (callId, reason) => send(() => this.#guard(this.#api.deny(runId, callId, reason))),
@@ -195,8 +210,21 @@ export class WorkerRunner {
   #receive(runId: string, events: RunEvent[] | null): void {
     const run = this.#runs.get(runId);
     if (!run) return;
+    if (run.pending) run.pending = run.pending.then(() => this.#deliver(runId, run, events));
+    else this.#deliver(runId, run, events);
+  }
+
+  #deliver(runId: string, run: PageRun, events: RunEvent[] | null): void {
     if (events === null) return this.#endRun(runId, run);
-    for (const event of events) {
+    for (const [at, event] of events.entries()) {
+      const { standard } = run;
+      if (standard && !event.leafId && event.type === 'run_finished') {
+        // The rest of the batch, and later batches, wait until the answer is parsed here.
+        const rest = events.slice(at + 1);
+        run.standard = undefined;
+        run.pending = finishOnPage(standard, event).then((final) => this.#deliver(runId, run, [final, ...rest]));
+        return;
+      }
       run.channel.push(event);
       if (event.leafId) continue;
       if (event.type === 'run_finished') run.resolve(event.result);

@@ -17,7 +17,15 @@ vi.mock('@wllama/wllama', () => ({
     getLoadedContextInfo() {
       return { success: true };
     }
+    // The context budget's counts (a prompt's usage, see local-tokens.ts): answered, not recorded.
+    mustAddBosToken() {
+      return true;
+    }
+    async createCompletion(options: { prompt: string }) {
+      return { usage: { prompt_tokens: options.prompt.length + 1 } };
+    }
     async createChatCompletion(options: Completion) {
+      if (!options.onData) return { usage: { prompt_tokens: 12 } };
       fake.completions.push(options);
       const content = fake.replies.shift() ?? 'done';
       options.onData({ choices: [{ delta: { content } }] });

@@ -1,0 +1,62 @@
+// The driver's side of local-grammar-cost and long-conversation (pages in bench/browser/pages):
+// each opens its page, runs it, and turns its rounds into one Measurement. See the README's
+// wiring note in bench/README.md, or the session report: add both to driver.ts's `benches`,
+// their pages to bench/vite.config.ts's `browser` inputs, and their names to run.mjs's BROWSER.
+import type { Browser, Page } from 'playwright';
+import { median, spread, type Measurement } from '../lib/stats.js';
+import type { GrammarCostOptions, GrammarCostRound } from './pages/local-grammar-cost.js';
+import type { LongConversationOptions, LongConversationRound } from './pages/long-conversation.js';
+
+type OpenPage = (browser: Browser, origin: string, name: string) => Promise<Page>;
+type RunPage = <O, R>(page: Page, options: O, label: string) => Promise<R>;
+
+const pct = (value: number) => `${(value * 100).toFixed(0)}%`;
+
+/** Tokens per second under the tool-call grammar over tokens per second unconstrained (target >= 0.5). */
+export async function localGrammarCost(browser: Browser, origin: string, openPage: OpenPage, runPage: RunPage): Promise<Measurement[]> {
+  const page = await openPage(browser, origin, 'local-grammar-cost');
+  const options: GrammarCostOptions = { rounds: 9, warmup: 2, maxTokens: 96 };
+  const rounds = await runPage<GrammarCostOptions, GrammarCostRound[]>(page, options, 'local-grammar-cost');
+  await page.close();
+  const rate = (side: { tokens: number; ms: number }) => (side.tokens / side.ms) * 1000;
+  const constrained = rounds.map((r) => rate(r.constrained));
+  const free = rounds.map((r) => rate(r.free));
+  const value = median(constrained);
+  const baselineValue = median(free);
+  return [
+    {
+      name: 'local-grammar-cost',
+      value,
+      unit: 'tokens/s',
+      baseline: 'the same tiny model, same prompt, unconstrained',
+      baselineValue,
+      ratio: value / baselineValue,
+      target: '>= 0.5',
+      note: `${options.rounds} rounds ±${pct(spread(constrained))}/±${pct(spread(free))}; a call is ${median(rounds.map((r) => r.constrained.tokens))} tokens in ${median(rounds.map((r) => r.constrained.ms)).toFixed(0)} ms, free text ${median(rounds.map((r) => r.free.tokens))} tokens in ${median(rounds.map((r) => r.free.ms)).toFixed(0)} ms`,
+    },
+  ];
+}
+
+/** A run's cost on a 10,000-message conversation over its cost on a 10-message one (target <= 2). */
+export async function longConversation(browser: Browser, origin: string, openPage: OpenPage, runPage: RunPage): Promise<Measurement[]> {
+  const page = await openPage(browser, origin, 'long-conversation');
+  const options: LongConversationOptions = { long: 10_000, short: 10, rounds: 9, warmup: 2 };
+  const rounds = await runPage<LongConversationOptions, LongConversationRound[]>(page, options, 'long-conversation');
+  await page.close();
+  const long = rounds.map((r) => r.longMs);
+  const short = rounds.map((r) => r.shortMs);
+  const value = median(long);
+  const baselineValue = median(short);
+  return [
+    {
+      name: 'long-conversation',
+      value,
+      unit: 'ms/run',
+      baseline: `the same runner on a ${options.short}-message conversation`,
+      baselineValue,
+      ratio: value / baselineValue,
+      target: '<= 2',
+      note: `${options.long.toLocaleString('en')} vs ${options.short} stored messages, IndexedDB store in the runner worker, context budget 4,000 tokens; ${options.rounds} rounds ±${pct(spread(long))}/±${pct(spread(short))}`,
+    },
+  ];
+}

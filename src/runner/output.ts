@@ -1,0 +1,115 @@
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import { InvalidOptionError } from '../errors/invalid-option-error.js';
+import { errorMessage } from '../errors/error-message.js';
+import { isStandardSchema, toParametersSchema, validateStandard, type StandardSchemaV1 } from '../tools/standard-schema.js';
+import type { ValidationMode } from '../tools/types.js';
+import { compileArgsValidator, type JsonArgsValidator } from '../tools/validate-args.js';
+import type { UserMessage } from './messages.js';
+import { capText } from './tool-message.js';
+
+/** A JSON Schema for a run's final answer (any JSON value: an object, an array, a string...). */
+export type JsonOutputSchema = Exclude<JSONSchema, boolean>;
+
+/** What `run(input, { output })` takes: a JSON Schema, or a Standard Schema (zod 4, valibot, arktype...); a schema typed only as an object gives an `unknown` output. */
+export type OutputSchema = JsonOutputSchema | StandardSchemaV1 | Readonly<Record<string, unknown>>;
+
+/** The value a run's `output` schema gives: a Standard Schema's output type (after transforms), a literal JSON Schema's type, else `unknown`. */
+export type OutputOf<S> = S extends StandardSchemaV1
+  ? StandardSchemaV1.InferOutput<S>
+  : S extends JsonOutputSchema
+    ? JSONSchema extends S
+      ? unknown
+      : FromSchema<S>
+    : unknown;
+
+/** The answer checked: the value to give back, or what was wrong with it, for the model. */
+export type OutputCheck = { ok: true; value: unknown } | { ok: false; problems: string[] };
+
+/** A run's output schema, ready: the JSON Schema the model is shown, and the check of an answer. */
+export interface OutputSpec {
+  /** A JSON Schema (a Standard Schema's input type, converted): what the model must write, and what crosses to a worker. */
+  readonly schema: Record<string, unknown>;
+  check(text: string): Promise<OutputCheck>;
+}
+
+/** Deeper answers are refused before validation, as tool arguments are: a validator must not recurse without end. */
+const MAX_DEPTH = 64;
+
+// Compiled once per schema object and mode in this realm, as a tool's validator is, never per run.
+const compiled = new WeakMap<object, Map<ValidationMode, JsonArgsValidator>>();
+
+/** Make `output` ready for a run; throws InvalidOptionError (`output`) for something that is not a schema, or a JSON Schema that does not compile. */
+export function outputSpec(output: unknown, validation: ValidationMode): OutputSpec {
+  if (isStandardSchema(output)) {
+    let schema: Record<string, unknown>;
+    try {
+      schema = toParametersSchema('output', output) as Record<string, unknown>;
+    } catch (error) {
+      throw new InvalidOptionError('output', `a ${output['~standard'].vendor} schema that could not be turned into JSON Schema (${errorMessage(error)})`);
+    }
+    return { schema, check: async (text) => parsed(text, (value) => validateStandard(output, value)) };
+  }
+  if (typeof output !== 'object' || output === null || Array.isArray(output)) {
+    throw new InvalidOptionError('output', `must be a JSON Schema object or a Standard Schema (got ${output === null ? 'null' : Array.isArray(output) ? 'an array' : `a ${typeof output}`})`);
+  }
+  const validate = jsonValidator(output, validation);
+  return { schema: output as Record<string, unknown>, check: async (text) => parsed(text, (value) => validate(value, true)) };
+}
+
+function jsonValidator(schema: object, validation: ValidationMode): JsonArgsValidator {
+  const byMode = compiled.get(schema) ?? new Map<ValidationMode, JsonArgsValidator>();
+  compiled.set(schema, byMode);
+  let validate = byMode.get(validation);
+  if (!validate) {
+    try {
+      validate = compileArgsValidator(schema, validation);
+    } catch (error) {
+      throw new InvalidOptionError('output', `is not a valid JSON Schema: ${errorMessage(error)}`);
+    }
+    byMode.set(validation, validate);
+  }
+  return validate;
+}
+
+/** Parse the answer as JSON (a whole-answer Markdown fence is allowed), then validate it; problems are worded for the answer. */
+async function parsed(text: string, validate: (value: unknown) => OutputCheck | Promise<OutputCheck>): Promise<OutputCheck> {
+  let value: unknown;
+  try {
+    value = JSON.parse(unfenced(text));
+  } catch (error) {
+    return { ok: false, problems: [`the answer is not JSON (${errorMessage(error)})`] };
+  }
+  if (depthOver(value, MAX_DEPTH)) return { ok: false, problems: [`the answer is nested more than ${MAX_DEPTH} levels deep`] };
+  const result = await validate(value);
+  // The validators word problems for tool arguments; here the whole value is the answer.
+  return result.ok ? result : { ok: false, problems: result.problems.map((problem) => problem.replace(/^arguments\b/, 'the answer')) };
+}
+
+/** The text inside a fence that wraps the whole answer (```json ... ```), else the text itself. */
+function unfenced(text: string): string {
+  const fenced = /^\s*```[a-zA-Z]*\s*\n([\s\S]*?)\n?\s*```\s*$/.exec(text);
+  return fenced ? fenced[1]! : text;
+}
+
+/** Whether `value` nests deeper than `max` arrays or objects (iterative: the value may be deep enough to overflow a recursion). */
+function depthOver(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** The system prompt's part about the answer: it is read by a program, so only JSON of this schema. */
+export function outputInstructions(schema: Record<string, unknown>): string {
+  return `When you give your final answer (after any tool calls you need), reply with only a JSON value that matches this JSON Schema, with no other text:\n${JSON.stringify(schema)}`;
+}
+
+/** The runtime's note after an answer that did not match, so the model can answer again; cut at `maxChars`, as a result is. */
+export function outputNote(problems: readonly string[], maxChars: number): UserMessage {
+  const content = `Your answer does not match the output schema:\n${problems.map((problem) => `- ${problem}`).join('\n')}\nAnswer again with only JSON that matches the schema.`;
+  return { role: 'user', origin: 'runtime', content: capText(content, maxChars) };
+}
