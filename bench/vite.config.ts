@@ -55,6 +55,8 @@ const configs: Record<string, UserConfig> = {
       dispatch: here('browser/pages/dispatch.html'),
       snapshot: here('browser/pages/snapshot.html'),
       longtasks: here('browser/pages/longtasks.html'),
+      'local-grammar-cost': here('browser/pages/local-grammar-cost.html'),
+      'long-conversation': here('browser/pages/long-conversation.html'),
     },
     '../dist/bench/browser',
   ),

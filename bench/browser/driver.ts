@@ -9,6 +9,7 @@ import { chromium, type Browser, type Page } from 'playwright';
 import { chromiumArgs, chromiumExecutable } from '../../chromium.config.js';
 import { median, spread, type Measurement } from '../lib/stats.js';
 import { describeTrace } from './pages/dispatch-trace.js';
+import { localGrammarCost, longConversation } from './output-benches.js';
 import type { DispatchOptions, DispatchResult, DispatchRound } from './pages/dispatch.js';
 import type { LongTaskOptions, LongTaskResult } from './pages/longtasks.js';
 import type { SnapshotOptions, SnapshotRound } from './pages/snapshot.js';
@@ -230,6 +231,8 @@ const benches: Record<string, (browser: Browser, origin: string) => Promise<Meas
   'worker-dispatch': workerDispatch,
   'snapshot-io': snapshotIo,
   'main-thread-long-tasks': longTasks,
+  'local-grammar-cost': (b, o) => localGrammarCost(b, o, openPage, runPage),
+  'long-conversation': (b, o) => longConversation(b, o, openPage, runPage),
 };
 
 const { server, origin } = await serve(root);
