@@ -136,7 +136,7 @@ test('secrets in the base URL never show: not in the header, not in the chat whe
   await expect(page.locator('#mode-label')).toHaveText('Model: fake-model at http://127.0.0.1:4310/v1?api-key=***');
   await ask(page, 'hello');
   await expect(page.locator('#chat li').last()).toContainText('invalid_engine_config');
-  const shown = await page.locator('body').innerText();
+  const shown = (await page.locator('body').textContent()) ?? '';
   expect(shown).not.toContain('sk-url-secret');
   expect(shown).not.toContain('sk-query-secret');
 });

@@ -25,6 +25,7 @@ export function readableText(root: HTMLElement): string {
  * is skipped there, as innerText skips it (its own innerText would be all its text).
  */
 function renderedText(element: HTMLElement): string {
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is wanted (hidden parts left out), as a person sees it
   if (!element.querySelector(PRIVATE)) return element.innerText;
   const pieces: string[] = [];
   for (const node of element.childNodes) {

@@ -71,6 +71,6 @@ export class GbnfRules {
   grammar(rootBody: string): string {
     const lines = [`root ::= ${rootBody}`];
     for (const [name, body] of this.bodies) lines.push(`${name} ::= ${body}`);
-    return lines.join('\n') + '\n';
+    return `${lines.join('\n')}\n`;
   }
 }

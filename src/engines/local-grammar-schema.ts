@@ -1,4 +1,4 @@
-import { GbnfRules, literal } from './local-gbnf.js';
+import { type GbnfRules, literal } from './local-gbnf.js';
 
 /**
  * JSON Schema → GBNF, for the subset tool parameters use: objects (properties, required),

@@ -6,7 +6,7 @@ import { Approvals } from './approvals.js';
 import { CallIds } from './call-ids.js';
 import { checkRunOptions } from './check-options.js';
 import { EventChannel, type RunEvent } from './events.js';
-import { checkLimit, ConcurrencyBudget, Limiter } from './limiter.js';
+import { checkLimit, type ConcurrencyBudget, Limiter } from './limiter.js';
 import { withConversationLock, type LockMode } from './conversation-lock.js';
 import type { Message } from './messages.js';
 import { DEFAULT_MAX_CALLS_PER_REPLY } from './reply-limit.js';

@@ -28,7 +28,7 @@ export interface DispatchContext {
 /** Whether a call must wait for the whole reply: side effects never start from a partial stream. */
 export function mayStartEarly(call: ToolCall, tools: ToolManager): boolean {
   const tool = tools.registry.get(call.name);
-  return tool !== undefined && tool.idempotent && !tool.needsApproval;
+  return tool?.idempotent === true && !tool.needsApproval;
 }
 
 /** Run one call: ask for approval if its tool wants it, wait for a slot, execute. Never rejects. */

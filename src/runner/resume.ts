@@ -20,7 +20,7 @@ export async function repairDanglingCalls(
 ): Promise<ToolMessage[]> {
   const at = history.findLastIndex((m) => m.role === 'assistant');
   const reply = history[at];
-  if (!reply || reply.role !== 'assistant' || !reply.toolCalls?.length) return [];
+  if (reply?.role !== 'assistant' || !reply.toolCalls?.length) return [];
   const answered = new Set(history.slice(at + 1).flatMap((m) => (m.role === 'tool' ? [m.toolCallId] : [])));
   const repaired: ToolMessage[] = [];
   for (const call of reply.toolCalls) {

@@ -98,9 +98,9 @@ function unboxed(object: object): unknown {
 }
 
 /** Whether `object` has the internal slot that `valueOf` reads (it throws a TypeError otherwise). */
-function holds(valueOf: (this: unknown) => unknown, object: object): boolean {
+function holds(read: (this: unknown) => unknown, object: object): boolean {
   try {
-    valueOf.call(object);
+    read.call(object);
     return true;
   } catch {
     return false;

@@ -274,7 +274,7 @@ describe('OpenAI-compatible engine: request', () => {
     await local.start(() => ({ pieces: textStream('ok') }));
     const origin = new URL(local.server.baseURL).origin;
     vi.stubGlobal('location', { href: `${origin}${page}` });
-    let config;
+    let config: ReturnType<typeof openAICompatible>;
     try {
       config = openAICompatible({ baseURL, model: 'm' });
     } finally {

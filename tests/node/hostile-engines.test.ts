@@ -200,7 +200,7 @@ describe('many tool-call pieces without index or id', { timeout: 30_000 }, () =>
       parsedChars += String(text).length;
       return parse(text, reviver);
     };
-    let calls;
+    let calls: ReturnType<typeof callsOf>;
     try {
       calls = callsOf(await collect(engine));
     } finally {

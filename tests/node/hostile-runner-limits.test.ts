@@ -5,7 +5,7 @@ import {
   ChatRunner,
   defineTool,
   isAmbiError,
-  MaxIterationsError,
+  type MaxIterationsError,
   MemoryConversationStore,
   MemorySnapshotStore,
   type RunEvent,

@@ -10,12 +10,12 @@ const call = (value: string) => `[TOOL_CALL]{"name":"note","args":{"text":${JSON
 
 const edgy = [
   call('a\\"b[/TOOL_CALL]c'),
-  call('\\'.repeat(33) + '"quoted"'),
+  call(`${'\\'.repeat(33)}"quoted"`),
   call('\uFEFFstarts with a byte-order mark'),
   call('lone \uD800 high and \uDC00 low surrogates'),
-  call('x'.repeat(4_090) + '\\"' + 'y'.repeat(20)),
+  call(`${'x'.repeat(4_090)}\\"${'y'.repeat(20)}`),
   // The buffer holds bytes until a unit is not ASCII, then UTF-16 units: switch mid-buffer and across a flush.
-  call('x'.repeat(4_000) + 'é' + 'y'.repeat(200) + '😀' + 'z'.repeat(5_000) + 'ü'),
+  call(`${'x'.repeat(4_000)}é${'y'.repeat(200)}😀${'z'.repeat(5_000)}ü`),
   `before ${call('a'.repeat(5_000))} between ${call('\\\\'.repeat(3_000))} after`,
   '[TOOL_CALL]{"name":"note","args":{"text":"never closed \\" [/TOOL_CALL] tail',
 ];

@@ -197,13 +197,13 @@ class Parser {
     const char = String.fromCodePoint(this.text.codePointAt(this.position)!);
     this.position += char.length;
     if (char !== '\\') return char;
-    const escape = this.text[this.position++];
+    const escaped = this.text[this.position++];
     const simple: Record<string, string> = { n: '\n', r: '\r', t: '\t', '\\': '\\', '"': '"', '[': '[', ']': ']', '-': '-', '^': '^', '/': '/' };
-    if (escape !== undefined && escape in simple) return simple[escape]!;
-    const digits = escape === 'x' ? 2 : escape === 'u' ? 4 : escape === 'U' ? 8 : 0;
-    if (digits === 0) throw new Error(`unknown escape \\${escape}`);
+    if (escaped !== undefined && escaped in simple) return simple[escaped]!;
+    const digits = escaped === 'x' ? 2 : escaped === 'u' ? 4 : escaped === 'U' ? 8 : 0;
+    if (digits === 0) throw new Error(`unknown escape \\${escaped}`);
     const hex = this.text.slice(this.position, this.position + digits);
-    if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== digits) throw new Error(`bad escape \\${escape}${hex}`);
+    if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== digits) throw new Error(`bad escape \\${escaped}${hex}`);
     this.position += digits;
     return String.fromCodePoint(Number.parseInt(hex, 16));
   }
