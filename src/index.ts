@@ -14,7 +14,7 @@ export { defineTool, type ToolSpec } from './tools/define-tool.js';
 export { ToolRegistry } from './tools/ajv-registry.js';
 export type { ToolRegistryOptions } from './tools/registry.js';
 export { ToolManager, type ExecuteOptions, type ToolManagerOptions } from './tools/tool-manager.js';
-export type { StandardJSONSchemaConverter, StandardSchemaV1 } from './tools/standard-schema.js';
+export type { StandardJSONSchemaConverter, StandardSchemaV1 } from './validation/standard-schema.js';
 export { DEFAULT_POLICY } from './tools/policy.js';
 export type {
   ArgsOf,
@@ -38,8 +38,8 @@ export type { ParseError, ParsePart, ParseResult, ToolCallParser, ToolCallStream
 export { InvalidTagsError } from './errors/invalid-tags-error.js';
 
 // Engines
-export { openAICompatible, type OpenAICompatibleConfig, type OpenAICompatibleOptions } from './engines/openai-compatible.js';
-export { scriptedEngine, type ScriptedEngineConfig, type ScriptedReply, type ScriptedToolCall } from './engines/scripted.js';
+export { openAICompatible, type OpenAICompatibleConfig, type OpenAICompatibleOptions } from './engines/openai/openai-compatible.js';
+export { scriptedEngine, type ScriptedEngineConfig, type ScriptedReply, type ScriptedToolCall } from './engines/scripted/scripted.js';
 export { createEngine, type EngineDeps } from './engines/create-engine.js';
 export type { EngineConfig } from './engines/config.js';
 export type { AnswerFormat, Engine, EngineEvent, EngineRequest, FinishReason, ToolChoice, Usage } from './engines/types.js';
@@ -53,12 +53,12 @@ export {
   type LocalModelInfo,
   type LocalModelOptions,
   type LocalModelProgress,
-} from './engines/local-model.js';
-export { createLocalEngine, type LocalEngine } from './engines/local-engine.js';
-export { downloadLocalModel, type DownloadLocalModelOptions } from './engines/local-download.js';
-export { deleteCachedLocalModel, isLocalModelCached, MODEL_CACHE_NAME } from './engines/local-cache.js';
-export { toolCallGrammar, type CallTags } from './engines/local-grammar.js';
-export { CHATML_TEMPLATE, type TemplateSource } from './engines/local-template.js';
+} from './engines/local/local-model.js';
+export { createLocalEngine, type LocalEngine } from './engines/local/engine.js';
+export { downloadLocalModel, type DownloadLocalModelOptions } from './engines/local/download.js';
+export { deleteCachedLocalModel, isLocalModelCached, MODEL_CACHE_NAME } from './engines/local/cache.js';
+export { toolCallGrammar, type CallTags } from './engines/local/grammar.js';
+export { CHATML_TEMPLATE, type TemplateSource } from './engines/local/template.js';
 export { LocalModelError, type LocalModelErrorCode } from './errors/local-model-error.js';
 
 // Agents and the loop
@@ -67,7 +67,7 @@ export { ChatRunner, type ChatRunnerOptions, type ChildRunOptions, type Run, typ
 export type { JsonOutputSchema, OutputOf, OutputSchema } from './runner/output.js';
 export type { ContextBudget } from './runner/context-budget.js';
 export { ConcurrencyBudget } from './runner/limiter.js';
-export { MemoryConversationStore, type ConversationStore } from './runner/conversation-store.js';
+export { MemoryConversationStore, type ConversationStore } from './store/memory-conversation-store.js';
 export type { RunEvent } from './runner/events.js';
 export type { RunResult } from './runner/run-result.js';
 export type { LeafOptions } from './leaf/leaf-options.js';
@@ -80,10 +80,10 @@ export { MaxIterationsError } from './errors/max-iterations-error.js';
 export { RunAbortedError } from './errors/run-aborted-error.js';
 
 // Worker runtime
-export { createWorkerRunner, WorkerRunner, type WorkerRunnerOptions, type WorkerToolsOptions } from './worker/worker-runner.js';
-export type { WorkerLeafOptions } from './worker/protocol.js';
-export { exposeTools } from './worker/expose-tools.js';
-export type { WorkerSource } from './worker/tool-worker.js';
+export { createWorkerRunner, WorkerRunner, type WorkerRunnerOptions, type WorkerToolsOptions } from './worker/page/worker-runner.js';
+export type { WorkerLeafOptions } from './worker/wire/protocol.js';
+export { exposeTools } from './worker/tool-host/expose-tools.js';
+export type { WorkerSource } from './worker/tool-host/tool-worker.js';
 
 // WebMCP (the browser's `document.modelContext`): offer tools to the browser's agents, use the page's
 export { webMcpAvailable } from './webmcp/availability.js';

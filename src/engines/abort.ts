@@ -1,5 +1,5 @@
 import { EngineError } from '../errors/engine-error.js';
-import { delay } from '../tools/delay.js';
+import { delay } from '../util/delay.js';
 
 /** The coded error for a request its caller aborted; the signal's reason is kept as `cause`. */
 export function abortedError(signal?: AbortSignal): EngineError {

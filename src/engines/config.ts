@@ -1,6 +1,6 @@
-import type { LocalModelConfig } from './local-model.js';
-import type { OpenAICompatibleConfig } from './openai-compatible.js';
-import type { ScriptedEngineConfig } from './scripted.js';
+import type { LocalModelConfig } from './local/local-model.js';
+import type { OpenAICompatibleConfig } from './openai/openai-compatible.js';
+import type { ScriptedEngineConfig } from './scripted/scripted.js';
 
 /**
  * Every engine config: plain data, discriminated by `kind`, so it can be posted to a worker.

@@ -1,10 +1,10 @@
 import { EngineError } from '../errors/engine-error.js';
 import type { EngineConfig } from './config.js';
-import { lazyLocalEngine } from './lazy-local-engine.js';
-import type { LocalModelProgress } from './local-model.js';
-import { createOpenAICompatibleEngine } from './openai-engine.js';
+import { lazyLocalEngine } from './local/lazy-engine.js';
+import type { LocalModelProgress } from './local/local-model.js';
+import { createOpenAICompatibleEngine } from './openai/engine.js';
 import { realmFetch } from './realm-fetch.js';
-import type { ScriptedEngineConfig } from './scripted.js';
+import type { ScriptedEngineConfig } from './scripted/scripted.js';
 import type { Engine } from './types.js';
 
 /** What an engine may borrow from its realm (tests and odd runtimes swap `fetch`). */
@@ -35,7 +35,7 @@ function lazyScriptedEngine(config: ScriptedEngineConfig): Engine {
   return {
     nativeTools: true,
     async *stream(request) {
-      loading ??= import('./scripted-engine.js').then(({ createScriptedEngine }) => createScriptedEngine(config));
+      loading ??= import('./scripted/engine.js').then(({ createScriptedEngine }) => createScriptedEngine(config));
       yield* (await loading).stream(request);
     },
   };

@@ -5,12 +5,12 @@ import { TagToolCallParser } from '../parser/tag-parser.js';
 import type { ToolCallParser } from '../parser/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ToolManager } from '../tools/tool-manager.js';
-import { loadAjv } from '../tools/validate-args.js';
+import { loadAjv } from '../validation/validate-args.js';
 import type { Tool, ValidationMode } from '../tools/types.js';
 import type { LeafOptions } from '../leaf/leaf-options.js';
 import { spawnLeafTool } from '../leaf/spawn-leaf.js';
 import type { ToolCallJournal } from '../store/types.js';
-import { MemoryConversationStore, type ConversationStore } from './conversation-store.js';
+import { MemoryConversationStore, type ConversationStore } from '../store/memory-conversation-store.js';
 import { checkContextBudget, TokenCounter, type ContextBudget } from './context-budget.js';
 
 /** How an agent is made. */

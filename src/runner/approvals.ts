@@ -1,5 +1,5 @@
 import { AmbiError } from '../errors/ambi-error.js';
-import { onAbort } from '../tools/abort-source.js';
+import { onAbort } from '../util/abort-source.js';
 
 /** A person's answer to an `approval_requested` event. */
 export interface ApprovalDecision {

@@ -1,4 +1,4 @@
-import { newCallId } from '../tools/ids.js';
+import { newCallId } from '../util/ids.js';
 
 /**
  * The ids of a run's calls, its leaves' included. A call keeps the id the model gave

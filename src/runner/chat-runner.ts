@@ -1,5 +1,5 @@
 import type { ToolChoice } from '../engines/types.js';
-import { childController } from '../tools/abort-source.js';
+import { childController } from '../util/abort-source.js';
 import type { RunScope } from '../tools/types.js';
 import type { Agent } from './agent.js';
 import { Approvals } from './approvals.js';

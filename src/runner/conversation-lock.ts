@@ -1,6 +1,6 @@
 import { ConversationBusyError } from '../errors/conversation-busy-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
-import { untilAborted } from '../tools/abort-source.js';
+import { untilAborted } from '../util/abort-source.js';
 
 /** What a run does when its conversation is held by another run: wait its turn, or fail at once. */
 export type LockMode = 'wait' | 'fail';

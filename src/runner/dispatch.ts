@@ -1,16 +1,16 @@
 import { isAmbiError } from '../errors/ambi-error.js';
 import type { ToolCallJournal } from '../store/types.js';
 import { applyRule, type ApprovalRule } from '../tools/approval-rule.js';
-import { decodeArgs, type DecodedArgs } from '../tools/decode-args.js';
+import { decodeArgs, type DecodedArgs } from '../validation/decode-args.js';
 import { toolFailure } from '../tools/tool-failure.js';
 import { executeEntry, type ToolManager } from '../tools/tool-manager.js';
-import { untilAborted } from '../tools/abort-source.js';
+import { untilAborted } from '../util/abort-source.js';
 import type { RunScope, ToolCall, ToolResult } from '../tools/types.js';
 import type { Approvals } from './approvals.js';
 import type { RunEvent } from './events.js';
 import type { Limiter } from './limiter.js';
 import type { KeyedToolCall } from './model-turn.js';
-import { errorMessage } from '../errors/error-message.js';
+import { errorMessage } from '../util/error-message.js';
 
 /** What running one call needs from its run. */
 export interface DispatchContext {

@@ -1,4 +1,4 @@
-import { onAbort } from '../tools/abort-source.js';
+import { onAbort } from '../util/abort-source.js';
 
 /** A FIFO counting semaphore: at most `limit` holders at once. */
 export class Limiter {

@@ -1,9 +1,9 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { InvalidOptionError } from '../errors/invalid-option-error.js';
-import { errorMessage } from '../errors/error-message.js';
-import { isStandardSchema, toParametersSchema, validateStandard, type StandardSchemaV1 } from '../tools/standard-schema.js';
+import { errorMessage } from '../util/error-message.js';
+import { isStandardSchema, toParametersSchema, validateStandard, type StandardSchemaV1 } from '../validation/standard-schema.js';
 import type { ValidationMode } from '../tools/types.js';
-import { compileArgsValidator, type JsonArgsValidator } from '../tools/validate-args.js';
+import { compileArgsValidator, type JsonArgsValidator } from '../validation/validate-args.js';
 import type { UserMessage } from './messages.js';
 import { capText } from './tool-message.js';
 

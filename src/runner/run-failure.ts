@@ -1,5 +1,5 @@
 import { AmbiError, isAmbiError } from '../errors/ambi-error.js';
-import { errorMessage } from '../errors/error-message.js';
+import { errorMessage } from '../util/error-message.js';
 
 /** Why a run failed, as its `run_failed` event carries it: plain data, so it crosses a worker intact. */
 export interface RunFailure {

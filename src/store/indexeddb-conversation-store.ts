@@ -1,4 +1,4 @@
-import type { ConversationStore } from '../runner/conversation-store.js';
+import type { ConversationStore } from './memory-conversation-store.js';
 import type { Message } from '../runner/messages.js';
 import { checkAnswers, checkConversationId, checkLength, checkMessages } from './conversation-rules.js';
 import { forgetConversationUse, noteConversationUse, refuseLostConversation } from './conversation-lives.js';

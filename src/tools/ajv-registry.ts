@@ -1,6 +1,6 @@
-import { compileAjvValidator } from './ajv-validator.js';
+import { compileAjvValidator } from '../validation/ajv/ajv-validator.js';
 import { ToolRegistry as RegistryCore, type ToolRegistryOptions } from './registry.js';
-import { provideAjv } from './validate-args.js';
+import { provideAjv } from '../validation/validate-args.js';
 
 /**
  * The ToolRegistry of the public API: ajv's compiler comes with it (a static import), so

@@ -1,6 +1,6 @@
 import { InvalidToolError } from '../errors/invalid-tool-error.js';
 import { TOOL_NAME_PATTERN } from './policy.js';
-import { isStandardSchema } from './standard-schema.js';
+import { isStandardSchema } from '../validation/standard-schema.js';
 import type { Tool } from './types.js';
 
 /** Check a tool's name, description, schema shape and policy; throws InvalidToolError naming the problem. */

@@ -1,4 +1,4 @@
-import { callReporting } from './call-reporting.js';
+import { callReporting } from '../util/call-reporting.js';
 
 /**
  * Call timeouts on one timer. A timer per call costs two calls into the browser (set and

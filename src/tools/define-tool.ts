@@ -1,5 +1,5 @@
 import { DEFAULT_POLICY } from './policy.js';
-import { isStandardSchema, toParametersSchema, type StandardSchemaV1 } from './standard-schema.js';
+import { isStandardSchema, toParametersSchema, type StandardSchemaV1 } from '../validation/standard-schema.js';
 import type { ArgsOf, ParametersSchema, Tool, ToolContext } from './types.js';
 
 /** What `defineTool` takes: a definition, a policy (defaults filled in) and the call itself. */

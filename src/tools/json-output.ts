@@ -1,5 +1,5 @@
 import { AmbiError } from '../errors/ambi-error.js';
-import { setOwn } from './own-properties.js';
+import { setOwn } from '../validation/own-properties.js';
 import type { JsonValue } from './types.js';
 
 /** Why an output cannot reach the model as JSON, and where in it. */

@@ -1,10 +1,10 @@
 import { DuplicateToolError } from '../errors/duplicate-tool-error.js';
 import { InvalidToolError } from '../errors/invalid-tool-error.js';
-import { checkSchema } from './check-schema.js';
+import { checkSchema } from '../validation/check-schema.js';
 import { checkTool } from './check-tool.js';
-import { validateStandard } from './standard-schema.js';
+import { validateStandard } from '../validation/standard-schema.js';
 import type { Tool, ToolDefinition, ValidationMode } from './types.js';
-import { checkValidationMode, compileArgsValidator, type ArgsValidator, type JsonArgsValidator } from './validate-args.js';
+import { checkValidationMode, compileArgsValidator, type ArgsValidator, type JsonArgsValidator } from '../validation/validate-args.js';
 
 /** A tool and its argument validator, as the ToolManager reads them. */
 export interface RegisteredTool {

@@ -1,8 +1,8 @@
-import { errorMessage } from '../errors/error-message.js';
+import { errorMessage } from '../util/error-message.js';
 import { isAmbiError } from '../errors/ambi-error.js';
-import { LazyAbortController, onAbort, sourceOf, type AbortSource } from './abort-source.js';
+import { LazyAbortController, onAbort, sourceOf, type AbortSource } from '../util/abort-source.js';
 import { deadline } from './deadlines.js';
-import { isThenable } from './thenable.js';
+import { isThenable } from '../util/thenable.js';
 import { toolOutputJson } from './json-output.js';
 import { toolContext } from './tool-context.js';
 import type { JsonValue, Tool, ToolContext } from './types.js';

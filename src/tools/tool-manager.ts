@@ -1,11 +1,11 @@
 import type { RegisteredTool, ToolRegistry } from './registry.js';
-import { decodeArgs, type DecodedArgs } from './decode-args.js';
-import { isThenable } from './thenable.js';
-import { delay } from './delay.js';
+import { decodeArgs, type DecodedArgs } from '../validation/decode-args.js';
+import { isThenable } from '../util/thenable.js';
+import { delay } from '../util/delay.js';
 import { runAttempt, type AttemptOutcome } from './run-attempt.js';
 import { toolFailure } from './tool-failure.js';
 import type { RunScope, Tool, ToolCall, ToolResult, ValidationMode } from './types.js';
-import { errorMessage } from '../errors/error-message.js';
+import { errorMessage } from '../util/error-message.js';
 
 /** How a ToolManager is made. */
 export interface ToolManagerOptions {

@@ -2,7 +2,7 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { RunEvent } from '../runner/events.js';
 import type { ConcurrencyBudget } from '../runner/limiter.js';
 import type { Message } from '../runner/messages.js';
-import type { StandardSchemaV1 } from './standard-schema.js';
+import type { StandardSchemaV1 } from '../validation/standard-schema.js';
 
 /** A JSON value: what tool outputs and decoded arguments are made of. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };

@@ -1,7 +1,7 @@
 import { AmbiError } from '../errors/ambi-error.js';
-import { errorMessage } from '../errors/error-message.js';
-import { onAbort } from '../tools/abort-source.js';
-import { decodeArgs } from '../tools/decode-args.js';
+import { errorMessage } from '../util/error-message.js';
+import { onAbort } from '../util/abort-source.js';
+import { decodeArgs } from '../validation/decode-args.js';
 import type { RegisteredTool, ToolRegistry } from '../tools/registry.js';
 import { executeEntry } from '../tools/tool-manager.js';
 import type { JsonValue } from '../tools/types.js';

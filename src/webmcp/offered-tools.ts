@@ -1,10 +1,10 @@
 import { DuplicateToolError } from '../errors/duplicate-tool-error.js';
-import { errorMessage } from '../errors/error-message.js';
+import { errorMessage } from '../util/error-message.js';
 import { InvalidToolError } from '../errors/invalid-tool-error.js';
 import { checkTool } from '../tools/check-tool.js';
-import { compileNoEvalValidator } from '../tools/no-eval-validator.js';
+import { compileNoEvalValidator } from '../validation/no-eval/no-eval-validator.js';
 import type { RegisteredTool } from '../tools/registry.js';
-import { validateStandard } from '../tools/standard-schema.js';
+import { validateStandard } from '../validation/standard-schema.js';
 import type { Tool } from '../tools/types.js';
 
 /**

@@ -2,8 +2,8 @@
 // or signal per call, argument copies without structuredClone, and one registry lookup per
 // dispatched call, with no awaited approval check for a tool without a rule.
 import { describe, expect, it, vi } from 'vitest';
-import { LazyAbortController, onAbort } from '../../src/tools/abort-source.js';
-import { copyArgs } from '../../src/tools/copy-args.js';
+import { LazyAbortController, onAbort } from '../../src/util/abort-source.js';
+import { copyArgs } from '../../src/validation/copy-args.js';
 import { deadline } from '../../src/tools/deadlines.js';
 import { Approvals } from '../../src/runner/approvals.js';
 import { dispatchCall, type DispatchContext } from '../../src/runner/dispatch.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engines/create-engine.js';
-import { openAICompatible } from '../../src/engines/openai-compatible.js';
+import { openAICompatible } from '../../src/engines/openai/openai-compatible.js';
 import { callsOf, collect, rejection, textOf, useSseServer } from './engine-test-helpers.js';
 import { chunk, DONE, sse } from './sse-server.js';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isAmbiError } from '../../src/errors/ambi-error.js';
 import { EngineHttpError } from '../../src/errors/engine-http-error.js';
 import { createEngine } from '../../src/engines/create-engine.js';
-import { openAICompatible } from '../../src/engines/openai-compatible.js';
+import { openAICompatible } from '../../src/engines/openai/openai-compatible.js';
 import type { EngineEvent } from '../../src/engines/types.js';
 import { collect, rejection, request, textOf, useSseServer } from './engine-test-helpers.js';
 import { chunk, DONE, errorReply, textStream } from './sse-server.js';

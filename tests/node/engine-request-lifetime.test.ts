@@ -1,6 +1,6 @@
 // The idle timeout of one HTTP attempt, on fake timers: time passes only when the test says so.
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { startLifetime } from '../../src/engines/request-lifetime.js';
+import { startLifetime } from '../../src/engines/openai/request-lifetime.js';
 import { EngineError } from '../../src/index.js';
 
 const otherwise = (error: unknown) => new EngineError('network_error', String(error));

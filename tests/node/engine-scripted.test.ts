@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isAmbiError } from '../../src/errors/ambi-error.js';
 import { EngineHttpError } from '../../src/errors/engine-http-error.js';
 import { createEngine } from '../../src/engines/create-engine.js';
-import { scriptedEngine } from '../../src/engines/scripted.js';
+import { scriptedEngine } from '../../src/engines/scripted/scripted.js';
 import type { EngineConfig } from '../../src/engines/config.js';
 import { callsOf, collect, rejection, request, textOf } from './engine-test-helpers.js';
 

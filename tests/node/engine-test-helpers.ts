@@ -1,6 +1,6 @@
 import { afterEach } from 'vitest';
 import { createEngine } from '../../src/engines/create-engine.js';
-import { openAICompatible, type OpenAICompatibleOptions } from '../../src/engines/openai-compatible.js';
+import { openAICompatible, type OpenAICompatibleOptions } from '../../src/engines/openai/openai-compatible.js';
 import type { Engine, EngineEvent, EngineRequest } from '../../src/engines/types.js';
 import type { Message } from '../../src/runner/messages.js';
 import { startSseServer, type Handler, type SseServer } from './sse-server.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toWireMessage } from '../../src/engines/openai-request.js';
+import { toWireMessage } from '../../src/engines/openai/request.js';
 import type { Message } from '../../src/index.js';
 
 const assistant: Message = { role: 'assistant', content: 'Checking. [TOOL_CALL]{"name":"add","args":{"a":1}}[/TOOL_CALL]', toolCalls: [{ id: 'c1', name: 'add', arguments: { a: 1 } }] };

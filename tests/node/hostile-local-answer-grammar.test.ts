@@ -1,6 +1,6 @@
 // The grammar of a local model's answering turn: JSON of the output schema, or calls when tools may be called.
 import { describe, expect, test } from 'vitest';
-import { answerGrammar, looseKeywords } from '../../src/engines/local-answer-grammar.js';
+import { answerGrammar, looseKeywords } from '../../src/engines/local/answer-grammar.js';
 import { DEFAULT_CALL_TAGS } from '../../src/parser/call-tags.js';
 import type { ToolDefinition } from '../../src/index.js';
 import { GbnfGrammar } from '../support/gbnf-recognizer.js';

@@ -1,6 +1,6 @@
 // How the local engine codes llama.cpp's generation failures (the classifier alone: no wasm needed).
 import { describe, expect, it } from 'vitest';
-import { generationError } from '../../src/engines/local-runtime.js';
+import { generationError } from '../../src/engines/local/runtime.js';
 
 const codeOf = (error: unknown) => generationError(error, []).code;
 

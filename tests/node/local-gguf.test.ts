@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { inspectGguf } from '../../src/engines/local-gguf.js';
-import { tensorBytes } from '../../src/engines/local-ggml-types.js';
+import { inspectGguf } from '../../src/engines/local/gguf.js';
+import { tensorBytes } from '../../src/engines/local/ggml-types.js';
 import { isAmbiError, LocalModelError } from '../../src/index.js';
 import { TINY_CHATML_TEMPLATE, tinyGguf, tinyVocabulary } from '../support/tiny-gguf.js';
 

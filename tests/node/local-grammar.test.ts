@@ -1,9 +1,9 @@
 import { Ajv } from 'ajv';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { toolCallGrammar } from '../../src/engines/local-grammar.js';
-import { GbnfRules, literal } from '../../src/engines/local-gbnf.js';
-import { MAX_UNROLLED_REPEAT, schemaRule } from '../../src/engines/local-grammar-schema.js';
+import { toolCallGrammar } from '../../src/engines/local/grammar.js';
+import { GbnfRules, literal } from '../../src/engines/local/gbnf.js';
+import { MAX_UNROLLED_REPEAT, schemaRule } from '../../src/engines/local/grammar-schema.js';
 import { isAmbiError, TagToolCallParser, type ToolDefinition } from '../../src/index.js';
 import { GbnfGrammar } from '../support/gbnf-recognizer.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { inspectGguf } from '../../src/engines/local-gguf.js';
-import { CHATML_TEMPLATE, chooseTemplate, templateMessages } from '../../src/engines/local-template.js';
+import { inspectGguf } from '../../src/engines/local/gguf.js';
+import { CHATML_TEMPLATE, chooseTemplate, templateMessages } from '../../src/engines/local/template.js';
 import { createEngine, isAmbiError, localModel, type EngineConfig, type LocalEngine, type Message } from '../../src/index.js';
 import { tinyGguf } from '../support/tiny-gguf.js';
 

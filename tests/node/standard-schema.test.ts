@@ -17,8 +17,8 @@ import {
   type ToolFailure,
   type ToolResult,
 } from '../../src/index.js';
-import { askHere, callHere } from '../../src/worker/call-here.js';
-import { LazyAbortController } from '../../src/tools/abort-source.js';
+import { askHere, callHere } from '../../src/worker/tool-host/call-here.js';
+import { LazyAbortController } from '../../src/util/abort-source.js';
 import { runAttempt } from '../../src/tools/run-attempt.js';
 
 const manager = (...tools: Tool[]) => new ToolManager(tools.reduce((registry, tool) => registry.register(tool), new ToolRegistry()));

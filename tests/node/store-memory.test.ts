@@ -1,6 +1,6 @@
 import { describeSnapshotStore, describeToolCallJournal } from '../contract/store-contracts.js';
 import { describeConversationStore } from '../contract/conversation-store.js';
-import { MemoryConversationStore } from '../../src/runner/conversation-store.js';
+import { MemoryConversationStore } from '../../src/store/memory-conversation-store.js';
 import { MemorySnapshotStore } from '../../src/store/memory-snapshot-store.js';
 import { MemoryToolCallJournal } from '../../src/store/memory-tool-call-journal.js';
 

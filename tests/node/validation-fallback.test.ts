@@ -4,7 +4,7 @@
 import Ajv from 'ajv';
 import { describe, expect, it, vi } from 'vitest';
 import { defineTool, ToolManager, ToolRegistry } from '../../src/index.js';
-import { evalRefusedInThisRealm } from '../../src/tools/validate-args.js';
+import { evalRefusedInThisRealm } from '../../src/validation/validate-args.js';
 
 const tool = (name: string) =>
   defineTool({

@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolManager, ToolRegistry, defineTool, type ToolResult } from '../../src/index.js';
-import { compileAjvValidator } from '../../src/tools/ajv-validator.js';
-import { compileNoEvalValidator } from '../../src/tools/no-eval-validator.js';
+import { compileAjvValidator } from '../../src/validation/ajv/ajv-validator.js';
+import { compileNoEvalValidator } from '../../src/validation/no-eval/no-eval-validator.js';
 
 /** Every name Object.prototype has (`__proto__`, `constructor`, `toString`, `valueOf`, `hasOwnProperty`, …). */
 const INHERITED = Object.getOwnPropertyNames(Object.prototype);

@@ -5,8 +5,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../src/index.js';
-import { compileAjvValidator } from '../../src/tools/ajv-validator.js';
-import { compileNoEvalValidator } from '../../src/tools/no-eval-validator.js';
+import { compileAjvValidator } from '../../src/validation/ajv/ajv-validator.js';
+import { compileNoEvalValidator } from '../../src/validation/no-eval/no-eval-validator.js';
 
 type Case = [title: string, schema: Record<string, unknown>, values: unknown[]];
 

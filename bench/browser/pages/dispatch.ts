@@ -5,11 +5,11 @@
 // previous one's result is back in the worker), so setup and teardown are left out.
 import * as Comlink from 'comlink';
 import { createWorkerRunner, defineTool, scriptedEngine, type ScriptedReply } from '../../../src/worker/index.js';
-import { callHere } from '../../../src/worker/call-here.js';
-import { toDescriptor } from '../../../src/worker/descriptor.js';
-import { PagePort } from '../../../src/worker/page-port.js';
-import { createRunnerHost } from '../../../src/worker/runner-host.js';
-import type { ToolInvoker } from '../../../src/worker/protocol.js';
+import { callHere } from '../../../src/worker/tool-host/call-here.js';
+import { toDescriptor } from '../../../src/worker/wire/descriptor.js';
+import { PagePort } from '../../../src/worker/page/page-port.js';
+import { createRunnerHost } from '../../../src/worker/runner/runner-host.js';
+import type { ToolInvoker } from '../../../src/worker/wire/protocol.js';
 import { breakDown, type LoopTrace } from './dispatch-trace.js';
 import { expose, meanGap, medianGap } from './expose.js';
 import { traceTarget, type Tracer } from './session-trace.js';

@@ -1,0 +1,91 @@
+import { EngineError } from '../../errors/engine-error.js';
+import { parseJsonOr } from '../../parser/parse-json.js';
+import { readBodyText, type BodyReadHooks } from './body-text.js';
+import type { Engine, EngineEvent, EngineRequest } from '../types.js';
+import { throwIfAborted } from '../abort.js';
+import type { OpenAICompatibleConfig } from './openai-compatible.js';
+import { postWithRetries } from './http.js';
+import { chatCompletionsURL, requestBody, requestHeaders } from './request.js';
+import { decodeCompletion, decodeStream, FINISH_GRACE_MS } from './stream.js';
+import type { RequestLifetime } from './request-lifetime.js';
+import { readSse } from './sse-reader.js';
+import { urlSecrets, withoutURLSecrets } from '../url-secrets.js';
+
+/** An Engine that streams from an OpenAI-compatible `/chat/completions` endpoint. */
+export function createOpenAICompatibleEngine(config: OpenAICompatibleConfig, fetchImpl: typeof fetch): Engine {
+  const secrets = urlSecrets(config.baseURL);
+  return {
+    nativeTools: config.nativeTools,
+    stream: (request) => withoutSecrets(streamChat(config, fetchImpl, request), secrets),
+  };
+}
+
+/**
+ * The stream, its errors redacted: fetch and servers may quote the URL (or a key from it) in
+ * what they say, and an error message reaches run events and the page.
+ */
+async function* withoutSecrets(events: AsyncGenerator<EngineEvent>, secrets: readonly string[]): AsyncGenerator<EngineEvent> {
+  try {
+    yield* events;
+  } catch (error) {
+    throw withoutURLSecrets(error, secrets);
+  }
+}
+
+async function* streamChat(config: OpenAICompatibleConfig, fetchImpl: typeof fetch, request: EngineRequest): AsyncGenerator<EngineEvent> {
+  throwIfAborted(request.signal);
+  const url = chatCompletionsURL(config.baseURL);
+  const init: RequestInit = {
+    method: 'POST',
+    headers: requestHeaders(config),
+    body: JSON.stringify(requestBody(config, request)),
+  };
+  const { response, lifetime } = await postWithRetries(url, init, {
+    fetch: fetchImpl,
+    maxRetries: config.maxRetries,
+    timeoutMs: config.timeoutMs,
+    signal: request.signal,
+  });
+  try {
+    yield* decodeResponse(response, lifetime);
+  } finally {
+    lifetime.dispose();
+  }
+}
+
+function decodeResponse(response: Response, lifetime: RequestLifetime): AsyncIterable<EngineEvent> {
+  const explain = (error: unknown) => lifetime.explain(error, cutByNetwork);
+  const hooks = { onActivity: lifetime.touch, explain };
+  const type = response.headers.get('content-type') ?? '';
+  if (!response.body) {
+    if (type.includes('application/json')) throw notJson();
+    throw new EngineError('stream_cut', 'The model server answered with an empty body');
+  }
+  if (type.includes('application/json')) return decodeJsonBody(response.body, hooks);
+  // Fired once the answer is whole, so a server that then holds the connection open cannot keep the run waiting.
+  const answered = new AbortController();
+  return decodeStream(readSse(response.body, { ...hooks, stop: answered.signal }), { stopReading: () => answered.abort() });
+}
+
+/** Some servers and proxies ignore `stream: true` and answer with one JSON completion. */
+async function* decodeJsonBody(body: ReadableStream<Uint8Array>, hooks: BodyReadHooks): AsyncGenerator<EngineEvent> {
+  // A body that parses is whole, even if the server then keeps the connection open.
+  const text = await readBodyText(body, hooks, { quietMs: FINISH_GRACE_MS, complete: (text) => parseJsonOr(text, NOT_JSON) !== NOT_JSON });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (cause) {
+    throw notJson(cause);
+  }
+  yield* decodeCompletion(parsed);
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+function notJson(cause?: unknown): EngineError {
+  return new EngineError('malformed_stream', 'The model server sent a JSON content type with a body that is not JSON', { cause });
+}
+
+function cutByNetwork(cause: unknown): EngineError {
+  return new EngineError('stream_cut', 'The connection to the model server broke mid-stream', { cause });
+}

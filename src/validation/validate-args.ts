@@ -1,0 +1,72 @@
+import { compileNoEvalValidator } from './no-eval/no-eval-validator.js';
+import type { ValidationMode } from '../tools/types.js';
+
+/** The outcome of checking one call's arguments: the value to call with (defaults filled in), or problems. */
+export type ArgsCheck = { ok: true; value: unknown } | { ok: false; problems: string[] };
+
+/**
+ * A check of one tool's arguments; a Standard Schema's may be asynchronous. `owned`: nothing
+ * else holds `value` (it was just parsed from JSON text), so it may be written into and handed
+ * to the tool as is; otherwise the value the tool gets is a copy.
+ */
+export type ArgsValidator = (value: unknown, owned?: boolean) => ArgsCheck | Promise<ArgsCheck>;
+
+/** A compiled JSON Schema check of one tool's arguments (see ArgsValidator). */
+export type JsonArgsValidator = (value: unknown, owned?: boolean) => ArgsCheck;
+
+export const VALIDATION_MODES: readonly ValidationMode[] = ['auto', 'no-eval'];
+
+/** ajv's compiler behind a validator of a tool's arguments (ajv-validator.ts). */
+export type AjvCompiler = (schema: object) => JsonArgsValidator;
+
+// Found out once per realm: after the first EvalError, ajv's compiler is never tried again.
+let evalRefused = false;
+// ajv (with its compiler, about 35 KB gzip) is not imported here, so a realm that validates in
+// `no-eval` mode never loads it: the public ToolRegistry provides it statically, Agent.make
+// loads it with `import()` when its mode is `auto` (see loadAjv).
+let ajvCompiler: AjvCompiler | undefined;
+
+/** Make ajv's compiler available to `auto` validation in this realm. */
+export function provideAjv(compile: AjvCompiler): void {
+  ajvCompiler ??= compile;
+}
+
+/** Load ajv's compiler into this realm (a separate chunk where the bundler splits code), once. */
+export async function loadAjv(): Promise<void> {
+  if (!ajvCompiler) provideAjv((await import('./ajv/ajv-validator.js')).compileAjvValidator);
+}
+
+/**
+ * Build (once per schema object in this realm and mode) the validator of a tool's
+ * arguments. `auto`: ajv's compiled validator, or, where the realm refuses eval, the
+ * no-eval one (same decisions, same messages). `no-eval`: never ajv's compiler.
+ * Throws an Error naming the problem when the schema itself is invalid.
+ * `auto` before ajv was provided or loaded in this realm (a registry of an agent made in
+ * `no-eval` mode, switched to `auto` later) also gets the no-eval validator.
+ */
+export function compileArgsValidator(schema: object, validation: ValidationMode = 'auto'): JsonArgsValidator {
+  if (validation === 'no-eval' || evalRefused || !ajvCompiler) return compileNoEvalValidator(schema);
+  try {
+    return ajvCompiler(schema);
+  } catch (error) {
+    if (!isEvalRefusal(error)) throw error;
+    evalRefused = true;
+    return compileNoEvalValidator(schema);
+  }
+}
+
+/** Whether this realm refused ajv's eval (so `auto` now builds no-eval validators). */
+export function evalRefusedInThisRealm(): boolean {
+  return evalRefused;
+}
+
+/** The mode, checked: a typo such as `'noeval'` must not silently mean `auto`. */
+export function checkValidationMode(value: unknown): ValidationMode {
+  if (VALIDATION_MODES.includes(value as ValidationMode)) return value as ValidationMode;
+  throw new TypeError(`validation must be 'auto' or 'no-eval', not ${JSON.stringify(value)}`);
+}
+
+/** A CSP without 'unsafe-eval' (or a realm built without code generation) refuses `new Function` with an EvalError. */
+function isEvalRefusal(error: unknown): boolean {
+  return error instanceof EvalError || (error as { name?: unknown } | null)?.name === 'EvalError';
+}

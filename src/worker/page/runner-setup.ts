@@ -1,0 +1,67 @@
+import { isAmbiError } from '../../errors/ambi-error.js';
+import type { ToolDescriptor } from '../wire/protocol.js';
+
+/** A tool handed to the runner worker, and who hears if the worker refuses it. */
+interface Registration {
+  descriptor: ToolDescriptor;
+  refused: (error: unknown) => void;
+}
+
+/**
+ * Keeps the runner worker set up as the page declared it: configured, then every tool
+ * handed to it, in order. A configuration that failed (a database another tab blocks,
+ * say) is not kept as the worker's state: the next sync tries it again, and the tools
+ * wait for it, so one bad start-up does not break the runner for good.
+ */
+export class RunnerSetup {
+  #configured = false;
+  /** The last configuration attempt failed: only a sync that retries tries again. */
+  #failed = false;
+  readonly #waiting: Registration[] = [];
+  /** The last sync; each one starts after it, however it ended. */
+  #last: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly configure: () => Promise<void>,
+    readonly register: (descriptor: ToolDescriptor) => Promise<void>,
+  ) {}
+
+  /** Register `descriptor` at the next sync; a refusal (its schema, say) goes to `refused`. */
+  add(descriptor: ToolDescriptor, refused: (error: unknown) => void): void {
+    this.#waiting.push({ descriptor, refused });
+  }
+
+  /**
+   * Bring the worker up to date, after the syncs before this one; rejects if it cannot be
+   * configured, or dies. With `retry` false (as a tool is added), a configuration that
+   * failed is left for the next run to try again: each attempt may wait on a blocked database.
+   */
+  sync(retry = true): Promise<void> {
+    const step = this.#last.catch(() => {}).then(() => this.#catchUp(retry));
+    step.catch(() => {});
+    this.#last = step;
+    return step;
+  }
+
+  async #catchUp(retry: boolean): Promise<void> {
+    if (!this.#configured) {
+      if (this.#failed && !retry) return;
+      try {
+        await this.configure();
+      } catch (error) {
+        this.#failed = true;
+        throw error;
+      }
+      this.#configured = true;
+    }
+    for (let next = this.#waiting.shift(); next; next = this.#waiting.shift()) {
+      try {
+        await this.register(next.descriptor);
+      } catch (error) {
+        // A worker that died or closed refuses nothing: everything pending ends with that error anyway.
+        if (isAmbiError(error, 'worker_crashed') || isAmbiError(error, 'closed')) throw error;
+        next.refused(error);
+      }
+    }
+  }
+}

@@ -1,0 +1,272 @@
+import * as Comlink from 'comlink';
+import { AmbiError, isAmbiError } from '../../errors/ambi-error.js';
+import { DuplicateToolError } from '../../errors/duplicate-tool-error.js';
+import type { EngineConfig } from '../../engines/config.js';
+import type { Run, RunOptions, RunOutput } from '../../runner/chat-runner.js';
+import type { OutputSchema } from '../../runner/output.js';
+import type { StandardSchemaV1 } from '../../validation/standard-schema.js';
+import { finishOnPage, wireOutput } from './page-output.js';
+import type { ContextBudget } from '../../runner/context-budget.js';
+import { checkRunOptions } from '../../runner/check-options.js';
+import { failureError } from '../../runner/run-failure.js';
+import { EventChannel } from '../../runner/events.js';
+import type { RunResult } from '../../runner/run-result.js';
+import { onAbort } from '../../util/abort-source.js';
+import { checkTool } from '../../tools/check-tool.js';
+import type { Tool, ValidationMode } from '../../tools/types.js';
+import { defined } from '../../util/defined.js';
+import { toDescriptor } from '../wire/descriptor.js';
+import { askHere, callHere } from '../tool-host/call-here.js';
+import { PagePort } from './page-port.js';
+import { refusedRun } from './refused-run.js';
+import { RunnerSetup } from './runner-setup.js';
+import { comlinkEndpoint } from '../wire/session-link.js';
+import type { RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireRunOptions, WorkerLeafOptions } from '../wire/protocol.js';
+import { ToolWorkerSupervisor, type WorkerSource, type WorkerToolsOptions } from '../tool-host/tool-worker.js';
+import { registerTransferHandlers } from '../wire/transfer-handlers.js';
+import { toWireReason } from '../wire/wire-error.js';
+import { Inflight, onWorkerDeath } from '../wire/worker-life.js';
+import type { RunEvent } from '../../runner/events.js';
+import { errorMessage } from '../../util/error-message.js';
+
+/** A run as the page tracks it: its events arrive on the session link, and they settle its result. */
+interface PageRun {
+  channel: EventChannel;
+  resolve: (result: RunResult) => void;
+  reject: (error: unknown) => void;
+  /** Stops listening to the caller's signal. */
+  unhook?: () => void;
+  /** A Standard Schema output, parsed on the page before the run's result is given. */
+  standard?: StandardSchemaV1;
+  /** Events wait behind this while the page parses the final answer. */
+  pending?: Promise<void>;
+}
+
+export interface WorkerRunnerOptions {
+  engine: EngineConfig;
+  /** Calls of one reply that run at once (default 5). */
+  concurrency?: number;
+  preamble?: string;
+  maxResultChars?: number;
+  /** IndexedDB database (in the worker) for conversations, the tool-call journal and leaf snapshots. */
+  database?: string;
+  /** Let the model delegate to leaves with `spawn_leaf` (snapshots in `database`). */
+  leaf?: WorkerLeafOptions;
+  /** Start the runner worker yourself (default: the one bundled with ambi-web). */
+  worker?: () => Worker;
+  /**
+   * How the runner worker validates tool arguments: `auto` (default: ajv's compiled
+   * validators, or a no-eval validator where the worker's CSP refuses eval) or `no-eval`
+   * (never attempts eval: no CSP violation at all, for extensions and strict-CSP sites).
+   */
+  validation?: ValidationMode;
+  /** The agent's context budget (see `AgentOptions.context`); a local model sets its own by default. */
+  context?: ContextBudget;
+}
+
+export type { WorkerToolsOptions } from '../tool-host/tool-worker.js';
+
+/** Start a runner in a Web Worker; the page keeps its own tools and only sees events and results. */
+export function createWorkerRunner(options: WorkerRunnerOptions): WorkerRunner {
+  return new WorkerRunner(options);
+}
+
+/** The page's handle on a runner worker. Every pending call rejects with a coded error if that worker dies or is closed. */
+export class WorkerRunner {
+  readonly #worker: Worker;
+  readonly #api: Comlink.Remote<RunnerWorkerApi>;
+  readonly #names = new Set<string>();
+  /** What the page serves to the worker, by tool name. */
+  readonly #served = new Map<string, ToolInvoker>();
+  readonly #runs = new Map<string, PageRun>();
+  readonly #port: PagePort;
+  readonly #supervisors: ToolWorkerSupervisor[] = [];
+  /** Calls to the worker in flight: each rejects if the worker dies first. */
+  readonly #inflight = new Inflight();
+  #dead: AmbiError | undefined;
+  /** Configuration and registrations, in order; each run waits for them (and retries a configuration that failed). */
+  readonly #setup: RunnerSetup;
+  #registrationErrors: unknown[] = [];
+
+  constructor(options: WorkerRunnerOptions) {
+    registerTransferHandlers();
+    this.#worker = options.worker?.() ?? new Worker(new URL('../../../workers/runner.worker.ts', import.meta.url), { type: 'module' });
+    onWorkerDeath(this.#worker, 'runner worker', (error) => this.#die(error));
+    this.#api = Comlink.wrap<RunnerWorkerApi>(comlinkEndpoint(this.#worker));
+    this.#port = new PagePort(this.#worker, this.#served, (runId, events) => this.#receive(runId, events));
+    const { engine, concurrency, preamble, maxResultChars, database, leaf, validation, context } = options;
+    if (leaf) this.#names.add('spawn_leaf');
+    const config = { engine, ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation, context }) };
+    this.#setup = new RunnerSetup(
+      () => this.#guard(this.#api.configure(config)),
+      (descriptor) => this.#guard(this.#api.registerTool(descriptor)),
+    );
+    void this.#setup.sync();
+  }
+
+  /** Add a tool that stays on the page (DOM, app state); the worker calls it through a proxy. */
+  tool(tool: Tool): this {
+    checkTool(tool);
+    this.#claim(tool.name);
+    this.#served.set(tool.name, { call: (args, ctx, abort) => callHere(tool, args, ctx, abort), needsApproval: (args) => askHere(tool, args) });
+    // Refused by the worker (its schema, say): the next run fails with why.
+    this.#register(toDescriptor(tool), (error) => this.#registrationErrors.push(error));
+    void this.#setup.sync(false);
+    return this;
+  }
+
+  /**
+   * Start a dedicated tool worker (a module that calls `exposeTools`) and add its tools;
+   * resolves with their names. A name already taken adds none of them (and stops that
+   * worker); a tool the runner worker refuses rejects this, and the others stay added.
+   * If the runner worker cannot be configured (its database is blocked, say), this rejects
+   * with why and adds nothing.
+   */
+  async workerTools(source: WorkerSource, options: WorkerToolsOptions = {}): Promise<string[]> {
+    const supervisor = new ToolWorkerSupervisor(source, options);
+    let descriptors: ToolDescriptor[];
+    try {
+      // The runner worker gets ready meanwhile (a configuration that failed before is tried again).
+      [descriptors] = await Promise.all([this.#guard(supervisor.start()), this.#setup.sync()]);
+      const taken = descriptors.find((d) => this.#names.has(d.name));
+      if (taken) throw new DuplicateToolError(taken.name);
+    } catch (error) {
+      supervisor.close();
+      throw error;
+    }
+    this.#supervisors.push(supervisor);
+    const refused: unknown[] = [];
+    for (const descriptor of descriptors) {
+      this.#names.add(descriptor.name);
+      this.#served.set(descriptor.name, supervisor.served(descriptor.name));
+      this.#register(descriptor, (error) => refused.push(error));
+    }
+    await this.#setup.sync();
+    if (refused.length > 0) throw refused[0];
+    return descriptors.map((d) => d.name);
+  }
+
+  /**
+   * Start a run in the worker; same `Run` shape as `ChatRunner.run`. A Standard Schema `output`
+   * crosses as JSON Schema: the worker holds the answer to it, the page then parses it with the
+   * schema itself (see `finishOnPage`).
+   */
+  run<const S extends OutputSchema = never>(input: string, options: RunOptions<S> = {}): Run<RunOutput<S>> {
+    checkRunOptions(options); // here, as in-process: the same coded error, before anything crosses
+    const runId = options.runId ?? crypto.randomUUID();
+    // Runs are told apart by id on both ends of the wire: a second one would take the first one's events.
+    if (this.#runs.has(runId)) return refusedRun(runId, new AmbiError('duplicate_run', `A run with id "${runId}" is still going on this runner`));
+    const channel = new EventChannel();
+    const output = wireOutput(options.output);
+    const { maxIterations, maxCallsPerReply, maxOutputRetries, conversation, toolChoice, lock } = options;
+    const wire: WireRunOptions = defined({ maxIterations, maxCallsPerReply, maxOutputRetries, conversation, toolChoice, lock, output: output?.schema });
+    const started = this.#setup.sync().then(() => {
+      const refused = this.#registrationErrors.splice(0);
+      if (refused.length > 0) throw refusal(refused);
+      return this.#guard(this.#api.startRun(runId, input, wire));
+    });
+    // The result crosses once, inside the run's own run_finished (or run_failed) event.
+    let run!: PageRun;
+    const result = new Promise<RunResult>((resolve, reject) => (run = { channel, resolve, reject, ...(output?.standard ? { standard: output.standard } : {}) }));
+    result.catch(() => {});
+    this.#runs.set(runId, run);
+    // A run that fails to start (or a worker that dies first) still ends its events.
+    started.catch((error: unknown) => {
+      run.reject(error);
+      this.#endRun(runId, run, { code: isAmbiError(error) ? error.code : 'worker_crashed', message: errorMessage(error) });
+    });
+    const send = (action: () => Promise<void>) => void started.then(action).catch(() => {});
+    const abort = (reason?: unknown) => send(() => this.#guard(this.#api.abort(runId, toWireReason(reason))));
+    const signal = options.signal;
+    if (signal?.aborted) abort(signal.reason);
+    else if (signal) run.unhook = onAbort(signal, () => abort(signal.reason));
+    return {
+      runId,
+      events: channel,
+      result: result as Promise<RunResult<RunOutput<S>>>,
+      abort,
+      approve: (callId) => send(() => this.#guard(this.#api.approve(runId, callId))),
+      deny: (callId, reason) => send(() => this.#guard(this.#api.deny(runId, callId, reason))),
+    };
+  }
+
+  /** End the runner worker and every tool worker; whatever is pending rejects with code `closed`. */
+  close(): void {
+    this.#die(new AmbiError('closed', 'The runner was closed'));
+  }
+
+  /** The end of this runner: its workers stop, and everything pending ends with `error`. */
+  #die(error: AmbiError): void {
+    if (this.#dead) return;
+    this.#dead = error;
+    this.#worker.terminate();
+    for (const supervisor of this.#supervisors) supervisor.close();
+    this.#inflight.end(error);
+    this.#port.abortAll(error);
+    for (const [runId, run] of this.#runs) this.#endRun(runId, run, { code: error.code, message: error.message });
+  }
+
+  /** Events from the session link, in order; the run's own last event settles its result. */
+  #receive(runId: string, events: RunEvent[] | null): void {
+    const run = this.#runs.get(runId);
+    if (!run) return;
+    if (run.pending) run.pending = run.pending.then(() => this.#deliver(runId, run, events));
+    else this.#deliver(runId, run, events);
+  }
+
+  #deliver(runId: string, run: PageRun, events: RunEvent[] | null): void {
+    if (events === null) return this.#endRun(runId, run);
+    for (const [at, event] of events.entries()) {
+      const { standard } = run;
+      if (standard && !event.leafId && event.type === 'run_finished') {
+        // The rest of the batch, and later batches, wait until the answer is parsed here.
+        const rest = events.slice(at + 1);
+        run.standard = undefined;
+        run.pending = finishOnPage(standard, event).then((final) => this.#deliver(runId, run, [final, ...rest]));
+        return;
+      }
+      run.channel.push(event);
+      if (event.leafId) continue;
+      if (event.type === 'run_finished') run.resolve(event.result);
+      if (event.type === 'run_failed') run.reject(failureError(event.error));
+    }
+  }
+
+  /** Close a run's events (with a `run_failed` first, which also settles its result, when the worker is gone) and forget it. */
+  #endRun(runId: string, run: PageRun, failure?: { code: string; message: string }): void {
+    if (this.#runs.get(runId) !== run) return;
+    this.#runs.delete(runId);
+    run.unhook?.();
+    if (failure) {
+      run.channel.push({ type: 'run_failed', error: failure });
+      run.reject(new AmbiError(failure.code, failure.message));
+    }
+    run.channel.close();
+  }
+
+  #claim(name: string): void {
+    if (this.#names.has(name)) throw new DuplicateToolError(name);
+    this.#names.add(name);
+  }
+
+  /** Register a tool in the worker at the next sync; one it refuses is forgotten here and handed to `refused`. */
+  #register(descriptor: ToolDescriptor, refused: (error: unknown) => void): void {
+    this.#setup.add(descriptor, (error) => {
+      this.#names.delete(descriptor.name);
+      this.#served.delete(descriptor.name);
+      refused(error);
+    });
+  }
+
+  /** A worker call that also rejects when the worker dies or the runner closes. */
+  #guard<T>(call: Promise<T>): Promise<T> {
+    return this.#inflight.track(call);
+  }
+}
+
+/** Tools the runner worker refused, as the one error the next run fails with: each is named, none is dropped. */
+function refusal(errors: unknown[]): unknown {
+  if (errors.length === 1) return errors[0];
+  const first = errors[0];
+  return new AmbiError(isAmbiError(first) ? first.code : 'invalid_tool', `The runner worker refused ${errors.length} tools: ${errors.map(errorMessage).join('; ')}`, { cause: errors });
+}

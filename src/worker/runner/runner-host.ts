@@ -1,0 +1,85 @@
+import { AmbiError } from '../../errors/ambi-error.js';
+import { Agent } from '../../runner/agent.js';
+import { ChatRunner, type Run } from '../../runner/chat-runner.js';
+import type { EventChannel } from '../../runner/events.js';
+import { MemorySnapshotStore } from '../../store/memory-snapshot-store.js';
+import { defined } from '../../util/defined.js';
+import { remoteTool } from '../wire/descriptor.js';
+import type { RunnerConfig, RunnerWorkerApi, ToolDescriptor } from '../wire/protocol.js';
+import { fromWireReason } from '../wire/wire-error.js';
+import { WorkerPort } from './worker-port.js';
+
+/** The runner worker's side of the wire: an Agent and a ChatRunner, driven by the page. */
+export function createRunnerHost(scope: ConstructorParameters<typeof WorkerPort>[0]): RunnerWorkerApi {
+  let agent: Agent | undefined;
+  let runner: ChatRunner | undefined;
+  let port: WorkerPort | undefined;
+  const runs = new Map<string, Run>();
+
+  const ready = () => {
+    if (!agent || !runner || !port) throw new AmbiError('not_configured', 'The runner worker was used before it was configured');
+    return { agent, runner, port };
+  };
+  const find = (runId: string): Run => {
+    const run = runs.get(runId);
+    if (!run) throw new AmbiError('unknown_run', `No run with id ${runId}`);
+    return run;
+  };
+
+  return {
+    // The page calls this again after a failure (a blocked database, say): nothing is kept of a failed attempt.
+    async configure(config: RunnerConfig) {
+      port ??= new WorkerPort(scope);
+      const stores = config.database ? await openStores(config.database) : undefined;
+      const { preamble, maxResultChars, validation, context } = config;
+      const made = await Agent.make(config.engine, {
+        ...defined({ preamble, maxResultChars, validation, context }),
+        ...(stores ? { conversations: stores.conversations, journal: stores.journal } : {}),
+      });
+      if (config.leaf) made.leaf({ ...config.leaf, store: stores?.snapshots ?? new MemorySnapshotStore() });
+      runner = new ChatRunner(config.concurrency);
+      agent = made;
+    },
+    async registerTool(descriptor: ToolDescriptor) {
+      // Registration checks the schema and compiles its validator here, where calls are validated
+      // (a Standard Schema tool's JSON Schema; its own realm validates again with the Standard Schema).
+      const { agent, port } = ready();
+      agent.tool(remoteTool(descriptor, port.invoker(descriptor.name)));
+    },
+    async startRun(runId, input, options) {
+      const { agent, runner, port } = ready();
+      const run = runner.run(agent, input, { ...options, runId });
+      runs.set(runId, run);
+      // Events go to the page in batches (see WorkerPort.event); the run's result crosses inside
+      // its run_finished event. Once its events end, the run is forgotten.
+      (run.events as EventChannel).pipe((event) => {
+        port.event(runId, event);
+        if (event === null) runs.delete(runId);
+      });
+    },
+    async abort(runId, reason) {
+      find(runId).abort(fromWireReason(reason));
+    },
+    async approve(runId, callId) {
+      find(runId).approve(callId);
+    },
+    async deny(runId, callId, reason) {
+      find(runId).deny(callId, reason);
+    },
+  };
+}
+
+/** The three stores on one IndexedDB database (one shared connection), loaded only for a runner that has one. */
+async function openStores(database: string) {
+  const [{ IndexedDbConversationStore }, { IndexedDbToolCallJournal }, { IndexedDbSnapshotStore }] = await Promise.all([
+    import('../../store/indexeddb-conversation-store.js'),
+    import('../../store/indexeddb-tool-call-journal.js'),
+    import('../../store/indexeddb-snapshot-store.js'),
+  ]);
+  const [conversations, journal, snapshots] = await Promise.all([
+    IndexedDbConversationStore.open(database),
+    IndexedDbToolCallJournal.open(database),
+    IndexedDbSnapshotStore.open(database),
+  ]);
+  return { conversations, journal, snapshots };
+}

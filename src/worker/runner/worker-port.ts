@@ -1,0 +1,101 @@
+import { joinTextDelta, type RunEvent } from '../../runner/events.js';
+import type { AbortSource } from '../../util/abort-source.js';
+import type { JsonValue } from '../../tools/types.js';
+import type { PageToWorker, ToolInvoker, WorkerToPage } from '../wire/protocol.js';
+import { sessionLink } from '../wire/session-link.js';
+import { fromWireError, toWireReason } from '../wire/wire-error.js';
+
+/** Queued text that is sent at once rather than waiting for the next batch. */
+const FLUSH_TEXT = 64 * 1024;
+/** How long events wait to go out together. */
+const BATCH_MS = 2;
+
+/**
+ * The runner worker's end of the session link. A call (or an approval rule's ask) is one
+ * message each way; a cancel is a message only when its abort fires (no port per call, nothing to leak).
+ * Run events go in batches, on their own messages: carried on a call, they made every
+ * call's message slower to post and to read, and the page's answer waited on that.
+ */
+export class WorkerPort {
+  #next = 0;
+  readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void; settled: (() => void) | undefined }>();
+
+  #outbox: Array<[string, RunEvent[] | null]> = [];
+  #outboxText = 0;
+  #batching = false;
+  readonly #flush = () => {
+    this.#batching = false;
+    if (this.#outbox.length === 0) return;
+    const events = this.#outbox;
+    this.#outbox = [];
+    this.#outboxText = 0;
+    this.#send({ t: 'events', events });
+  };
+
+  readonly #send: (message: WorkerToPage) => void;
+
+  constructor(target: Parameters<typeof sessionLink>[0]) {
+    this.#send = sessionLink<PageToWorker, WorkerToPage>(target, (message) => {
+      const pending = this.#pending.get(message.id);
+      if (!pending) return; // a late answer to a call that already ended here
+      this.#pending.delete(message.id);
+      pending.settled?.();
+      if (message.ok) pending.resolve(message.value);
+      else pending.reject(fromWireError(message.error));
+    });
+  }
+
+  /** How the worker's ToolManager reaches the page tool `tool`. */
+  invoker(tool: string): ToolInvoker {
+    return {
+      call: (args, ctx, abort) => this.#request<JsonValue>({ t: 'call', id: this.#next++, tool, args, ctx }, abort),
+      needsApproval: (args, abort) => this.#request<boolean>({ t: 'ask', id: this.#next++, tool, args }, abort),
+    };
+  }
+
+  /**
+   * Queue one of a run's events (`null` ends them). Queued events go out together within
+   * BATCH_MS: one message per batch instead of one per event. Consecutive text deltas
+   * merge; a long text goes at once, in slices the page takes between other work.
+   */
+  event(runId: string, event: RunEvent | null): void {
+    if (event?.type === 'text_delta') return this.#text(runId, event);
+    this.#queue(runId, event);
+  }
+
+  #text(runId: string, event: Extract<RunEvent, { type: 'text_delta' }>): void {
+    for (let at = 0; at < event.text.length; at += FLUSH_TEXT) {
+      const piece = event.text.slice(at, at + FLUSH_TEXT);
+      const last = this.#outbox.at(-1);
+      const previous = last?.[0] === runId ? last[1]?.at(-1) : undefined;
+      if (!joinTextDelta(previous, event, piece)) this.#queue(runId, { ...event, text: piece });
+      this.#outboxText += piece.length;
+      if (this.#outboxText >= FLUSH_TEXT) this.#flush();
+    }
+  }
+
+  #queue(runId: string, event: RunEvent | null): void {
+    const last = this.#outbox.at(-1);
+    if (event && last?.[0] === runId && last[1]) last[1].push(event);
+    else this.#outbox.push([runId, event && [event]]);
+    if (!this.#batching) {
+      this.#batching = true;
+      setTimeout(this.#flush, BATCH_MS);
+    }
+  }
+
+  /** A call or an ask ends here when its abort fires: the page is told, and its late answer, if any, is dropped. */
+  #request<T>(message: Extract<WorkerToPage, { t: 'call' | 'ask' }>, abort: AbortSource): Promise<T> {
+    if (abort.aborted) return Promise.reject(abort.reason);
+    const { id } = message;
+    return new Promise<T>((resolve, reject) => {
+      const unhook = abort.onAbort(() => {
+        this.#pending.delete(id);
+        this.#send({ t: 'abort', id, reason: toWireReason(abort.reason) });
+        reject(abort.reason);
+      });
+      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject, settled: unhook });
+      this.#send(message);
+    });
+  }
+}

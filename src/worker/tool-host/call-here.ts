@@ -1,0 +1,41 @@
+import { AmbiError } from '../../errors/ambi-error.js';
+import { invalidArgumentsMessage } from '../../validation/decode-args.js';
+import { toolOutputJson } from '../../tools/json-output.js';
+import { validateStandard } from '../../validation/standard-schema.js';
+import type { ArgsCheck } from '../../validation/validate-args.js';
+import { isThenable } from '../../util/thenable.js';
+import { toolContext } from '../../tools/tool-context.js';
+import type { AbortSource } from '../../util/abort-source.js';
+import type { JsonValue, Tool } from '../../tools/types.js';
+import type { WireContext } from '../wire/protocol.js';
+
+/**
+ * Run a tool in this realm for a caller across a boundary; outputs are checked here, as
+ * in-process. The caller validated the arguments with the JSON Schema; a tool defined
+ * with a Standard Schema (zod, ...) validates them again here with it, so its
+ * refinements and transforms apply, and refused arguments never reach `call`. A tool
+ * that returns a plain value is answered synchronously (and one that throws, throws).
+ */
+export function callHere(tool: Tool, args: unknown, ctx: WireContext, abort: AbortSource): JsonValue | Promise<JsonValue> {
+  if (tool.standardSchema) return checkThenCall(tool, args, ctx, abort);
+  const output = tool.call(args, toolContext(ctx, abort));
+  return isThenable(output) ? Promise.resolve(output).then((value) => toolOutputJson(tool.name, value)) : toolOutputJson(tool.name, output);
+}
+
+async function checkThenCall(tool: Tool, args: unknown, ctx: WireContext, abort: AbortSource): Promise<JsonValue> {
+  const checked = await checkHere(tool, args);
+  if (!checked.ok) throw new AmbiError('invalid_arguments', invalidArgumentsMessage(tool.name, checked.problems));
+  return toolOutputJson(tool.name, await tool.call(checked.value, toolContext(ctx, abort)));
+}
+
+/** Decide a tool's approval rule in this realm (on the Standard Schema's output; arguments it refuses fail later, unapproved). */
+export async function askHere(tool: Tool, args: unknown): Promise<boolean> {
+  const rule = tool.needsApproval;
+  if (typeof rule !== 'function') return Boolean(rule);
+  const checked = await checkHere(tool, args);
+  return checked.ok ? Boolean(await rule(checked.value)) : false;
+}
+
+function checkHere(tool: Tool, args: unknown): Promise<ArgsCheck> | ArgsCheck {
+  return tool.standardSchema ? validateStandard(tool.standardSchema, args) : { ok: true, value: args };
+}

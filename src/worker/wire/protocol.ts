@@ -1,0 +1,71 @@
+// Wire types between the page, the runner worker and dedicated tool workers. Types only.
+import type { LeafOptions } from '../../leaf/leaf-options.js';
+import type { RunOptions } from '../../runner/chat-runner.js';
+import type { RunEvent } from '../../runner/events.js';
+import type { AbortSource } from '../../util/abort-source.js';
+import type { JsonValue, ToolContext, ToolDefinition, ToolPolicy } from '../../tools/types.js';
+import type { WireError, WireReason } from './wire-error.js';
+import type { WorkerRunnerOptions } from '../page/worker-runner.js';
+
+/** A tool as it crosses a boundary: its definition and policy; its code stays home. */
+export interface ToolDescriptor extends ToolDefinition, ToolPolicy {
+  /** `ask`: the tool's own realm decides from the arguments. */
+  approval: 'never' | 'always' | 'ask';
+}
+
+/** The context fields that clone; cancelling travels as its own message. */
+export type WireContext = Omit<ToolContext, 'signal' | 'run'>;
+
+/** How the runner worker reaches a tool that lives elsewhere (the page, or a tool worker via the page). */
+export interface ToolInvoker {
+  /** May answer synchronously (a page tool that returns a plain value): the reply then goes out before anything else. */
+  call(args: unknown, ctx: WireContext, abort: AbortSource): JsonValue | Promise<JsonValue>;
+  /** The tool's approval rule; `abort` fires when the run no longer waits for it (the rule is stopped like a call). */
+  needsApproval(args: unknown, abort: AbortSource): Promise<boolean>;
+}
+
+/**
+ * The session between the page and the runner worker: tool calls, their cancels and
+ * results, and batches of run events, on the worker's own channel, in order.
+ */
+export type WorkerToPage =
+  | { t: 'call'; id: number; tool: string; args: unknown; ctx: WireContext }
+  | { t: 'ask'; id: number; tool: string; args: unknown }
+  /** Ends a call or an ask. */
+  | { t: 'abort'; id: number; reason: WireReason }
+  /** Run events in the order they happened; `null` ends a run's events. */
+  | { t: 'events'; events: Array<[runId: string, events: RunEvent[] | null]> };
+
+export type PageToWorker = { t: 'done'; id: number; ok: true; value: unknown } | { t: 'done'; id: number; ok: false; error: WireError };
+
+/** The runner worker's settings: `createWorkerRunner`'s options that are plain data. */
+export type RunnerConfig = Omit<WorkerRunnerOptions, 'worker'>;
+
+/** `LeafOptions` without the store, which the worker opens itself. */
+export type WorkerLeafOptions = Omit<LeafOptions, 'store'>;
+
+/** A run's options that cross to the worker (the signal stays on the page; `output` crosses as a JSON Schema). */
+export type WireRunOptions = Pick<RunOptions, 'maxIterations' | 'maxCallsPerReply' | 'maxOutputRetries' | 'conversation' | 'toolChoice' | 'lock'> & {
+  output?: Record<string, unknown>;
+};
+
+/** What `workers/runner.worker.ts` exposes. */
+export interface RunnerWorkerApi {
+  configure(config: RunnerConfig): Promise<void>;
+  /** A tool that lives on the page (or in a tool worker the page supervises). */
+  registerTool(descriptor: ToolDescriptor): Promise<void>;
+  /** Start a run; its events, and with its last one its result, come on the session link. */
+  startRun(runId: string, input: string, options: WireRunOptions): Promise<void>;
+  abort(runId: string, reason: WireReason): Promise<void>;
+  approve(runId: string, callId: string): Promise<void>;
+  deny(runId: string, callId: string, reason?: string): Promise<void>;
+}
+
+/** What a dedicated tool worker exposes (see `exposeTools`). */
+export interface ToolHostApi {
+  descriptors(): Promise<ToolDescriptor[]>;
+  /** `callKey` names the call for `abort`. */
+  call(name: string, args: unknown, ctx: WireContext, callKey: number): Promise<JsonValue>;
+  abort(callKey: number, reason: WireReason): Promise<void>;
+  needsApproval(name: string, args: unknown): Promise<boolean>;
+}
