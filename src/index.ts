@@ -16,21 +16,8 @@ export type { ToolRegistryOptions } from './tools/registry.js';
 export { ToolManager, type ExecuteOptions, type ToolManagerOptions } from './tools/tool-manager.js';
 export type { StandardJSONSchemaConverter, StandardSchemaV1 } from './validation/standard-schema.js';
 export { DEFAULT_POLICY } from './tools/policy.js';
-export type {
-  ArgsOf,
-  JsonValue,
-  ParametersSchema,
-  Tool,
-  ToolCall,
-  ToolContext,
-  ToolDefinition,
-  ToolErrorCode,
-  ToolFailure,
-  ToolPolicy,
-  ToolResult,
-  ToolSuccess,
-  ValidationMode,
-} from './tools/types.js';
+export type { ArgsOf, Tool, ToolContext, ToolPolicy, ValidationMode } from './tools/types.js';
+export type { JsonValue, ParametersSchema, ToolCall, ToolDefinition, ToolErrorCode, ToolFailure, ToolResult, ToolSuccess } from './core/types.js';
 
 // Parser
 export { TagToolCallParser, type TagParserOptions } from './parser/tag-parser.js';
@@ -42,7 +29,8 @@ export { openAICompatible, type OpenAICompatibleConfig, type OpenAICompatibleOpt
 export { scriptedEngine, type ScriptedEngineConfig, type ScriptedReply, type ScriptedToolCall } from './engines/scripted/scripted.js';
 export { createEngine, type EngineDeps } from './engines/create-engine.js';
 export type { EngineConfig } from './engines/config.js';
-export type { AnswerFormat, Engine, EngineEvent, EngineRequest, FinishReason, ToolChoice, Usage } from './engines/types.js';
+export type { AnswerFormat, Engine, EngineEvent, EngineRequest } from './engines/types.js';
+export type { FinishReason, ToolChoice, Usage } from './core/types.js';
 export { EngineError, type EngineErrorCode } from './errors/engine-error.js';
 export { EngineHttpError } from './errors/engine-http-error.js';
 export { redactURL } from './engines/url-secrets.js';
@@ -75,7 +63,7 @@ export { ToolNotAllowedError } from './errors/tool-not-allowed-error.js';
 export { ConversationBusyError } from './errors/conversation-busy-error.js';
 export type { LockMode } from './runner/conversation-lock.js';
 export type { RunScope } from './tools/types.js';
-export type { AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage } from './runner/messages.js';
+export type { AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage } from './core/types.js';
 export { MaxIterationsError } from './errors/max-iterations-error.js';
 export { RunAbortedError } from './errors/run-aborted-error.js';
 

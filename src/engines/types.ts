@@ -1,19 +1,5 @@
-import type { CallTags } from '../parser/types.js';
 import type { ContextBudget } from '../runner/context-budget.js';
-import type { Message } from '../runner/messages.js';
-import type { ToolCall, ToolDefinition } from '../tools/types.js';
-
-/** How the model may use tools on one request. */
-export type ToolChoice = 'auto' | 'required' | 'none' | { name: string };
-
-/** Token counts as the server reports them. */
-export interface Usage {
-  promptTokens: number;
-  completionTokens: number;
-  totalTokens: number;
-}
-
-export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'error' | (string & {});
+import type { ToolCall, ToolDefinition, Message, Usage, FinishReason, ToolChoice, CallTags } from '../core/types.js';
 
 /** One model request. */
 export interface EngineRequest {

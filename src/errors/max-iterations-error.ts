@@ -1,4 +1,4 @@
-import type { ToolResult } from '../tools/types.js';
+import type { ToolResult } from '../core/types.js';
 import { AmbiError } from './ambi-error.js';
 
 /**

@@ -1,5 +1,5 @@
 import { InvalidTagsError } from '../errors/invalid-tags-error.js';
-import type { CallTags } from './types.js';
+import type { CallTags } from '../core/types.js';
 
 /** The tags of the default TagToolCallParser, and of a request that names none. */
 export const DEFAULT_CALL_TAGS: CallTags = Object.freeze({ open: '[TOOL_CALL]', close: '[/TOOL_CALL]' });

@@ -1,4 +1,4 @@
-import type { ParametersSchema, ToolDefinition } from '../tools/types.js';
+import type { ParametersSchema, ToolDefinition } from '../core/types.js';
 import type { TagTexts } from './messages.js';
 
 /** System-prompt text that teaches the tag format, with these tags, for these tools. */

@@ -1,11 +1,12 @@
-import type { ToolDefinition } from '../tools/types.js';
+import type { ToolDefinition } from '../core/types.js';
 import { checkTags, DEFAULT_CALL_TAGS } from './call-tags.js';
 import { collectParts } from './collect.js';
 import { tagInstructions } from './instructions.js';
 import { formatMessages, type FormatMessages } from './messages.js';
 import { TagToolCallStream } from './stream.js';
 import { Tag } from './tag.js';
-import type { CallTags, ParseResult, ToolCallParser } from './types.js';
+import type { ParseResult, ToolCallParser } from './types.js';
+import type { CallTags } from '../core/types.js';
 
 /** The tags that delimit a call; both default to the `[TOOL_CALL]` pair. */
 export interface TagParserOptions {

@@ -1,4 +1,4 @@
-import type { ToolCall, ToolDefinition } from '../tools/types.js';
+import type { ToolCall, ToolDefinition, CallTags } from '../core/types.js';
 
 /** A tool-call block that yielded no call. `message` is addressed to the model so it can correct itself. */
 export interface ParseError {
@@ -31,12 +31,6 @@ export interface ToolCallStream {
   push(chunk: string): readonly ParsePart[];
   /** The parts left once the reply is complete (held-back text, an unclosed block). */
   end(): readonly ParsePart[];
-}
-
-/** The tags a call is written between. */
-export interface CallTags {
-  open: string;
-  close: string;
 }
 
 /** A way of writing tool calls in model text: the extension point for other formats. */

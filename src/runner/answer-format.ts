@@ -1,4 +1,5 @@
-import type { AnswerFormat, ToolChoice } from '../engines/types.js';
+import type { AnswerFormat } from '../engines/types.js';
+import type { ToolChoice } from '../core/types.js';
 
 /**
  * The answer format of one request, or undefined on a turn that cannot answer. An answering

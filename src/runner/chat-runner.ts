@@ -1,4 +1,4 @@
-import type { ToolChoice } from '../engines/types.js';
+import type { ToolChoice } from '../core/types.js';
 import { childController } from '../util/abort-source.js';
 import type { RunScope } from '../tools/types.js';
 import type { Agent } from './agent.js';
@@ -8,7 +8,7 @@ import { checkRunOptions } from './check-options.js';
 import { EventChannel, type RunEvent } from './events.js';
 import { checkLimit, type ConcurrencyBudget, Limiter } from './limiter.js';
 import { withConversationLock, type LockMode } from './conversation-lock.js';
-import type { Message } from './messages.js';
+import type { Message } from '../core/types.js';
 import { DEFAULT_MAX_CALLS_PER_REPLY } from './reply-limit.js';
 import { runFailure } from './run-failure.js';
 import { runLoop } from './run-loop.js';

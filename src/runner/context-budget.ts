@@ -1,6 +1,6 @@
 import { ContextOverflowError } from '../errors/context-overflow-error.js';
 import { InvalidOptionError } from '../errors/invalid-option-error.js';
-import type { Message } from './messages.js';
+import type { Message } from '../core/types.js';
 
 /** How many tokens one request may take: `maxTokens` in all, `reserveTokens` of them kept free for the reply. */
 export interface ContextBudget {

@@ -1,8 +1,8 @@
-import type { ToolDefinition } from '../tools/types.js';
+import type { ToolDefinition } from '../core/types.js';
 import type { Engine } from '../engines/types.js';
 import { promptLimit, tokensPerMessage, trimToBudget, type ContextBudget, type TokenCounter } from './context-budget.js';
 import type { RunEvent } from './events.js';
-import type { Message } from './messages.js';
+import type { Message } from '../core/types.js';
 
 /** One request's conversation, as the context step reads it. */
 export interface FitInput {

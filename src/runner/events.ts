@@ -1,7 +1,7 @@
 import { AmbiError } from '../errors/ambi-error.js';
-import type { FinishReason, Usage } from '../engines/types.js';
+import type { FinishReason, Usage } from '../core/types.js';
 import type { ParseError } from '../parser/types.js';
-import type { ToolCall, ToolResult } from '../tools/types.js';
+import type { ToolCall, ToolResult } from '../core/types.js';
 import type { RunFailure } from './run-failure.js';
 import type { RunResult } from './run-result.js';
 

@@ -1,6 +1,6 @@
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ToolResult } from '../tools/types.js';
-import type { UserMessage } from './messages.js';
+import type { ToolResult } from '../core/types.js';
+import type { UserMessage } from '../core/types.js';
 import type { LoopContext } from './run-loop.js';
 
 /**

@@ -1,6 +1,7 @@
-import type { EngineRequest, FinishReason, Usage } from '../engines/types.js';
+import type { EngineRequest } from '../engines/types.js';
+import type { FinishReason, Usage } from '../core/types.js';
 import type { ParseError, ParsePart } from '../parser/types.js';
-import type { ToolCall, ToolResult } from '../tools/types.js';
+import type { ToolCall, ToolResult } from '../core/types.js';
 import { keepableArgs } from '../validation/args-depth.js';
 import type { Agent } from './agent.js';
 import type { CallIds } from './call-ids.js';

@@ -4,7 +4,7 @@ import { errorMessage } from '../util/error-message.js';
 import { isStandardSchema, toParametersSchema, validateStandard, type StandardSchemaV1 } from '../validation/standard-schema.js';
 import type { ValidationMode } from '../tools/types.js';
 import { compileArgsValidator, type JsonArgsValidator } from '../validation/validate-args.js';
-import type { UserMessage } from './messages.js';
+import type { UserMessage } from '../core/types.js';
 import { capText } from './tool-message.js';
 
 /** A JSON Schema for a run's final answer (any JSON value: an object, an array, a string...). */

@@ -1,5 +1,5 @@
 import { toolFailure } from '../tools/tool-failure.js';
-import type { ToolCall, ToolResult } from '../tools/types.js';
+import type { ToolCall, ToolResult } from '../core/types.js';
 
 /** Calls of one reply that run: enough for any honest batch, and a reply of thousands of side effects runs none past it. */
 export const DEFAULT_MAX_CALLS_PER_REPLY = 16;

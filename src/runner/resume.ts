@@ -1,7 +1,7 @@
 import type { JournalEntry, ToolCallJournal } from '../store/types.js';
 import { toolFailure } from '../tools/tool-failure.js';
-import type { ToolCall, ToolResult } from '../tools/types.js';
-import type { Message, ToolMessage } from './messages.js';
+import type { ToolCall, ToolResult } from '../core/types.js';
+import type { Message, ToolMessage } from '../core/types.js';
 import { toolMessage } from './tool-message.js';
 
 /**

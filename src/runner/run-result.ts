@@ -1,6 +1,6 @@
-import type { Usage } from '../engines/types.js';
-import type { ToolResult } from '../tools/types.js';
-import type { Message } from './messages.js';
+import type { Usage } from '../core/types.js';
+import type { ToolResult } from '../core/types.js';
+import type { Message } from '../core/types.js';
 
 /** What a finished run gives back; `Output` is the type of `output` when the run was given an `output` schema. */
 export interface RunResult<Output = unknown> {

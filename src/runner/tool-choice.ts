@@ -1,5 +1,5 @@
-import type { ToolChoice } from '../engines/types.js';
-import type { Message } from './messages.js';
+import type { ToolChoice } from '../core/types.js';
+import type { Message } from '../core/types.js';
 
 /**
  * The tool choice of one request. A forced choice (`required`, `{ name }`) applies to a turn

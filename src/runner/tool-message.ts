@@ -1,6 +1,6 @@
 import type { ParseError } from '../parser/types.js';
-import type { ToolResult } from '../tools/types.js';
-import type { ToolMessage, UserMessage } from './messages.js';
+import type { ToolResult } from '../core/types.js';
+import type { ToolMessage, UserMessage } from '../core/types.js';
 
 const RAW_PREVIEW = 300;
 

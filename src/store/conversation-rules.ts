@@ -1,4 +1,4 @@
-import type { Message } from '../runner/messages.js';
+import type { Message } from '../core/types.js';
 import { isRecord, shown } from './record-shape.js';
 import { invalidValue } from './storage-failure.js';
 

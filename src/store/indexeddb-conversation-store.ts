@@ -1,5 +1,5 @@
 import type { ConversationStore } from './memory-conversation-store.js';
-import type { Message } from '../runner/messages.js';
+import type { Message } from '../core/types.js';
 import { checkAnswers, checkConversationId, checkLength, checkMessages } from './conversation-rules.js';
 import { forgetConversationUse, noteConversationUse, refuseLostConversation } from './conversation-lives.js';
 import { openAmbiDatabase, lifeOf, DEFAULT_DATABASE_NAME, type OpenDatabaseOptions } from './database.js';

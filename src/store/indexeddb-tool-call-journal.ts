@@ -1,4 +1,4 @@
-import type { ToolResult } from '../tools/types.js';
+import type { ToolResult } from '../core/types.js';
 import { noteConversationUse, refuseLostConversation } from './conversation-lives.js';
 import { openAmbiDatabase, lifeOf, DEFAULT_DATABASE_NAME, type OpenDatabaseOptions } from './database.js';
 import { DatabaseStore } from './database-store.js';

@@ -1,6 +1,6 @@
 import { JournalError } from '../errors/journal-error.js';
 import { invalidValue } from './storage-failure.js';
-import type { ToolResult } from '../tools/types.js';
+import type { ToolResult } from '../core/types.js';
 import type { JournalEntry, ToolCallJournal } from './types.js';
 
 /** What `begin` is given. */

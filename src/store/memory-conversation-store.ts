@@ -1,6 +1,6 @@
 import { answerableCalls, checkAnswers, checkConversationId, checkLength, checkMessages } from './conversation-rules.js';
 import { toStorageError } from './storage-failure.js';
-import type { Message } from '../runner/messages.js';
+import type { Message } from '../core/types.js';
 
 /**
  * Where conversations live between runs. Each method is atomic for its conversation, and

@@ -1,4 +1,4 @@
-import type { ToolResult } from '../tools/types.js';
+import type { ToolResult } from '../core/types.js';
 import { byUpdate, finishedEntry, startedEntry, type JournalBegin } from './journal-transitions.js';
 import { checkBegin, checkKey, checkResult } from './journal-rules.js';
 import { toStorageError } from './storage-failure.js';

@@ -1,5 +1,5 @@
 import type { DBSchema, IDBPDatabase } from 'idb';
-import type { Message } from '../runner/messages.js';
+import type { Message } from '../core/types.js';
 import type { JournalEntry, LeafSnapshot } from './types.js';
 
 /** One conversation message as stored: keyed `[conversationId, seq]` so a conversation is one key range. */

@@ -1,5 +1,5 @@
 import type { IDBPObjectStore } from 'idb';
-import type { Message } from '../runner/messages.js';
+import type { Message } from '../core/types.js';
 import { callIds, continuesCalls, conversationFault } from './conversation-rules.js';
 import { isRecord, isTime } from './record-shape.js';
 import type { AmbiDbSchema, ConversationRecord, StoredMessage } from './schema.js';

@@ -1,5 +1,5 @@
-import type { Message } from '../runner/messages.js';
-import type { ToolResult } from '../tools/types.js';
+import type { Message } from '../core/types.js';
+import type { ToolResult } from '../core/types.js';
 
 /** A leaf run's durable record: written before the leaf starts, updated when it ends. */
 export interface LeafSnapshot {

@@ -1,6 +1,7 @@
 import { DEFAULT_POLICY } from './policy.js';
 import { isStandardSchema, toParametersSchema, type StandardSchemaV1 } from '../validation/standard-schema.js';
-import type { ArgsOf, ParametersSchema, Tool, ToolContext } from './types.js';
+import type { ArgsOf, Tool, ToolContext } from './types.js';
+import type { ParametersSchema } from '../core/types.js';
 
 /** What `defineTool` takes: a definition, a policy (defaults filled in) and the call itself. */
 export interface ToolSpec<S extends ParametersSchema | StandardSchemaV1, Output> {

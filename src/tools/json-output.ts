@@ -1,6 +1,6 @@
 import { AmbiError } from '../errors/ambi-error.js';
 import { setOwn } from '../validation/own-properties.js';
-import type { JsonValue } from './types.js';
+import type { JsonValue } from '../core/types.js';
 
 /** Why an output cannot reach the model as JSON, and where in it. */
 export class NotJsonError extends Error {}

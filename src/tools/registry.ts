@@ -3,7 +3,8 @@ import { InvalidToolError } from '../errors/invalid-tool-error.js';
 import { checkSchema } from '../validation/check-schema.js';
 import { checkTool } from './check-tool.js';
 import { validateStandard } from '../validation/standard-schema.js';
-import type { Tool, ToolDefinition, ValidationMode } from './types.js';
+import type { Tool, ValidationMode } from './types.js';
+import type { ToolDefinition } from '../core/types.js';
 import { checkValidationMode, compileArgsValidator, type ArgsValidator, type JsonArgsValidator } from '../validation/validate-args.js';
 
 /** A tool and its argument validator, as the ToolManager reads them. */

@@ -5,7 +5,8 @@ import { deadline } from './deadlines.js';
 import { isThenable } from '../util/thenable.js';
 import { toolOutputJson } from './json-output.js';
 import { toolContext } from './tool-context.js';
-import type { JsonValue, Tool, ToolContext } from './types.js';
+import type { Tool, ToolContext } from './types.js';
+import type { JsonValue } from '../core/types.js';
 
 /** How one attempt ended. Only the ToolManager decides what follows (retry or result). */
 export type AttemptOutcome =

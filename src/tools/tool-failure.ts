@@ -1,4 +1,4 @@
-import type { ToolCall, ToolErrorCode, ToolFailure } from './types.js';
+import type { ToolCall, ToolErrorCode, ToolFailure } from '../core/types.js';
 
 /** The failed result of `call`: what the model reads back as `{ ok: false, error: { code, message } }`. */
 export function toolFailure(call: Pick<ToolCall, 'id' | 'name'>, code: ToolErrorCode, message: string, attempts: number, durationMs: number): ToolFailure {

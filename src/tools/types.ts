@@ -1,14 +1,8 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { RunEvent } from '../runner/events.js';
 import type { ConcurrencyBudget } from '../runner/limiter.js';
-import type { Message } from '../runner/messages.js';
 import type { StandardSchemaV1 } from '../validation/standard-schema.js';
-
-/** A JSON value: what tool outputs and decoded arguments are made of. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-
-/** A JSON Schema for a tool's parameters; its top level must describe an object. */
-export type ParametersSchema = Exclude<JSONSchema, boolean> & { readonly type: 'object' };
+import type { ParametersSchema, ToolDefinition, Message } from '../core/types.js';
 
 /**
  * The arguments a schema describes: a Standard Schema's output type (after its
@@ -25,17 +19,6 @@ export type ArgsOf<S> = S extends StandardSchemaV1
 
 /** How argument validators are built in a realm: see ToolRegistryOptions. */
 export type ValidationMode = 'auto' | 'no-eval';
-
-/** A model's request to run one tool. `arguments` is the parsed JSON value (or the raw text if it did not parse). */
-export interface ToolCall {
-  id: string;
-  name: string;
-  arguments: unknown;
-  /** Provider fields a server needs echoed back with this call (kept verbatim). */
-  provider?: Record<string, unknown>;
-  /** Set by the runner when the call is read: the key of every attempt, and of its journal entry. */
-  idempotencyKey?: string;
-}
 
 /** What a tool receives besides its arguments. */
 export interface ToolContext {
@@ -62,44 +45,6 @@ export interface RunScope {
   /** The per-run concurrency limit and the shared budget, for runs started on behalf of this one. */
   concurrency: number;
   budget?: ConcurrencyBudget;
-}
-
-/** Error codes a ToolResult can carry. */
-export type ToolErrorCode =
-  | 'unknown_tool'
-  | 'invalid_arguments'
-  | 'tool_error'
-  | 'timeout'
-  | 'aborted'
-  | 'crashed'
-  | (string & {});
-
-export interface ToolSuccess {
-  id: string;
-  name: string;
-  ok: true;
-  output: JsonValue;
-  attempts: number;
-  durationMs: number;
-}
-
-export interface ToolFailure {
-  id: string;
-  name: string;
-  ok: false;
-  error: { code: ToolErrorCode; message: string };
-  attempts: number;
-  durationMs: number;
-}
-
-/** The outcome of one call, success or failure; failures are data, never exceptions. */
-export type ToolResult = ToolSuccess | ToolFailure;
-
-/** What the model is told about a tool. */
-export interface ToolDefinition {
-  name: string;
-  description: string;
-  parameters: ParametersSchema;
 }
 
 /**

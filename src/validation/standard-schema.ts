@@ -2,7 +2,7 @@
 // others implement. Its types are copied here, as the spec asks, rather than depended on.
 import { InvalidToolError } from '../errors/invalid-tool-error.js';
 import { jsonPointer } from './problem.js';
-import type { ParametersSchema } from '../tools/types.js';
+import type { ParametersSchema } from '../core/types.js';
 import { errorMessage } from '../util/error-message.js';
 import type { ArgsCheck } from './validate-args.js';
 

@@ -4,7 +4,7 @@ import { onAbort } from '../util/abort-source.js';
 import { decodeArgs } from '../validation/decode-args.js';
 import type { RegisteredTool, ToolRegistry } from '../tools/registry.js';
 import { executeEntry } from '../tools/tool-manager.js';
-import type { JsonValue } from '../tools/types.js';
+import type { JsonValue } from '../core/types.js';
 import type { WebMcpClient } from './model-context.js';
 
 /** A call of an offered tool, as `approve` sees it: the validated arguments it would run with. */

@@ -3,7 +3,8 @@ import { InvalidToolError } from '../errors/invalid-tool-error.js';
 import { ToolError } from '../errors/tool-error.js';
 import { defineTool } from '../tools/define-tool.js';
 import { DEFAULT_POLICY } from '../tools/policy.js';
-import type { JsonValue, ParametersSchema, Tool } from '../tools/types.js';
+import type { Tool } from '../tools/types.js';
+import type { JsonValue, ParametersSchema } from '../core/types.js';
 import type { ModelContext, WebMcpRegisteredTool } from './model-context.js';
 
 /** Where a listed tool comes from, and what its page says of it. */

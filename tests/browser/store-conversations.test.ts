@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { isAmbiError } from '../../src/errors/ambi-error.js';
 import { StorageError } from '../../src/errors/storage-error.js';
-import type { Message } from '../../src/runner/messages.js';
+import type { Message } from '../../src/core/types.js';
 import { closeAmbiDatabase } from '../../src/store/database.js';
 import { IndexedDbConversationStore } from '../../src/store/indexeddb-conversation-store.js';
 import { rejection, uncloneable, useFreshDatabases } from '../contract/store-contracts.js';

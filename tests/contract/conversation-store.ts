@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isAmbiError } from '../../src/errors/ambi-error.js';
 import { StorageError } from '../../src/errors/storage-error.js';
 import type { ConversationStore } from '../../src/store/memory-conversation-store.js';
-import type { Message } from '../../src/runner/messages.js';
+import type { Message } from '../../src/core/types.js';
 import { rejection, uncloneable, type StoreFixture } from './store-contracts.js';
 
 const user = (content: string): Message => ({ role: 'user', content });

@@ -7,7 +7,7 @@ import { StorageError } from '../../src/errors/storage-error.js';
 import { closeAmbiDatabase } from '../../src/store/database.js';
 import type { JournalBegin } from '../../src/store/journal-transitions.js';
 import type { JournalEntry, LeafSnapshot, SnapshotStore, ToolCallJournal } from '../../src/store/types.js';
-import type { ToolResult } from '../../src/tools/types.js';
+import type { ToolResult } from '../../src/core/types.js';
 
 /** A store under test and how to clean up after it. */
 export interface StoreFixture<S> {

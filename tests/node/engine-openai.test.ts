@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createEngine } from '../../src/engines/create-engine.js';
 import { openAICompatible } from '../../src/engines/openai/openai-compatible.js';
-import type { Message } from '../../src/runner/messages.js';
+import type { Message } from '../../src/core/types.js';
 import { callsOf, collect, request, textOf, useSseServer } from './engine-test-helpers.js';
 import { chunk, DONE, sse, textStream } from './sse-server.js';
 

@@ -2,7 +2,7 @@ import { afterEach } from 'vitest';
 import { createEngine } from '../../src/engines/create-engine.js';
 import { openAICompatible, type OpenAICompatibleOptions } from '../../src/engines/openai/openai-compatible.js';
 import type { Engine, EngineEvent, EngineRequest } from '../../src/engines/types.js';
-import type { Message } from '../../src/runner/messages.js';
+import type { Message } from '../../src/core/types.js';
 import { startSseServer, type Handler, type SseServer } from './sse-server.js';
 
 /** A request with one user message and no tools, overridable. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TagToolCallParser } from '../../src/parser/tag-parser.js';
-import type { ToolDefinition } from '../../src/tools/types.js';
+import type { ToolDefinition } from '../../src/core/types.js';
 
 const weather: ToolDefinition = {
   name: 'get_weather',

@@ -1,10 +1,11 @@
 import { checkTags } from '../../parser/call-tags.js';
-import type { CallTags } from '../../parser/types.js';
-import type { ToolDefinition } from '../../tools/types.js';
+import type { CallTags } from '../../core/types.js';
+import type { ToolDefinition } from '../../core/types.js';
 import { GbnfRules } from './gbnf.js';
 import { callRule } from './grammar.js';
 import { MAX_UNROLLED_REPEAT, schemaRule } from './grammar-schema.js';
-import type { AnswerFormat, ToolChoice } from '../types.js';
+import type { AnswerFormat } from '../types.js';
+import type { ToolChoice } from '../../core/types.js';
 
 /**
  * The GBNF grammar of an answering turn (the request carries the run's answer format): the answer

@@ -12,7 +12,8 @@ import { generationError } from './runtime.js';
 import { templateMessages } from './template.js';
 import { ChunkQueue } from './turns.js';
 import { Limiter } from '../../runner/limiter.js';
-import type { Engine, EngineEvent, EngineRequest, FinishReason, Usage } from '../types.js';
+import type { Engine, EngineEvent, EngineRequest } from '../types.js';
+import type { FinishReason, Usage } from '../../core/types.js';
 
 /** The Engine of a `localModel` config, with control over the model's lifetime. */
 export interface LocalEngine extends Engine {

@@ -1,11 +1,11 @@
 import { EngineError } from '../../errors/engine-error.js';
 import { checkTags } from '../../parser/call-tags.js';
 import { failureTable } from '../../parser/tag.js';
-import type { CallTags } from '../../parser/types.js';
-import type { ToolDefinition } from '../../tools/types.js';
+import type { CallTags } from '../../core/types.js';
+import type { ToolDefinition } from '../../core/types.js';
 import { charClass, GbnfRules, literal } from './gbnf.js';
 import { jsonRule, schemaRule } from './grammar-schema.js';
-import type { ToolChoice } from '../types.js';
+import type { ToolChoice } from '../../core/types.js';
 
 export type { CallTags };
 

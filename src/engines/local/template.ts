@@ -1,4 +1,4 @@
-import type { Message } from '../../runner/messages.js';
+import type { Message } from '../../core/types.js';
 import type { GgufInfo } from './gguf.js';
 import { toWireMessage } from '../openai/request.js';
 

@@ -1,6 +1,7 @@
-import type { Message } from '../../runner/messages.js';
-import type { ToolCall, ToolDefinition } from '../../tools/types.js';
-import type { EngineRequest, ToolChoice } from '../types.js';
+import type { Message } from '../../core/types.js';
+import type { ToolCall, ToolDefinition } from '../../core/types.js';
+import type { EngineRequest } from '../types.js';
+import type { ToolChoice } from '../../core/types.js';
 import { checkedBaseURL, type OpenAICompatibleConfig } from './openai-compatible.js';
 
 /** Marks a user message the runtime wrote, so the model does not take it for the person's words. */

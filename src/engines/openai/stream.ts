@@ -41,7 +41,8 @@
 import { isAmbiError } from '../../errors/ambi-error.js';
 import { EngineError } from '../../errors/engine-error.js';
 import { parseJsonOr } from '../../parser/parse-json.js';
-import type { EngineEvent, FinishReason, Usage } from '../types.js';
+import type { EngineEvent } from '../types.js';
+import type { FinishReason, Usage } from '../../core/types.js';
 import { createToolCallMerger } from './tool-calls.js';
 import { preview, serverMessage } from './server-message.js';
 import type { SseMessage } from './sse-reader.js';

@@ -1,6 +1,6 @@
 import { parseJsonOr } from '../../parser/parse-json.js';
 import { newCallId } from '../../util/ids.js';
-import type { ToolCall } from '../../tools/types.js';
+import type { ToolCall } from '../../core/types.js';
 import { JsonEnd } from './json-end.js';
 import { asRecord } from './wire-json.js';
 

@@ -1,6 +1,6 @@
 import { joinTextDelta, type RunEvent } from '../../runner/events.js';
 import type { AbortSource } from '../../util/abort-source.js';
-import type { JsonValue } from '../../tools/types.js';
+import type { JsonValue } from '../../core/types.js';
 import type { PageToWorker, ToolInvoker, WorkerToPage } from '../wire/protocol.js';
 import { sessionLink } from '../wire/session-link.js';
 import { fromWireError, toWireReason } from '../wire/wire-error.js';

@@ -6,7 +6,8 @@ import type { ArgsCheck } from '../../validation/validate-args.js';
 import { isThenable } from '../../util/thenable.js';
 import { toolContext } from '../../tools/tool-context.js';
 import type { AbortSource } from '../../util/abort-source.js';
-import type { JsonValue, Tool } from '../../tools/types.js';
+import type { Tool } from '../../tools/types.js';
+import type { JsonValue } from '../../core/types.js';
 import type { WireContext } from '../wire/protocol.js';
 
 /**

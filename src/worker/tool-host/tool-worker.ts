@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink';
 import { InvalidOptionError } from '../../errors/invalid-option-error.js';
 import { AmbiError } from '../../errors/ambi-error.js';
-import type { JsonValue } from '../../tools/types.js';
+import type { JsonValue } from '../../core/types.js';
 import type { AbortSource } from '../../util/abort-source.js';
 import { deadline } from '../../tools/deadlines.js';
 import type { ToolDescriptor, ToolHostApi, ToolInvoker } from '../wire/protocol.js';

@@ -3,7 +3,8 @@ import type { LeafOptions } from '../../leaf/leaf-options.js';
 import type { RunOptions } from '../../runner/chat-runner.js';
 import type { RunEvent } from '../../runner/events.js';
 import type { AbortSource } from '../../util/abort-source.js';
-import type { JsonValue, ToolContext, ToolDefinition, ToolPolicy } from '../../tools/types.js';
+import type { ToolContext, ToolPolicy } from '../../tools/types.js';
+import type { JsonValue, ToolDefinition } from '../../core/types.js';
 import type { WireError, WireReason } from './wire-error.js';
 import type { WorkerRunnerOptions } from '../page/worker-runner.js';
 

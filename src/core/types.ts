@@ -1,0 +1,107 @@
+// The types every folder speaks: a call, its result, a message, a JSON value. Types only, and
+// importing nothing of the SDK, so no type-only import runs in a circle through them.
+import type { JSONSchema } from 'json-schema-to-ts';
+
+/** A JSON value: what tool outputs and decoded arguments are made of. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** A JSON Schema for a tool's parameters; its top level must describe an object. */
+export type ParametersSchema = Exclude<JSONSchema, boolean> & { readonly type: 'object' };
+
+/** A model's request to run one tool. `arguments` is the parsed JSON value (or the raw text if it did not parse). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: unknown;
+  /** Provider fields a server needs echoed back with this call (kept verbatim). */
+  provider?: Record<string, unknown>;
+  /** Set by the runner when the call is read: the key of every attempt, and of its journal entry. */
+  idempotencyKey?: string;
+}
+
+/** What the model is told about a tool. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  parameters: ParametersSchema;
+}
+
+/** Error codes a ToolResult can carry. */
+export type ToolErrorCode =
+  | 'unknown_tool'
+  | 'invalid_arguments'
+  | 'tool_error'
+  | 'timeout'
+  | 'aborted'
+  | 'crashed'
+  | (string & {});
+
+export interface ToolSuccess {
+  id: string;
+  name: string;
+  ok: true;
+  output: JsonValue;
+  attempts: number;
+  durationMs: number;
+}
+
+export interface ToolFailure {
+  id: string;
+  name: string;
+  ok: false;
+  error: { code: ToolErrorCode; message: string };
+  attempts: number;
+  durationMs: number;
+}
+
+/** The outcome of one call, success or failure; failures are data, never exceptions. */
+export type ToolResult = ToolSuccess | ToolFailure;
+
+/** One entry of a conversation, in the SDK's own provider-neutral shape. */
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+
+export interface SystemMessage {
+  role: 'system';
+  content: string;
+}
+
+export interface UserMessage {
+  role: 'user';
+  content: string;
+  /** `runtime`: written by ambi-web (e.g. a format error with no call id), not by a person. */
+  origin?: 'user' | 'runtime';
+}
+
+export interface AssistantMessage {
+  role: 'assistant';
+  content: string;
+  toolCalls?: ToolCall[];
+  /** Provider fields the server needs echoed back with this message (kept verbatim). */
+  provider?: Record<string, unknown>;
+}
+
+export interface ToolMessage {
+  role: 'tool';
+  toolCallId: string;
+  name: string;
+  /** The ToolResult as the model reads it (JSON text). */
+  content: string;
+}
+
+/** Token counts as the server reports them. */
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'error' | (string & {});
+
+/** How the model may use tools on one request. */
+export type ToolChoice = 'auto' | 'required' | 'none' | { name: string };
+
+/** The tags a call is written between. */
+export interface CallTags {
+  open: string;
+  close: string;
+}
