@@ -79,6 +79,11 @@ export type { WorkerLeafOptions } from './worker/protocol.js';
 export { exposeTools } from './worker/expose-tools.js';
 export type { WorkerSource } from './worker/tool-worker.js';
 
+// MCP servers as tools (the client, an optional peer dependency, loads on first use)
+export { mcpServer, type McpServerConfig, type McpToolPolicy } from './mcp/config.js';
+export type { McpConnection } from './mcp/connection.js';
+export { McpError, type McpErrorCode } from './errors/mcp-error.js';
+
 // Stores (IndexedDB via idb, and in memory)
 export { IndexedDbSnapshotStore } from './store/indexeddb-snapshot-store.js';
 export { MemorySnapshotStore } from './store/memory-snapshot-store.js';

@@ -10,7 +10,10 @@ import type { Tool, ValidationMode } from '../tools/types.js';
 import type { LeafOptions } from '../leaf/leaf-options.js';
 import { spawnLeafTool } from '../leaf/spawn-leaf.js';
 import type { ToolCallJournal } from '../store/types.js';
+import type { McpServerConfig } from '../mcp/config.js';
+import type { McpConnection } from '../mcp/connection.js';
 import { MemoryConversationStore, type ConversationStore } from './conversation-store.js';
+import type { RunEvent } from './events.js';
 
 /** How an agent is made. */
 export interface AgentOptions {
@@ -31,6 +34,7 @@ export interface AgentOptions {
 }
 
 export const DEFAULT_MAX_RESULT_CHARS = 20_000;
+const MAX_UNSEEN_NOTICES = 16;
 
 /** A model, its tools and its memory: what a ChatRunner runs. */
 export class Agent {
@@ -83,5 +87,35 @@ export class Agent {
   tool(tool: Tool): this {
     this.registry.register(tool);
     return this;
+  }
+
+  /**
+   * Connect to an MCP server and register its tools (all or none); resolves with the
+   * connection. The MCP client (an optional peer dependency) loads on first use.
+   */
+  async mcp(config: McpServerConfig): Promise<McpConnection> {
+    const { connectMcp } = await import('../mcp/connection.js');
+    return connectMcp(this, config);
+  }
+
+  readonly #observers = new Set<(event: RunEvent) => void>();
+  #unseen: RunEvent[] = [];
+
+  /** Tell this agent's runs of something that happened outside them (a `warning`); kept for the next run while none is running. */
+  notify(event: RunEvent): void {
+    if (this.#observers.size === 0) {
+      this.#unseen.push(event);
+      // Only the latest few: an agent nobody runs must not hoard notices.
+      if (this.#unseen.length > MAX_UNSEEN_NOTICES) this.#unseen.shift();
+      return;
+    }
+    for (const observer of this.#observers) observer(event);
+  }
+
+  /** Receive what `notify` reports (first what no run has seen yet) until the returned function is called. */
+  observe(observer: (event: RunEvent) => void): () => void {
+    for (const event of this.#unseen.splice(0)) observer(event);
+    this.#observers.add(observer);
+    return () => void this.#observers.delete(observer);
   }
 }

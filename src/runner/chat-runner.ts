@@ -91,6 +91,12 @@ export class ChatRunner {
     const { controller, unlink } = childController(options.signal);
     const approvals = (child?.parent && approvalsOf(child.parent)) || new Approvals();
     const limiters = this.budget ? [new Limiter(this.concurrency), this.budget] : [new Limiter(this.concurrency)];
+    // What the agent is told outside any run (an MCP tool withdrawn) reaches a top-level run from its start on.
+    let unobserve: (() => void) | undefined;
+    const emit = (event: RunEvent) => {
+      channel.push(event);
+      if (event.type === 'run_started' && !child) unobserve = agent.observe((notice) => channel.push(notice));
+    };
 
     const loop = () =>
       runLoop({
@@ -108,12 +114,15 @@ export class ChatRunner {
         tools: agent.tools,
         limiters,
         approvals,
-        emit: (event) => channel.push(event),
+        emit,
         signal: controller.signal,
       });
     const { conversation } = options;
     const locked = conversation === undefined ? loop() : withConversationLock(conversation, options.lock ?? 'wait', controller.signal, loop);
-    const result = locked.finally(unlink).then(
+    const result = locked.finally(() => {
+      unlink();
+      unobserve?.();
+    }).then(
       (value) => {
         channel.push({ type: 'run_finished', result: value });
         channel.close();

@@ -25,6 +25,8 @@ export function checkTool(tool: Tool): void {
   if (!(Number.isInteger(tool.maxRetries) && tool.maxRetries >= 0)) fail('maxRetries must be a whole number >= 0');
   if (!(Number.isFinite(tool.retryDelayMs) && tool.retryDelayMs >= 0)) fail('retryDelayMs must be a number >= 0');
   if (typeof tool.idempotent !== 'boolean') fail('idempotent must be true or false (say whether a retry is safe)');
+  if (tool.readOnly !== undefined && typeof tool.readOnly !== 'boolean') fail('readOnly must be true or false');
+  if (tool.readOnly === true && !tool.idempotent) fail('readOnly: true says the tool changes nothing, so it is idempotent: idempotent cannot be false');
   const approval = tool.needsApproval;
   if (approval !== undefined && typeof approval !== 'boolean' && typeof approval !== 'function') {
     fail('needsApproval must be a boolean or a function of the arguments');

@@ -3,7 +3,16 @@ import { isStandardSchema, toParametersSchema, type StandardSchemaV1 } from './s
 import type { ArgsOf, ParametersSchema, Tool, ToolContext } from './types.js';
 
 /** What `defineTool` takes: a definition, a policy (defaults filled in) and the call itself. */
-export interface ToolSpec<S extends ParametersSchema | StandardSchemaV1, Output> {
+export type ToolSpec<S extends ParametersSchema | StandardSchemaV1, Output> = ToolSpecBase<S, Output> & ToolEffects;
+
+/**
+ * Whether running a call twice is harmless. `idempotent` is required, unless `readOnly: true`
+ * (the tool changes nothing) says so; `readOnly: true, idempotent: false` is `invalid_tool`.
+ */
+export type ToolEffects = { idempotent: boolean; readOnly?: boolean } | { readOnly: true; idempotent?: boolean };
+
+/** The part of a ToolSpec that does not say what the tool changes. */
+export interface ToolSpecBase<S extends ParametersSchema | StandardSchemaV1, Output> {
   name: string;
   description: string;
   /** A JSON Schema object schema (typed when literal), or a Standard Schema such as `z.object({...})`. */
@@ -19,8 +28,6 @@ export interface ToolSpec<S extends ParametersSchema | StandardSchemaV1, Output>
   maxRetries?: number;
   /** Default 500. */
   retryDelayMs?: number;
-  /** Required: whether running the call twice is harmless. Only idempotent tools are retried. */
-  idempotent: boolean;
   needsApproval?: boolean | ((args: ArgsOf<S>) => boolean | Promise<boolean>);
   call(args: ArgsOf<S>, ctx: ToolContext): Output | Promise<Output>;
 }
@@ -34,6 +41,8 @@ export interface ToolSpec<S extends ParametersSchema | StandardSchemaV1, Output>
 export function defineTool<const S extends ParametersSchema | StandardSchemaV1, Output>(spec: ToolSpec<S, Output>): Tool<ArgsOf<S>, Output> {
   const { jsonSchema, parameters, ...rest } = spec;
   const policy = {
+    // `readOnly: true` implies idempotent; an explicit `idempotent` is kept, so a contradiction reaches checkTool.
+    idempotent: spec.idempotent ?? (spec.readOnly === true ? true : undefined),
     timeoutMs: spec.timeoutMs ?? DEFAULT_POLICY.timeoutMs,
     maxRetries: spec.maxRetries ?? DEFAULT_POLICY.maxRetries,
     retryDelayMs: spec.retryDelayMs ?? DEFAULT_POLICY.retryDelayMs,
