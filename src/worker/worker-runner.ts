@@ -2,6 +2,8 @@ import * as Comlink from 'comlink';
 import { AmbiError, isAmbiError } from '../errors/ambi-error.js';
 import { DuplicateToolError } from '../errors/duplicate-tool-error.js';
 import type { EngineConfig } from '../engines/config.js';
+import { mcpServer, type McpServerConfig } from '../mcp/config.js';
+import type { McpConnection } from '../mcp/connection.js';
 import type { Run, RunOptions } from '../runner/chat-runner.js';
 import { EventChannel } from '../runner/events.js';
 import type { RunResult } from '../runner/run-result.js';
@@ -126,6 +128,35 @@ export class WorkerRunner {
     await this.#ready;
     if (refused.length > 0) throw refused[0];
     return descriptors.map((d) => d.name);
+  }
+
+  /**
+   * Connect to an MCP server from the runner worker and register its tools there (all or
+   * none; see `agent.mcp`). The MCP client loads in the worker, never on the page; the
+   * server must allow the page's origin (CORS) and expose `mcp-session-id`.
+   */
+  async mcp(config: McpServerConfig): Promise<McpConnection> {
+    const checked = mcpServer(config);
+    await this.#ready;
+    const info = await this.#guard(this.#api.mcpConnect(checked));
+    let tools = info.tools;
+    const claim = (names: string[]) => {
+      for (const name of tools) this.#names.delete(name);
+      tools = names;
+      for (const name of tools) this.#names.add(name);
+    };
+    claim(tools);
+    return {
+      name: info.name,
+      get tools() {
+        return [...tools];
+      },
+      refresh: async () => claim(await this.#guard(this.#api.mcpRefresh(info.id))),
+      close: async () => {
+        await this.#guard(this.#api.mcpClose(info.id));
+        claim([]);
+      },
+    };
   }
 
   /** Start a run in the worker; same `Run` shape as `ChatRunner.run`. */
