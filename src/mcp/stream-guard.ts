@@ -28,17 +28,24 @@ function toolsCallId(body: unknown): number | string | undefined {
   }
 }
 
-/** The stream as is, except that an error from the network (not our own abort) ends it with an error answer for `id`. */
+/**
+ * The stream as is, except that an error from the network (not our own abort) ends it with an
+ * error answer for `id`. Not once the server gave an event id: the client then resumes the
+ * stream itself (`Last-Event-ID`), which must not be cut short.
+ */
 function guardStream(body: ReadableStream<Uint8Array>, id: number | string, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
   const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let resumable = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const { value, done } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
+        if (done) return controller.close();
+        resumable ||= /(^|\n)id:/.test(decoder.decode(value, { stream: true }));
+        controller.enqueue(value);
       } catch (error) {
-        if (signal?.aborted) return controller.error(error);
+        if (signal?.aborted || resumable) return controller.error(error);
         const answer = { jsonrpc: '2.0', id, error: { code: STREAM_LOST_CODE, message: 'The server closed the connection before answering' } };
         // A blank line first ends any event the server left half-written.
         controller.enqueue(new TextEncoder().encode(`\n\nevent: message\ndata: ${JSON.stringify(answer)}\n\n`));
