@@ -9,6 +9,7 @@ import { displayUrl } from './display-url.js';
 import { mcpTool, withdrawnTool } from './mcp-tool.js';
 import { changedTools, definitionKey } from './pinning.js';
 import { McpSession, type McpToolDefinition } from './session.js';
+import { withoutDialect } from './schema-dialect.js';
 import { fitToolName } from './tool-name.js';
 
 /** A live MCP server whose tools are registered. */
@@ -105,7 +106,7 @@ class Connection implements McpConnection {
     const { outputSchema } = definition;
     let checkOutput;
     try {
-      checkOutput = outputSchema ? compileArgsValidator(outputSchema, this.host.registry.validation) : undefined;
+      checkOutput = outputSchema ? compileArgsValidator(withoutDialect(outputSchema), this.host.registry.validation) : undefined;
     } catch (error) {
       throw new InvalidToolError(name, `the outputSchema from ${displayUrl(this.session.config.url)} is invalid: ${(error as Error).message}`);
     }
@@ -131,7 +132,11 @@ class Connection implements McpConnection {
       }
     } catch (error) {
       for (const name of added) registry.unregister(name);
-      for (const tool of previous) registry.register(tool);
+      for (const tool of previous) {
+        registry.register(tool);
+        // A stand-in stays what it was: not offered.
+        if (this.#withdrawn.has(tool.name)) registry.withdraw(tool);
+      }
       throw error;
     }
   }

@@ -4,6 +4,7 @@ import type { ParametersSchema, Tool } from '../tools/types.js';
 import type { JsonArgsValidator } from '../tools/validate-args.js';
 import type { McpServerConfig } from './config.js';
 import { effectsOf } from './policy.js';
+import { withoutDialect } from './schema-dialect.js';
 import type { McpSession, McpToolDefinition } from './session.js';
 import { toolOutput } from './tool-output.js';
 
@@ -17,7 +18,7 @@ export function mcpTool(definition: McpToolDefinition, name: string, session: Mc
   return outputsJson({
     name,
     description: definition.description ?? definition.title ?? '',
-    parameters: definition.inputSchema as ParametersSchema,
+    parameters: withoutDialect(definition.inputSchema) as ParametersSchema,
     ...effects,
     call: async (args, ctx) => {
       const onprogress = ({ progress, total, message }: { progress: number; total?: number; message?: string }) =>

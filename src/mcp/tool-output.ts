@@ -22,16 +22,13 @@ export interface McpCallResult {
 
 /**
  * What the model reads of a result: `structuredContent` when present (checked against the
- * pinned `outputSchema` if there is one), otherwise the text blocks joined with newlines and
+ * pinned `outputSchema` if there is one), otherwise (with or without a schema) the text blocks joined with newlines and
  * the other blocks described by type and size. `isError` throws a ToolError with its text.
  */
 export function toolOutput(toolName: string, result: McpCallResult, checkOutput: JsonArgsValidator | undefined): JsonValue {
   const blocks = Array.isArray(result.content) ? result.content : [];
   if (result.isError === true) throw new ToolError(blocksText(blocks) || `Tool "${toolName}" reported an error`);
-  if (result.structuredContent === undefined) {
-    if (checkOutput) throw new McpError('invalid_output', `Tool "${toolName}" has an outputSchema but returned no structuredContent`);
-    return blocksText(blocks);
-  }
+  if (result.structuredContent === undefined) return blocksText(blocks);
   if (checkOutput) {
     const checked = checkOutput(result.structuredContent);
     if (!checked.ok) throw new McpError('invalid_output', `Tool "${toolName}" returned structuredContent that does not match its outputSchema: ${checked.problems.slice(0, 10).join('; ')}`);

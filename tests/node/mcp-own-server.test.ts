@@ -92,6 +92,16 @@ describe('mcp: results and failures (own server)', () => {
     await connection.close();
   });
 
+  it('a tool with an outputSchema that answers without structuredContent gives the model its text', async () => {
+    const outputSchema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
+    const server = await serve([tool('terse', { outputSchema, annotations: { readOnlyHint: true } }, () => text('n is 7'))]);
+    const agent = await agentWith([calls('terse'), 'done']);
+    const connection = await agent.mcp(mcpServer({ url: server.url }));
+    const result = await new ChatRunner().run(agent, 'go').result;
+    expect(result.toolResults[0]).toMatchObject({ ok: true, output: 'n is 7' });
+    await connection.close();
+  });
+
   it('two server names equal once fitted reject with duplicate_tool, registering none', async () => {
     const server = await serve([tool('a.b'), tool('a_b'), tool('c')]);
     const agent = await agentWith();
@@ -127,6 +137,23 @@ describe('mcp: results and failures (own server)', () => {
     expect(server.initialized).toBe(2);
     await connection.close();
   });
+});
+
+describe('mcp: schemas of other dialects (own server)', () => {
+  for (const validation of ['auto', 'no-eval'] as const) {
+    it(`a 2020-12 inputSchema (as zod 4 writes it) registers and validates (${validation})`, async () => {
+      const inputSchema = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { n: { type: 'number' } }, required: ['n'], additionalProperties: false };
+      const server = await serve([tool('count', { inputSchema, annotations: { readOnlyHint: true } }, (args) => text(`got ${String(args.n)}`))]);
+      const agent = await Agent.make(scriptedEngine([{ toolCalls: [{ name: 'count', arguments: { n: 'x' } }, { name: 'count', arguments: { n: 4 } }] }, 'done']), { validation });
+      const connection = await agent.mcp(mcpServer({ url: server.url }));
+      const result = await new ChatRunner().run(agent, 'go').result;
+      expect(result.toolResults).toMatchObject([
+        { ok: false, error: { code: 'invalid_arguments', message: expect.stringContaining('/n') } },
+        { ok: true, output: 'got 4' },
+      ]);
+      await connection.close();
+    });
+  }
 });
 
 describe('mcp: pinning (own server)', () => {
