@@ -51,6 +51,8 @@ const app: ViteUserConfig = {
 /** Runtime dependencies stay imports in the page entries: the consumer's bundler resolves and dedupes them. */
 const runtimeDependencies = Object.keys(JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).dependencies ?? {});
 const isRuntimeDependency = (id: string) => runtimeDependencies.some((dep) => id === dep || id.startsWith(`${dep}/`));
+/** The MCP client, an optional peer dependency: the page entries leave its `import()` to the consumer's bundler. */
+const isMcpClient = (id: string) => id === '@modelcontextprotocol/client' || id.startsWith('@modelcontextprotocol/client/');
 
 /**
  * The published build leaves the local model runtime out, for now: `@wllama/wllama` is an optional
@@ -89,7 +91,7 @@ const library: ViteUserConfig = {
       formats: ['es'],
       fileName: (_format, entryName) => `${entryName}.js`,
     },
-    rolldownOptions: { external: isRuntimeDependency, output: { chunkFileNames: 'chunks/[name]-[hash].js' } },
+    rolldownOptions: { external: (id) => isRuntimeDependency(id) || isMcpClient(id), output: { chunkFileNames: 'chunks/[name]-[hash].js' } },
   },
 };
 
