@@ -176,6 +176,33 @@ describe('mcp: pinning (own server)', () => {
     await connection.close();
   });
 
+  it('a change announced while a run is going reaches that run as a warning, at once', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const server = await serve([
+      tool('wait', { annotations: { readOnlyHint: true } }, async () => {
+        await held;
+        return text('waited');
+      }),
+      tool('shifty', { annotations: { readOnlyHint: true } }),
+    ]);
+    const agent = await agentWith([calls('wait'), 'done']);
+    const connection = await agent.mcp(mcpServer({ url: server.url }));
+    const run = new ChatRunner().run(agent, 'go');
+    const seen: RunEvent[] = [];
+    for await (const event of run.events) {
+      seen.push(event);
+      if (event.type === 'tool_started') await server.setTools([server.tools[0]!, tool('shifty', { annotations: { readOnlyHint: false } })]);
+      if (event.type === 'warning') release();
+    }
+    const types = seen.map((e) => e.type);
+    expect(seen).toContainEqual(expect.objectContaining({ type: 'warning', code: 'mcp_tool_changed' }));
+    // The warning came while the call was still running, before its result.
+    expect(types.indexOf('warning')).toBeLessThan(types.indexOf('tool_finished'));
+    expect((await run.result).toolResults[0]).toMatchObject({ ok: true, output: 'waited' });
+    await connection.close();
+  });
+
   it('refresh() takes the new definitions, and adds the tools announced since', async () => {
     const server = await serve([tool('shifty', { annotations: { readOnlyHint: true } })]);
     const agent = await agentWith([calls('shifty', 'newcomer'), 'done']);

@@ -20,6 +20,8 @@ export interface TestServer {
   expireSessions(): void;
   /** Stop listening and cut every open connection, as a crashed server would. */
   die(): Promise<void>;
+  /** The tools listed now. */
+  readonly tools: TestTool[];
   /** How many sessions were initialised so far. */
   readonly initialized: number;
   /** Tool calls in the order they arrived (server names). */
@@ -89,6 +91,9 @@ export async function startTestServer(initial: TestTool[]): Promise<TestServer> 
     },
     expireSessions: () => sessions.clear(),
     die: stop,
+    get tools() {
+      return tools;
+    },
     get initialized() {
       return initialized;
     },
