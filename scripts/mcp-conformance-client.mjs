@@ -14,7 +14,13 @@ const scripts = {
   'sse-retry': [{ toolCalls: [{ name: 'test_reconnection', arguments: {} }] }],
 };
 
-const vite = await createServer({ configFile: false, root: new URL('..', import.meta.url).pathname, logLevel: 'error', server: { middlewareMode: true, hmr: false, ws: false }, appType: 'custom' });
+const vite = await createServer({
+  configFile: false,
+  root: new URL('..', import.meta.url).pathname,
+  logLevel: 'error',
+  server: { middlewareMode: true, hmr: false, ws: false },
+  appType: 'custom',
+});
 let failed = false;
 try {
   const { Agent, ChatRunner, mcpServer, scriptedEngine } = await vite.ssrLoadModule('/src/index.ts');

@@ -102,7 +102,10 @@ async function startEverything(): Promise<{ url: string; stop: () => void }> {
     });
   });
   const entry = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-  const child: ChildProcess = spawn(process.execPath, [entry, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [entry, 'streamableHttp'], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   await new Promise<void>((resolve, reject) => {
     let seen = '';
     const look = (chunk: Buffer) => {

@@ -3,7 +3,7 @@ import { InvalidToolError } from '../errors/invalid-tool-error.js';
 import type { RunEvent } from '../runner/events.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
-import { compileArgsValidator } from '../tools/validate-args.js';
+import { compileArgsValidator, type JsonArgsValidator } from '../tools/validate-args.js';
 import { mcpServer, type McpServerConfig } from './config.js';
 import { displayUrl } from './display-url.js';
 import { mcpTool, withdrawnTool } from './mcp-tool.js';
@@ -68,9 +68,9 @@ class Connection implements McpConnection {
     if (this.#closed) return;
     const allowed = this.session.config.tools;
     const chosen = allowed ? listed.filter((tool) => allowed.includes(tool.name)) : listed;
-    const tools = chosen.map((definition) => this.#toolFor(definition));
-    this.#replace(tools);
-    this.#names = new Map(tools.map((tool, i) => [tool.name, chosen[i]!.name]));
+    const made = chosen.map((definition) => ({ tool: this.#toolFor(definition), serverName: definition.name }));
+    this.#replace(made.map(({ tool }) => tool));
+    this.#names = new Map(made.map(({ tool, serverName }) => [tool.name, serverName]));
     this.#pinned = new Map(chosen.map((definition) => [definition.name, definitionKey(definition)]));
     this.#withdrawn.clear();
   }
@@ -104,13 +104,16 @@ class Connection implements McpConnection {
   #toolFor(definition: McpToolDefinition): Tool {
     const name = fitToolName(definition.name, this.session.config.prefix);
     const { outputSchema } = definition;
-    let checkOutput;
+    return mcpTool(definition, name, this.session, this.session.config, outputSchema ? this.#outputCheck(name, outputSchema) : undefined);
+  }
+
+  /** The check of a tool's structured output, compiled once, in the agent's validation mode. */
+  #outputCheck(name: string, outputSchema: object): JsonArgsValidator {
     try {
-      checkOutput = outputSchema ? compileArgsValidator(withoutDialect(outputSchema), this.host.registry.validation) : undefined;
+      return compileArgsValidator(withoutDialect(outputSchema), this.host.registry.validation);
     } catch (error) {
       throw new InvalidToolError(name, `the outputSchema from ${displayUrl(this.session.config.url)} is invalid: ${(error as Error).message}`);
     }
-    return mcpTool(definition, name, this.session, this.session.config, checkOutput);
   }
 
   /** This connection's tools become `tools`, all or none: on any clash or invalid definition nothing changes. */

@@ -9,7 +9,10 @@ let loading: Promise<McpClientModule> | undefined;
 export function loadMcpClient(): Promise<McpClientModule> {
   loading ??= import('@modelcontextprotocol/client').catch((error: unknown) => {
     loading = undefined;
-    throw new McpError('mcp_client_missing', `MCP needs the optional peer dependency @modelcontextprotocol/client (npm i @modelcontextprotocol/client): ${(error as Error)?.message ?? error}`);
+    throw new McpError(
+      'mcp_client_missing',
+      `MCP needs the optional peer dependency @modelcontextprotocol/client (npm i @modelcontextprotocol/client): ${(error as Error)?.message ?? error}`,
+    );
   });
   return loading;
 }

@@ -13,7 +13,13 @@ import { toolOutput } from './tool-output.js';
  * that goes to the server with a progress token (progress becomes `tool_progress` events)
  * and the call's signal (an abort or our timeout sends `notifications/cancelled`).
  */
-export function mcpTool(definition: McpToolDefinition, name: string, session: McpSession, config: McpServerConfig, checkOutput: JsonArgsValidator | undefined): Tool {
+export function mcpTool(
+  definition: McpToolDefinition,
+  name: string,
+  session: McpSession,
+  config: McpServerConfig,
+  checkOutput: JsonArgsValidator | undefined,
+): Tool {
   const effects = effectsOf(definition.name, definition.annotations, config);
   return outputsJson({
     name,
@@ -22,7 +28,13 @@ export function mcpTool(definition: McpToolDefinition, name: string, session: Mc
     ...effects,
     call: async (args, ctx) => {
       const onprogress = ({ progress, total, message }: { progress: number; total?: number; message?: string }) =>
-        ctx.run?.emit({ type: 'tool_progress', callId: ctx.callId, progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) });
+        ctx.run?.emit({
+          type: 'tool_progress',
+          callId: ctx.callId,
+          progress,
+          ...(total !== undefined ? { total } : {}),
+          ...(message !== undefined ? { message } : {}),
+        });
       const result = await session.callTool(definition.name, args, { signal: ctx.signal, timeoutMs: effects.timeoutMs, onprogress }, definition);
       return toolOutput(name, result, checkOutput);
     },
@@ -40,7 +52,10 @@ export function withdrawnTool(tool: Tool, serverName: string): Tool {
     retryDelayMs: tool.retryDelayMs,
     idempotent: true,
     call: () => {
-      throw new McpError('tool_changed', `Tool "${tool.name}" changed on the MCP server "${serverName}" after connection; it is withdrawn until the connection is refreshed`);
+      throw new McpError(
+        'tool_changed',
+        `Tool "${tool.name}" changed on the MCP server "${serverName}" after connection; it is withdrawn until the connection is refreshed`,
+      );
     },
   };
 }

@@ -77,7 +77,12 @@ export class McpSession {
     // The pinned definition without its outputSchema: the client then checks no output (we do, against the pinned one).
     const { outputSchema: _, ...pinned } = definition;
     const send = (client: Client) =>
-      client.callTool(request, { signal, timeout: options.timeoutMs + CLIENT_TIMEOUT_GRACE_MS, onprogress: options.onprogress, toolDefinition: pinned as never });
+      client.callTool(request, {
+        signal,
+        timeout: options.timeoutMs + CLIENT_TIMEOUT_GRACE_MS,
+        onprogress: options.onprogress,
+        toolDefinition: pinned as never,
+      });
     const client = this.#client;
     try {
       return (await send(client)) as McpCallResult;

@@ -12,7 +12,11 @@ export function guardedFetch(base: typeof fetch = globalThis.fetch.bind(globalTh
     const id = toolsCallId(init?.body);
     const sse = response.headers.get('content-type')?.startsWith('text/event-stream');
     if (id === undefined || !sse || !response.body) return response;
-    return new Response(guardStream(response.body, id, init?.signal ?? undefined), { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(guardStream(response.body, id, init?.signal ?? undefined), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }
 

@@ -31,7 +31,11 @@ export function toolOutput(toolName: string, result: McpCallResult, checkOutput:
   if (result.structuredContent === undefined) return blocksText(blocks);
   if (checkOutput) {
     const checked = checkOutput(result.structuredContent);
-    if (!checked.ok) throw new McpError('invalid_output', `Tool "${toolName}" returned structuredContent that does not match its outputSchema: ${checked.problems.slice(0, 10).join('; ')}`);
+    if (!checked.ok)
+      throw new McpError(
+        'invalid_output',
+        `Tool "${toolName}" returned structuredContent that does not match its outputSchema: ${checked.problems.slice(0, 10).join('; ')}`,
+      );
   }
   return result.structuredContent as JsonValue;
 }

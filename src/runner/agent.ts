@@ -61,6 +61,9 @@ export class Agent {
   }
 
   readonly #options: AgentOptions;
+  /** Who hears `notify` now (the runs in progress), and what came while nobody did. */
+  readonly #observers = new Set<(event: RunEvent) => void>();
+  #unseen: RunEvent[] = [];
 
   /** A sibling agent on the same engine, parser and journal, with the given tools and no stored conversations. */
   derive(tools: readonly Tool[]): Agent {
@@ -97,9 +100,6 @@ export class Agent {
     const { connectMcp } = await import('../mcp/connection.js');
     return connectMcp(this, config);
   }
-
-  readonly #observers = new Set<(event: RunEvent) => void>();
-  #unseen: RunEvent[] = [];
 
   /** Tell this agent's runs of something that happened outside them (a `warning`); kept for the next run while none is running. */
   notify(event: RunEvent): void {

@@ -99,10 +99,12 @@ export class ToolRegistry {
     return [...this.#entries.keys()];
   }
 
-  /** What the model is told about every tool, in registration order (the same frozen list until a tool is registered). */
+  /** What the model is told about every tool offered (not withdrawn), in registration order (the same frozen list until the set changes). */
   definitions(): readonly ToolDefinition[] {
     this.#definitions ??= Object.freeze(
-      [...this.#entries.values()].filter(({ tool }) => !this.#withdrawn.has(tool.name)).map(({ tool }) => Object.freeze({ name: tool.name, description: tool.description, parameters: tool.parameters })),
+      [...this.#entries.values()]
+        .filter(({ tool }) => !this.#withdrawn.has(tool.name))
+        .map(({ tool }) => Object.freeze({ name: tool.name, description: tool.description, parameters: tool.parameters })),
     );
     return this.#definitions;
   }

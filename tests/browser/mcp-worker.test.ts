@@ -1,6 +1,15 @@
 // MCP servers as tools through the WorkerRunner, in real Chromium: the connection and the client live in the runner worker.
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { createWorkerRunner, mcpServer, scriptedEngine, type Run, type RunEvent, type ScriptedReply, type ValidationMode, type WorkerRunner } from '../../src/index.js';
+import {
+  createWorkerRunner,
+  mcpServer,
+  scriptedEngine,
+  type Run,
+  type RunEvent,
+  type ScriptedReply,
+  type ValidationMode,
+  type WorkerRunner,
+} from '../../src/index.js';
 
 const url = inject('mcpEverythingUrl');
 const open: WorkerRunner[] = [];
@@ -31,7 +40,14 @@ describe('WorkerRunner.mcp (server-everything, real Chromium)', () => {
   for (const validation of ['auto', 'no-eval'] as const) {
     it(`echo, get-sum and get-structured-content run through the worker (${validation})`, async () => {
       const runner = runnerWith(
-        [calls({ name: 'echo', arguments: { message: 'hi' } }, { name: 'get-sum', arguments: { a: 2, b: 3 } }, { name: 'get-structured-content', arguments: { location: 'Los Angeles' } }), 'done'],
+        [
+          calls(
+            { name: 'echo', arguments: { message: 'hi' } },
+            { name: 'get-sum', arguments: { a: 2, b: 3 } },
+            { name: 'get-structured-content', arguments: { location: 'Los Angeles' } },
+          ),
+          'done',
+        ],
         validation,
       );
       const connection = await runner.mcp(mcpServer({ url }));
@@ -73,7 +89,9 @@ describe('WorkerRunner.mcp (server-everything, real Chromium)', () => {
       if (event.type === 'tool_progress') run.abort('user left');
     }
     await expect(run.result).rejects.toMatchObject({ code: 'aborted' });
-    expect(seen).toContainEqual(expect.objectContaining({ type: 'tool_finished', result: expect.objectContaining({ ok: false, error: expect.objectContaining({ code: 'aborted' }) }) }));
+    expect(seen).toContainEqual(
+      expect.objectContaining({ type: 'tool_finished', result: expect.objectContaining({ ok: false, error: expect.objectContaining({ code: 'aborted' }) }) }),
+    );
     await connection.close();
   });
 

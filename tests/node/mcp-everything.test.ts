@@ -69,7 +69,12 @@ describe('mcp: connecting and registering (server-everything)', () => {
   it('applies policy overrides: "*" for every tool, a tool\'s own entry over it, the server timeout as default', async () => {
     const agent = await agentWith([]);
     const connection = await agent.mcp(
-      mcpServer({ url: server.url, tools: ['echo', 'get-sum'], timeoutMs: 7000, policy: { '*': { maxRetries: 1 }, echo: { needsApproval: true, timeoutMs: 1234 } } }),
+      mcpServer({
+        url: server.url,
+        tools: ['echo', 'get-sum'],
+        timeoutMs: 7000,
+        policy: { '*': { maxRetries: 1 }, echo: { needsApproval: true, timeoutMs: 1234 } },
+      }),
     );
     expect(agent.registry.get('echo')).toMatchObject({ needsApproval: true, timeoutMs: 1234, maxRetries: 1 });
     expect(agent.registry.get('get-sum')).toMatchObject({ needsApproval: false, timeoutMs: 7000, maxRetries: 1 });
@@ -78,7 +83,9 @@ describe('mcp: connecting and registering (server-everything)', () => {
 
   it('fits names to what model servers accept: other characters become "_", cut to 64', async () => {
     const agent = await agentWith([]);
-    const connection = await agent.mcp(mcpServer({ url: server.url, tools: ['echo', 'trigger-long-running-operation'], prefix: 'my server.v2'.padEnd(40, 'x') }));
+    const connection = await agent.mcp(
+      mcpServer({ url: server.url, tools: ['echo', 'trigger-long-running-operation'], prefix: 'my server.v2'.padEnd(40, 'x') }),
+    );
     expect(connection.tools).toEqual(['my_server_v2xxxxxxxxxxxxxxxxxxxxxxxxxxxx_echo', 'my_server_v2xxxxxxxxxxxxxxxxxxxxxxxxxxxx_trigger-long-running-op']);
     expect(connection.tools.every((name) => /^[a-zA-Z0-9_-]{1,64}$/.test(name))).toBe(true);
     await connection.close();
@@ -118,7 +125,11 @@ describe('mcp: connecting and registering (server-everything)', () => {
 describe('mcp: calls (server-everything)', () => {
   it('echo, get-sum and get-structured-content reach the model as text and structured output', async () => {
     const agent = await agentWith([
-      calls({ name: 'echo', arguments: { message: 'hi' } }, { name: 'get-sum', arguments: { a: 1, b: 2 } }, { name: 'get-structured-content', arguments: { location: 'Chicago' } }),
+      calls(
+        { name: 'echo', arguments: { message: 'hi' } },
+        { name: 'get-sum', arguments: { a: 1, b: 2 } },
+        { name: 'get-structured-content', arguments: { location: 'Chicago' } },
+      ),
       'done',
     ]);
     const connection = await agent.mcp(mcpServer({ url: server.url }));
@@ -176,7 +187,11 @@ describe('mcp: calls (server-everything)', () => {
     run.abort('user left');
     await expect(run.result).rejects.toMatchObject({ code: 'aborted' });
     const request = posted.find((m) => m.method === 'tools/call');
-    await vi.waitFor(() => expect(posted).toContainEqual(expect.objectContaining({ method: 'notifications/cancelled', params: expect.objectContaining({ requestId: request?.id }) })));
+    await vi.waitFor(() =>
+      expect(posted).toContainEqual(
+        expect.objectContaining({ method: 'notifications/cancelled', params: expect.objectContaining({ requestId: request?.id }) }),
+      ),
+    );
     await connection.close();
   });
 
@@ -186,7 +201,11 @@ describe('mcp: calls (server-everything)', () => {
     const result = await new ChatRunner().run(agent, 'go').result;
     expect(result.toolResults[0]).toMatchObject({ ok: false, error: { code: 'timeout' }, attempts: 1 });
     const request = posted.find((m) => m.method === 'tools/call');
-    await vi.waitFor(() => expect(posted).toContainEqual(expect.objectContaining({ method: 'notifications/cancelled', params: expect.objectContaining({ requestId: request?.id }) })));
+    await vi.waitFor(() =>
+      expect(posted).toContainEqual(
+        expect.objectContaining({ method: 'notifications/cancelled', params: expect.objectContaining({ requestId: request?.id }) }),
+      ),
+    );
     await connection.close();
   });
 });

@@ -26,7 +26,10 @@ export function freePort(): Promise<number> {
 /** Start the server and wait until it says it listens. */
 export async function startEverythingServer(): Promise<EverythingServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [entry, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [entry, 'streamableHttp'], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   await new Promise<void>((resolve, reject) => {
     let seen = '';
     const look = (chunk: Buffer) => {

@@ -8,8 +8,17 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 
 /** One tool of the test server: its listed definition and what a call does. */
 export interface TestTool {
-  definition: { name: string; description?: string; inputSchema: Record<string, unknown>; outputSchema?: Record<string, unknown>; annotations?: Record<string, unknown> };
-  call?: (args: Record<string, unknown>, extra: { signal: AbortSignal; progress: (progress: number, total?: number) => Promise<void> }) => unknown | Promise<unknown>;
+  definition: {
+    name: string;
+    description?: string;
+    inputSchema: Record<string, unknown>;
+    outputSchema?: Record<string, unknown>;
+    annotations?: Record<string, unknown>;
+  };
+  call?: (
+    args: Record<string, unknown>,
+    extra: { signal: AbortSignal; progress: (progress: number, total?: number) => Promise<void> },
+  ) => unknown | Promise<unknown>;
 }
 
 export interface TestServer {
@@ -45,7 +54,11 @@ export async function startTestServer(initial: TestTool[]): Promise<TestServer> 
       if (!tool?.call) return { isError: true, content: [{ type: 'text', text: `no tool ${request.params.name}` }] };
       const token = request.params._meta?.progressToken;
       const progress = async (value: number, total?: number) => {
-        if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: value, ...(total !== undefined ? { total } : {}) } });
+        if (token !== undefined)
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress: value, ...(total !== undefined ? { total } : {}) },
+          });
       };
       return (await tool.call(request.params.arguments ?? {}, { signal: extra.signal, progress })) as never;
     });
@@ -64,7 +77,9 @@ export async function startTestServer(initial: TestTool[]): Promise<TestServer> 
     if (typeof id === 'string') {
       const session = sessions.get(id);
       if (!session) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
         return;
       }
       return session.transport.handleRequest(req, res);
