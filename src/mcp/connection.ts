@@ -104,7 +104,8 @@ class Connection implements McpConnection {
   #toolFor(definition: McpToolDefinition): Tool {
     const name = fitToolName(definition.name, this.session.config.prefix);
     const { outputSchema } = definition;
-    return mcpTool(definition, name, this.session, this.session.config, outputSchema ? this.#outputCheck(name, outputSchema) : undefined);
+    const check = outputSchema ? this.#outputCheck(name, outputSchema) : undefined;
+    return mcpTool(definition, name, this.session, this.session.config, check, () => !this.#withdrawn.has(name));
   }
 
   /** The check of a tool's structured output, compiled once, in the agent's validation mode. */

@@ -19,6 +19,8 @@ export function mcpTool(
   session: McpSession,
   config: McpServerConfig,
   checkOutput: JsonArgsValidator | undefined,
+  /** Whether the definition is still the pinned one (see McpCallOptions). */
+  pinned: () => boolean,
 ): Tool {
   const effects = effectsOf(definition.name, definition.annotations, config);
   return outputsJson({
@@ -35,7 +37,7 @@ export function mcpTool(
           ...(total !== undefined ? { total } : {}),
           ...(message !== undefined ? { message } : {}),
         });
-      const result = await session.callTool(definition.name, args, { signal: ctx.signal, timeoutMs: effects.timeoutMs, onprogress }, definition);
+      const result = await session.callTool(definition.name, args, { signal: ctx.signal, timeoutMs: effects.timeoutMs, onprogress, pinned }, definition);
       return toolOutput(name, result, checkOutput);
     },
   });

@@ -25,6 +25,8 @@ export interface McpCallOptions {
   /** Our own deadline aborts `signal`; the client's is set past it, as a backstop only. */
   timeoutMs: number;
   onprogress: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** Whether the tool's definition is still the pinned one: asked again after reconnecting, before the call is sent again. */
+  pinned: () => boolean;
 }
 
 /** Past our own deadline: the client's timer must never be the one that fires. */
@@ -90,9 +92,13 @@ export class McpSession {
       if (signal.aborted) throw error;
       if (!isSessionExpired(this.mcp, error)) throw callFailure(this.mcp, name, error, (text) => hideUrl(this.config, text));
     }
-    // The server forgot the session (it expired, or the server restarted): one new session, one more try.
+    // The server forgot the session (it expired, or the server restarted): one new session, one more try,
+    // unless the new session lists another definition of this tool (it is withdrawn by then).
     try {
-      return (await send(await this.#reconnect(client))) as McpCallResult;
+      const fresh = await this.#reconnect(client);
+      if (!options.pinned())
+        throw new McpError('tool_changed', `Tool "${name}" changed on the MCP server while reconnecting; it is withdrawn until the connection is refreshed`);
+      return (await send(fresh)) as McpCallResult;
     } catch (error) {
       if (signal.aborted || error instanceof McpError) throw error;
       throw callFailure(this.mcp, name, error, (text) => hideUrl(this.config, text));
