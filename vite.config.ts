@@ -24,7 +24,7 @@ const app: ViteUserConfig = {
   worker: { format: 'es' },
   // Listed up front so the dev server never reloads a test page to re-optimise them.
   // wllama is left as is: pre-bundling would cut its wasm and worker code from their URLs.
-  optimizeDeps: { entries: ['index.html', '*.html'], include: ['comlink', 'eventsource-parser', 'ajv', 'idb', '@cfworker/json-schema', 'zod'], exclude: ['@wllama/wllama'] },
+  optimizeDeps: { entries: ['index.html', '*.html'], include: ['comlink', 'eventsource-parser', 'ajv', 'idb', '@cfworker/json-schema', 'zod', '@modelcontextprotocol/client'], exclude: ['@wllama/wllama'] },
   build: { outDir: 'dist/app', target: 'es2022' },
   // `DEMO_CSP=1 vite preview` serves the demo under a strict CSP: no 'unsafe-eval' (e2e/demo-csp.spec.ts).
   preview: { headers: process.env.DEMO_CSP ? { 'Content-Security-Policy': DEMO_CSP + (process.env.DEMO_CSP_REPORT_URI ? `; report-uri ${process.env.DEMO_CSP_REPORT_URI}` : '') } : {} },
@@ -47,6 +47,8 @@ const app: ViteUserConfig = {
         test: {
           name: 'browser',
           include: ['tests/browser/**/*.test.ts'],
+          // The reference MCP server, started in Node for the MCP tests (its URL comes through `inject`).
+          globalSetup: ['tests/support/mcp-browser-setup.ts'],
           browser: {
             enabled: true,
             headless: true,
@@ -71,6 +73,8 @@ const app: ViteUserConfig = {
 /** Runtime dependencies stay imports in the page entries: the consumer's bundler resolves and dedupes them. */
 const runtimeDependencies = Object.keys(JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).dependencies ?? {});
 const isRuntimeDependency = (id: string) => runtimeDependencies.some((dep) => id === dep || id.startsWith(`${dep}/`));
+/** The MCP client, an optional peer dependency: the page entries leave its `import()` to the consumer's bundler. */
+const isMcpClient = (id: string) => id === '@modelcontextprotocol/client' || id.startsWith('@modelcontextprotocol/client/');
 
 /**
  * The published build leaves the local model runtime out, for now: `@wllama/wllama` is an optional
@@ -109,7 +113,7 @@ const library: ViteUserConfig = {
       formats: ['es'],
       fileName: (_format, entryName) => `${entryName}.js`,
     },
-    rolldownOptions: { external: isRuntimeDependency, output: { chunkFileNames: 'chunks/[name]-[hash].js' } },
+    rolldownOptions: { external: (id) => isRuntimeDependency(id) || isMcpClient(id), output: { chunkFileNames: 'chunks/[name]-[hash].js' } },
   },
 };
 

@@ -3,7 +3,7 @@
 // - the runner worker is started from a RELATIVE url and is a file of its own;
 // - that worker file imports nothing (it is served as-is, its dependencies inside);
 // - `ambi-web/worker` (dist/lib/worker.js and the chunks it imports) carries neither
-//   ajv nor the parser nor the loop: those load in the runner worker only.
+//   ajv nor the parser nor the loop nor the MCP client: those load in the runner worker only.
 // Prints the gzip sizes; exits non-zero on the first broken rule.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -65,7 +65,7 @@ if (problems.length === 0) {
   if (sources.some(({ code }) => code.includes('"/assets/'))) fail('an absolute "/assets/" url is left in the page entries (base must be "./")');
 
   // What the page pays for `ambi-web/worker`: no validator compiler, no parser, no loop.
-  const forbidden = [/\bajv\b/i, /(?:class|var|let|const|function)\s+(?:TagToolCallParser|ChatRunner|Agent)\b/, /\[TOOL_CALL\]/, /iteration_finished/, /eventsource-parser/];
+  const forbidden = [/@modelcontextprotocol\/client/, /\bajv\b/i, /(?:class|var|let|const|function)\s+(?:TagToolCallParser|ChatRunner|Agent)\b/, /\[TOOL_CALL\]/, /iteration_finished/, /eventsource-parser/];
   for (const file of pageGraph) {
     // Code, not prose: the no-eval validator (offerWebMcpTools validates in the page) names ajv in its comments.
     const code = withoutComments(read(file));

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs every test: type check, Vitest (node + browser projects), Playwright e2e.
+// Runs every test: type check, Vitest (node + browser projects), the MCP conformance suite, Playwright e2e.
 // Every step runs even if an earlier one failed; the last line is `tests: N passed, N failed`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -48,6 +48,19 @@ if (!vitestOk && (!vitest || vitest.numFailedTests === 0)) {
   lines.push('vitest: run failed outside any test');
 }
 
+// The official MCP conformance suite, client mode, against agent.mcp() (scripts/mcp-conformance.mjs).
+const conformanceOk = run('mcp conformance (client)', process.execPath, ['scripts/mcp-conformance.mjs']);
+const conformance = readJson(`${reports}/conformance.json`);
+if (conformance) {
+  passed += conformance.passed;
+  failed += conformance.failed;
+  lines.push(`mcp conformance: ${conformance.passed} passed, ${conformance.failed} failed, ${Object.keys(conformance.skipped).length} skipped`);
+}
+if (!conformanceOk && (!conformance || conformance.failed === 0)) {
+  failed += 1;
+  lines.push('mcp conformance: run failed outside any check');
+}
+
 const e2eOk = run('playwright e2e', 'npx', ['playwright', 'test']);
 const e2e = readJson(`${reports}/playwright.json`);
 if (e2e) {
@@ -63,4 +76,4 @@ if (!e2eOk && (!e2e || (e2e.stats?.unexpected ?? 0) === 0)) {
 
 console.log(`\n${lines.join('\n')}`);
 console.log(`tests: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && typesOk && vitestOk && e2eOk ? 0 : 1);
+process.exit(failed === 0 && typesOk && vitestOk && conformanceOk && e2eOk ? 0 : 1);

@@ -81,6 +81,11 @@ export { listWebMcpTools, type ListWebMcpToolsOptions } from './webmcp/list.js';
 export type { WebMcpTool, WebMcpToolInfo } from './webmcp/page-tool.js';
 export { WebMcpError, type WebMcpErrorCode } from './errors/webmcp-error.js';
 
+// MCP servers as tools (the client, an optional peer dependency, loads on first use)
+export { mcpServer, type McpServerConfig, type McpToolPolicy } from './mcp/config.js';
+export type { McpConnection } from './mcp/connection.js';
+export { McpError, type McpErrorCode } from './errors/mcp-error.js';
+
 // Stores (IndexedDB via idb, and in memory)
 export { IndexedDbSnapshotStore } from './store/indexeddb-snapshot-store.js';
 export { MemorySnapshotStore } from './store/memory-snapshot-store.js';

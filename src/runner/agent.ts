@@ -12,6 +12,9 @@ import { spawnLeafTool } from '../leaf/spawn-leaf.js';
 import type { ToolCallJournal } from '../store/types.js';
 import { MemoryConversationStore, type ConversationStore } from '../store/memory-conversation-store.js';
 import { checkContextBudget, TokenCounter, type ContextBudget } from './context-budget.js';
+import type { McpServerConfig } from '../mcp/config.js';
+import type { McpConnection } from '../mcp/connection.js';
+import type { RunEvent } from './events.js';
 
 /** How an agent is made. */
 export interface AgentOptions {
@@ -38,6 +41,7 @@ export interface AgentOptions {
 }
 
 export const DEFAULT_MAX_RESULT_CHARS = 20_000;
+const MAX_UNSEEN_NOTICES = 16;
 
 /** A model, its tools and its memory: what a ChatRunner runs. */
 export class Agent {
@@ -70,6 +74,9 @@ export class Agent {
   }
 
   readonly #options: AgentOptions;
+  /** Who hears `notify` now (the runs in progress), and what came while nobody did. */
+  readonly #observers = new Set<(event: RunEvent) => void>();
+  #unseen: RunEvent[] = [];
 
   /** A sibling agent on the same engine, parser and journal, with the given tools and no stored conversations. */
   derive(tools: readonly Tool[]): Agent {
@@ -96,5 +103,32 @@ export class Agent {
   tool(tool: Tool): this {
     this.registry.register(tool);
     return this;
+  }
+
+  /**
+   * Connect to an MCP server and register its tools (all or none); resolves with the
+   * connection. The MCP client (an optional peer dependency) loads on first use.
+   */
+  async mcp(config: McpServerConfig): Promise<McpConnection> {
+    const { connectMcp } = await import('../mcp/connection.js');
+    return connectMcp(this, config);
+  }
+
+  /** Tell this agent's runs of something that happened outside them (a `warning`); kept for the next run while none is running. */
+  notify(event: RunEvent): void {
+    if (this.#observers.size === 0) {
+      this.#unseen.push(event);
+      // Only the latest few: an agent nobody runs must not hoard notices.
+      if (this.#unseen.length > MAX_UNSEEN_NOTICES) this.#unseen.shift();
+      return;
+    }
+    for (const observer of this.#observers) observer(event);
+  }
+
+  /** Receive what `notify` reports (first what no run has seen yet) until the returned function is called. */
+  observe(observer: (event: RunEvent) => void): () => void {
+    for (const event of this.#unseen.splice(0)) observer(event);
+    this.#observers.add(observer);
+    return () => void this.#observers.delete(observer);
   }
 }

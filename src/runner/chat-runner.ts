@@ -114,6 +114,12 @@ export class ChatRunner {
     };
     const { approvals } = shared;
     const limiters = this.budget ? [new Limiter(this.concurrency), this.budget] : [new Limiter(this.concurrency)];
+    // What the agent is told outside any run (an MCP tool withdrawn) reaches a top-level run from its start on.
+    let unobserve: (() => void) | undefined;
+    const emit = (event: RunEvent) => {
+      channel.push(event);
+      if (event.type === 'run_started' && !child) unobserve = agent.observe((notice) => channel.push(notice));
+    };
 
     const loop = () =>
       runLoop({
@@ -133,12 +139,15 @@ export class ChatRunner {
         limiters,
         approvals,
         shared,
-        emit: (event) => channel.push(event),
+        emit,
         signal: controller.signal,
       });
     const { conversation } = options;
     const locked = conversation === undefined ? loop() : withConversationLock(conversation, options.lock ?? 'wait', controller.signal, loop);
-    const result = locked.finally(unlink).then(
+    const result = locked.finally(() => {
+      unlink();
+      unobserve?.();
+    }).then(
       (value) => {
         channel.push({ type: 'run_finished', result: value });
         channel.close();

@@ -16,13 +16,18 @@ export type RunEvent = (
   | { type: 'tool_started'; callId: string; name: string; attempt: number }
   | { type: 'tool_retry'; callId: string; name: string; attempt: number; nextAttempt: number; delayMs: number }
   | { type: 'tool_finished'; result: ToolResult }
+  /** A running call reports how far it is (an MCP server's progress notifications). */
+  | { type: 'tool_progress'; callId: string; progress: number; total?: number; message?: string }
   | { type: 'usage'; usage: Usage }
   /** Before a model turn: the oldest messages were left out of the request to fit the context budget (the stored conversation keeps them). */
   | { type: 'context_trimmed'; droppedMessages: number; tokensBefore: number; tokensAfter: number }
   | { type: 'iteration_finished'; iteration: number; finishReason: FinishReason; toolCalls: number }
   | { type: 'run_finished'; result: RunResult }
   | { type: 'run_failed'; error: RunFailure }
-  /** Something went wrong that did not change the run's outcome (say a leaf's snapshot could not be updated). */
+  /**
+   * Something went wrong that did not change the run's outcome (say a leaf's snapshot could not
+   * be updated; `mcp_tool_changed`: an MCP server changed a tool's definition, which is withdrawn).
+   */
   | { type: 'warning'; code: string; message: string }
 ) & { leafId?: string };
 

@@ -4,7 +4,16 @@ import type { ArgsOf, Tool, ToolContext } from './types.js';
 import type { ParametersSchema } from '../core/types.js';
 
 /** What `defineTool` takes: a definition, a policy (defaults filled in) and the call itself. */
-export interface ToolSpec<S extends ParametersSchema | StandardSchemaV1, Output> {
+export type ToolSpec<S extends ParametersSchema | StandardSchemaV1, Output> = ToolSpecBase<S, Output> & ToolEffects;
+
+/**
+ * Whether running a call twice is harmless. `idempotent` is required, unless `readOnly: true`
+ * (the tool changes nothing) says so; `readOnly: true, idempotent: false` is `invalid_tool`.
+ */
+export type ToolEffects = { idempotent: boolean; readOnly?: boolean } | { readOnly: true; idempotent?: boolean };
+
+/** The part of a ToolSpec that does not say what the tool changes. */
+export interface ToolSpecBase<S extends ParametersSchema | StandardSchemaV1, Output> {
   name: string;
   description: string;
   /** A JSON Schema object schema (typed when literal), or a Standard Schema such as `z.object({...})`. */
@@ -20,10 +29,6 @@ export interface ToolSpec<S extends ParametersSchema | StandardSchemaV1, Output>
   maxRetries?: number;
   /** Default 500. */
   retryDelayMs?: number;
-  /** Required: whether running the call twice is harmless. Only idempotent tools are retried. */
-  idempotent: boolean;
-  /** The tool changes nothing (WebMCP's and MCP's `readOnlyHint`); implies `idempotent: true`. */
-  readOnly?: boolean;
   needsApproval?: boolean | ((args: ArgsOf<S>) => boolean | Promise<boolean>);
   call(args: ArgsOf<S>, ctx: ToolContext): Output | Promise<Output>;
 }

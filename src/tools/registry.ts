@@ -29,6 +29,8 @@ export interface ToolRegistryOptions {
  */
 export class ToolRegistry {
   readonly #entries = new Map<string, RegisteredTool>();
+  /** Names still callable but no longer offered to the model (see `withdraw`). */
+  readonly #withdrawn = new Set<string>();
   #validation: ValidationMode;
   /** What `definitions()` returns until the set of tools changes: every model turn asks for it. */
   #definitions: readonly ToolDefinition[] | undefined;
@@ -64,6 +66,26 @@ export class ToolRegistry {
     return this;
   }
 
+  /** Remove the tool registered under `name`; whether there was one. */
+  unregister(name: string): boolean {
+    this.#withdrawn.delete(name);
+    const had = this.#entries.delete(name);
+    if (had) this.#definitions = undefined;
+    return had;
+  }
+
+  /**
+   * Stop offering the tool named `standIn.name` to the model; calls naming it now go to
+   * `standIn` (which says why). `unregister` ends it; registering the name again needs that first.
+   */
+  withdraw(standIn: Tool): void {
+    checkTool(standIn);
+    if (!this.#entries.has(standIn.name)) throw new InvalidToolError(standIn.name, 'cannot be withdrawn: no tool of that name is registered');
+    this.#entries.set(standIn.name, { tool: standIn, validate: this.#validatorFor(standIn) });
+    this.#withdrawn.add(standIn.name);
+    this.#definitions = undefined;
+  }
+
   /** The tool registered under `name`, if any. */
   get(name: string): Tool | undefined {
     return this.#entries.get(name)?.tool;
@@ -82,10 +104,12 @@ export class ToolRegistry {
     return [...this.#entries.keys()];
   }
 
-  /** What the model is told about every tool, in registration order (the same frozen list until a tool is registered). */
+  /** What the model is told about every tool offered (not withdrawn), in registration order (the same frozen list until the set changes). */
   definitions(): readonly ToolDefinition[] {
     this.#definitions ??= Object.freeze(
-      [...this.#entries.values()].map(({ tool }) => Object.freeze({ name: tool.name, description: tool.description, parameters: tool.parameters })),
+      [...this.#entries.values()]
+        .filter(({ tool }) => !this.#withdrawn.has(tool.name))
+        .map(({ tool }) => Object.freeze({ name: tool.name, description: tool.description, parameters: tool.parameters })),
     );
     return this.#definitions;
   }

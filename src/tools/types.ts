@@ -67,6 +67,8 @@ export interface ToolPolicy {
 /** A registered unit of work the model may call. */
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every argument type; `unknown` would refuse them all
 export interface Tool<Args = any, Output = unknown> extends ToolDefinition, ToolPolicy {
+  /** The tool changes nothing (so it is idempotent too): MCP's and WebMCP's `readOnlyHint`. */
+  readOnly?: boolean;
   /** Ask a person before running (a boolean, or decided from the arguments). */
   needsApproval?: boolean | ((args: Args) => boolean | Promise<boolean>);
   call(args: Args, ctx: ToolContext): Output | Promise<Output>;

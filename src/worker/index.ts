@@ -15,6 +15,9 @@ export { createWorkerRunner, WorkerRunner, type WorkerRunnerOptions, type Worker
 export type { WorkerLeafOptions } from './wire/protocol.js';
 export { exposeTools } from './tool-host/expose-tools.js';
 export type { WorkerSource } from './tool-host/tool-worker.js';
+export { mcpServer, type McpServerConfig, type McpToolPolicy } from '../mcp/config.js';
+export type { McpConnection } from '../mcp/connection.js';
+export { McpError, type McpErrorCode } from '../errors/mcp-error.js';
 export type { Run, RunOptions } from '../runner/chat-runner.js';
 export type { RunEvent } from '../runner/events.js';
 export type { RunResult } from '../runner/run-result.js';

@@ -17,6 +17,8 @@ import type { Tool, ValidationMode } from '../../tools/types.js';
 import { defined } from '../../util/defined.js';
 import { toDescriptor } from '../wire/descriptor.js';
 import { askHere, callHere } from '../tool-host/call-here.js';
+import { mcpServer, type McpServerConfig } from '../../mcp/config.js';
+import type { McpConnection } from '../../mcp/connection.js';
 import { PagePort } from './page-port.js';
 import { refusedRun } from './refused-run.js';
 import { RunnerSetup } from './runner-setup.js';
@@ -144,6 +146,35 @@ export class WorkerRunner {
     await this.#setup.sync();
     if (refused.length > 0) throw refused[0];
     return descriptors.map((d) => d.name);
+  }
+
+  /**
+   * Connect to an MCP server from the runner worker and register its tools there (all or
+   * none; see `agent.mcp`). The MCP client loads in the worker, never on the page; the
+   * server must allow the page's origin (CORS) and expose `mcp-session-id`.
+   */
+  async mcp(config: McpServerConfig): Promise<McpConnection> {
+    const checked = mcpServer(config);
+    await this.#setup.sync();
+    const info = await this.#guard(this.#api.mcpConnect(checked));
+    let tools = info.tools;
+    const claim = (names: string[]) => {
+      for (const name of tools) this.#names.delete(name);
+      tools = names;
+      for (const name of tools) this.#names.add(name);
+    };
+    claim(tools);
+    return {
+      name: info.name,
+      get tools() {
+        return [...tools];
+      },
+      refresh: async () => claim(await this.#guard(this.#api.mcpRefresh(info.id))),
+      close: async () => {
+        await this.#guard(this.#api.mcpClose(info.id));
+        claim([]);
+      },
+    };
   }
 
   /**

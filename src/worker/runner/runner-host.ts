@@ -7,6 +7,7 @@ import { defined } from '../../util/defined.js';
 import { remoteTool } from '../wire/descriptor.js';
 import type { RunnerConfig, RunnerWorkerApi, ToolDescriptor } from '../wire/protocol.js';
 import { fromWireReason } from '../wire/wire-error.js';
+import type { McpConnection } from '../../mcp/connection.js';
 import { WorkerPort } from './worker-port.js';
 
 /** The runner worker's side of the wire: an Agent and a ChatRunner, driven by the page. */
@@ -15,10 +16,17 @@ export function createRunnerHost(scope: ConstructorParameters<typeof WorkerPort>
   let runner: ChatRunner | undefined;
   let port: WorkerPort | undefined;
   const runs = new Map<string, Run>();
+  const connections = new Map<number, McpConnection>();
+  let lastConnection = 0;
 
   const ready = () => {
     if (!agent || !runner || !port) throw new AmbiError('not_configured', 'The runner worker was used before it was configured');
     return { agent, runner, port };
+  };
+  const connection = (id: number): McpConnection => {
+    const found = connections.get(id);
+    if (!found) throw new AmbiError('unknown_connection', `No MCP connection with id ${id} (closed?)`);
+    return found;
   };
   const find = (runId: string): Run => {
     const run = runs.get(runId);
@@ -56,6 +64,23 @@ export function createRunnerHost(scope: ConstructorParameters<typeof WorkerPort>
         port.event(runId, event);
         if (event === null) runs.delete(runId);
       });
+    },
+    async mcpConnect(config) {
+      // The MCP client loads here, on first use (agent.mcp imports it): never on the page.
+      const made = await ready().agent.mcp(config);
+      const id = ++lastConnection;
+      connections.set(id, made);
+      return { id, name: made.name, tools: made.tools };
+    },
+    async mcpRefresh(id) {
+      const made = connection(id);
+      await made.refresh();
+      return made.tools;
+    },
+    async mcpClose(id) {
+      const made = connections.get(id);
+      connections.delete(id);
+      await made?.close();
     },
     async abort(runId, reason) {
       find(runId).abort(fromWireReason(reason));

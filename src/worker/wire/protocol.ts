@@ -5,6 +5,7 @@ import type { RunEvent } from '../../runner/events.js';
 import type { AbortSource } from '../../util/abort-source.js';
 import type { ToolContext, ToolPolicy } from '../../tools/types.js';
 import type { JsonValue, ToolDefinition } from '../../core/types.js';
+import type { McpServerConfig } from '../../mcp/config.js';
 import type { WireError, WireReason } from './wire-error.js';
 import type { WorkerRunnerOptions } from '../page/worker-runner.js';
 
@@ -58,8 +59,20 @@ export interface RunnerWorkerApi {
   /** Start a run; its events, and with its last one its result, come on the session link. */
   startRun(runId: string, input: string, options: WireRunOptions): Promise<void>;
   abort(runId: string, reason: WireReason): Promise<void>;
+  /** Connect to an MCP server from the worker and register its tools there; `id` names the connection in later calls. */
+  mcpConnect(config: McpServerConfig): Promise<McpConnectionInfo>;
+  /** `connection.refresh()`; resolves with the registered names. */
+  mcpRefresh(id: number): Promise<string[]>;
+  mcpClose(id: number): Promise<void>;
   approve(runId: string, callId: string): Promise<void>;
   deny(runId: string, callId: string, reason?: string): Promise<void>;
+}
+
+/** An MCP connection as the page knows it (the connection itself lives in the runner worker). */
+export interface McpConnectionInfo {
+  id: number;
+  name: string;
+  tools: string[];
 }
 
 /** What a dedicated tool worker exposes (see `exposeTools`). */

@@ -1,0 +1,70 @@
+import { McpError } from '../errors/mcp-error.js';
+import { displayUrl } from './display-url.js';
+
+/** Policy fields that override what a server's annotations imply, for one tool or for all (`'*'`). */
+export interface McpToolPolicy {
+  idempotent?: boolean;
+  readOnly?: boolean;
+  needsApproval?: boolean;
+  timeoutMs?: number;
+  maxRetries?: number;
+  retryDelayMs?: number;
+}
+
+/** An MCP server reached over Streamable HTTP, as plain data (it crosses to the runner worker). */
+export interface McpServerConfig {
+  /** The server's endpoint, e.g. `https://example.com/mcp`. */
+  url: string;
+  /** Default: the name the server gives itself. */
+  name?: string;
+  /** Sent with every request (a bearer token goes here: `{ Authorization: 'Bearer …' }`). */
+  headers?: Record<string, string>;
+  /** An allow-list of the server's tool names; a name the server does not have is ignored. */
+  tools?: string[];
+  /** Registered names become `${prefix}_${name}`. */
+  prefix?: string;
+  /** Overrides by server tool name, or `'*'` for every tool (a tool's own entry wins). */
+  policy?: Record<string, McpToolPolicy>;
+  /** The default per-call timeout of this server's tools (default 15 000 ms). */
+  timeoutMs?: number;
+}
+
+const POLICY_KEYS = new Set<keyof McpToolPolicy>(['idempotent', 'readOnly', 'needsApproval', 'timeoutMs', 'maxRetries', 'retryDelayMs']);
+
+/** Describe an MCP server to connect to with `agent.mcp()` or `runner.mcp()`; checked here, so a mistake shows where it is made. */
+export function mcpServer(config: McpServerConfig): McpServerConfig {
+  const fail = (detail: string): never => {
+    throw new McpError('invalid_mcp_config', `mcpServer: ${detail}`);
+  };
+  if (typeof config !== 'object' || config === null) fail('expects an object with a `url`');
+  const { url, name, headers, tools, prefix, policy, timeoutMs } = config;
+  if (typeof url !== 'string' || !isHttpUrl(url)) fail(`url must be an http(s) URL (got ${typeof url === 'string' ? displayUrl(url) : typeof url})`);
+  if (name !== undefined && (typeof name !== 'string' || name === '')) fail('name must be a non-empty string');
+  if (headers !== undefined && !isStringRecord(headers)) fail('headers must map header names to strings');
+  if (tools !== undefined && !(Array.isArray(tools) && tools.every((t) => typeof t === 'string'))) fail('tools must be an array of tool names');
+  if (prefix !== undefined && (typeof prefix !== 'string' || prefix === '')) fail('prefix must be a non-empty string');
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) fail('timeoutMs must be a positive number');
+  if (policy !== undefined) {
+    if (typeof policy !== 'object' || policy === null || Array.isArray(policy)) fail('policy must map tool names (or "*") to policy fields');
+    for (const [tool, fields] of Object.entries(policy)) {
+      if (typeof fields !== 'object' || fields === null) fail(`policy["${tool}"] must be an object`);
+      const unknown = Object.keys(fields).filter((key) => !POLICY_KEYS.has(key as keyof McpToolPolicy));
+      if (unknown.length > 0) fail(`policy["${tool}"] has unknown field(s) ${unknown.join(', ')}; known: ${[...POLICY_KEYS].join(', ')}`);
+    }
+  }
+  // A copy of plain data: what the caller keeps mutating later is not what was checked.
+  return structuredClone({ ...config });
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
+}

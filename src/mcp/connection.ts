@@ -1,0 +1,147 @@
+import { DuplicateToolError } from '../errors/duplicate-tool-error.js';
+import { InvalidToolError } from '../errors/invalid-tool-error.js';
+import type { RunEvent } from '../runner/events.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { Tool } from '../tools/types.js';
+import { compileArgsValidator, type JsonArgsValidator } from '../validation/validate-args.js';
+import { mcpServer, type McpServerConfig } from './config.js';
+import { displayUrl } from './display-url.js';
+import { mcpTool, withdrawnTool } from './mcp-tool.js';
+import { changedTools, definitionKey } from './pinning.js';
+import { McpSession, type McpToolDefinition } from './session.js';
+import { withoutDialect } from './schema-dialect.js';
+import { fitToolName } from './tool-name.js';
+
+/** A live MCP server whose tools are registered. */
+export interface McpConnection {
+  /** The config's `name`, else the name the server gives itself. */
+  readonly name: string;
+  /** The registered names (after allow-list, prefix and fitting). */
+  readonly tools: string[];
+  /** Take the server's current list: changed tools come back, new ones (allowed) are added. */
+  refresh(): Promise<void>;
+  /** Remove the tools and end the session. */
+  close(): Promise<void>;
+}
+
+/** Where a connection registers its tools, and whom it tells of a withdrawal (an Agent). */
+export interface McpHost {
+  readonly registry: ToolRegistry;
+  notify(event: RunEvent): void;
+}
+
+/** Connect to `config`'s server and register its tools on `host`, all or none (see `agent.mcp`). */
+export async function connectMcp(host: McpHost, config: McpServerConfig): Promise<McpConnection> {
+  const checked = mcpServer(config);
+  let connection: Connection | undefined;
+  const session = await McpSession.open(checked, (tools) => connection?.listed(tools));
+  try {
+    connection = new Connection(host, session, checked.name ?? session.serverName ?? new URL(checked.url).host);
+    await connection.refresh();
+    return connection;
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+}
+
+class Connection implements McpConnection {
+  /** Registered name → the server's name for it. */
+  #names = new Map<string, string>();
+  /** Server name → the definition fixed at connection (or at the last refresh), as comparable text. */
+  #pinned = new Map<string, string>();
+  #withdrawn = new Set<string>();
+  #closed = false;
+
+  constructor(
+    readonly host: McpHost,
+    readonly session: McpSession,
+    readonly name: string,
+  ) {}
+
+  get tools(): string[] {
+    return [...this.#names.keys()];
+  }
+
+  async refresh(): Promise<void> {
+    const listed = await this.session.listTools();
+    if (this.#closed) return;
+    const allowed = this.session.config.tools;
+    const chosen = allowed ? listed.filter((tool) => allowed.includes(tool.name)) : listed;
+    const made = chosen.map((definition) => ({ tool: this.#toolFor(definition), serverName: definition.name }));
+    this.#replace(made.map(({ tool }) => tool));
+    this.#names = new Map(made.map(({ tool, serverName }) => [tool.name, serverName]));
+    this.#pinned = new Map(chosen.map((definition) => [definition.name, definitionKey(definition)]));
+    this.#withdrawn.clear();
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const name of this.#names.keys()) this.host.registry.unregister(name);
+    this.#names.clear();
+    await this.session.close();
+  }
+
+  /** A list the server gave after connection: a pinned tool that changed is withdrawn, with a warning; new tools wait for `refresh()`. */
+  listed(tools: readonly McpToolDefinition[]): void {
+    if (this.#closed) return;
+    const changed = new Set(changedTools(this.#pinned, tools));
+    for (const [registered, serverName] of this.#names) {
+      if (!changed.has(serverName) || this.#withdrawn.has(registered)) continue;
+      const tool = this.host.registry.get(registered);
+      if (!tool) continue;
+      this.host.registry.withdraw(withdrawnTool(tool, this.name));
+      this.#withdrawn.add(registered);
+      this.host.notify({
+        type: 'warning',
+        code: 'mcp_tool_changed',
+        message: `The MCP server "${this.name}" changed the definition of "${serverName}" after connection; "${registered}" is withdrawn until connection.refresh()`,
+      });
+    }
+  }
+
+  #toolFor(definition: McpToolDefinition): Tool {
+    const name = fitToolName(definition.name, this.session.config.prefix);
+    const { outputSchema } = definition;
+    const check = outputSchema ? this.#outputCheck(name, outputSchema) : undefined;
+    return mcpTool(definition, name, this.session, this.session.config, check, () => !this.#withdrawn.has(name));
+  }
+
+  /** The check of a tool's structured output, compiled once, in the agent's validation mode. */
+  #outputCheck(name: string, outputSchema: object): JsonArgsValidator {
+    try {
+      return compileArgsValidator(withoutDialect(outputSchema), this.host.registry.validation);
+    } catch (error) {
+      throw new InvalidToolError(name, `the outputSchema from ${displayUrl(this.session.config.url)} is invalid: ${(error as Error).message}`);
+    }
+  }
+
+  /** This connection's tools become `tools`, all or none: on any clash or invalid definition nothing changes. */
+  #replace(tools: readonly Tool[]): void {
+    const { registry } = this.host;
+    const seen = new Set<string>();
+    for (const tool of tools) {
+      // Another tool's name, or two server names equal once fitted.
+      if (seen.has(tool.name) || (registry.has(tool.name) && !this.#names.has(tool.name))) throw new DuplicateToolError(tool.name);
+      seen.add(tool.name);
+    }
+    const previous = [...this.#names.keys()].map((name) => registry.get(name)).filter((tool): tool is Tool => tool !== undefined);
+    for (const tool of previous) registry.unregister(tool.name);
+    const added: string[] = [];
+    try {
+      for (const tool of tools) {
+        registry.register(tool);
+        added.push(tool.name);
+      }
+    } catch (error) {
+      for (const name of added) registry.unregister(name);
+      for (const tool of previous) {
+        registry.register(tool);
+        // A stand-in stays what it was: not offered.
+        if (this.#withdrawn.has(tool.name)) registry.withdraw(tool);
+      }
+      throw error;
+    }
+  }
+}

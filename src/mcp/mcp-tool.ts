@@ -1,0 +1,64 @@
+import { McpError } from '../errors/mcp-error.js';
+import { outputsJson } from '../tools/run-attempt.js';
+import type { ParametersSchema } from '../core/types.js';
+import type { Tool } from '../tools/types.js';
+import type { JsonArgsValidator } from '../validation/validate-args.js';
+import type { McpServerConfig } from './config.js';
+import { effectsOf } from './policy.js';
+import { withoutDialect } from './schema-dialect.js';
+import type { McpSession, McpToolDefinition } from './session.js';
+import { toolOutput } from './tool-output.js';
+
+/**
+ * A server tool as a Tool: its pinned definition, a policy from its annotations, and a call
+ * that goes to the server with a progress token (progress becomes `tool_progress` events)
+ * and the call's signal (an abort or our timeout sends `notifications/cancelled`).
+ */
+export function mcpTool(
+  definition: McpToolDefinition,
+  name: string,
+  session: McpSession,
+  config: McpServerConfig,
+  checkOutput: JsonArgsValidator | undefined,
+  /** Whether the definition is still the pinned one (see McpCallOptions). */
+  pinned: () => boolean,
+): Tool {
+  const effects = effectsOf(definition.name, definition.annotations, config);
+  return outputsJson({
+    name,
+    description: definition.description ?? definition.title ?? '',
+    parameters: withoutDialect(definition.inputSchema) as ParametersSchema,
+    ...effects,
+    call: async (args, ctx) => {
+      const onprogress = ({ progress, total, message }: { progress: number; total?: number; message?: string }) =>
+        ctx.run?.emit({
+          type: 'tool_progress',
+          callId: ctx.callId,
+          progress,
+          ...(total !== undefined ? { total } : {}),
+          ...(message !== undefined ? { message } : {}),
+        });
+      const result = await session.callTool(definition.name, args, { signal: ctx.signal, timeoutMs: effects.timeoutMs, onprogress, pinned }, definition);
+      return toolOutput(name, result, checkOutput);
+    },
+  });
+}
+
+/** What stands in for a tool whose definition changed on the server: not offered to the model, and every call is `tool_changed`. */
+export function withdrawnTool(tool: Tool, serverName: string): Tool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    parameters: { type: 'object' },
+    timeoutMs: tool.timeoutMs,
+    maxRetries: 0,
+    retryDelayMs: tool.retryDelayMs,
+    idempotent: true,
+    call: () => {
+      throw new McpError(
+        'tool_changed',
+        `Tool "${tool.name}" changed on the MCP server "${serverName}" after connection; it is withdrawn until the connection is refreshed`,
+      );
+    },
+  };
+}
