@@ -7,7 +7,7 @@ import type { RunResult } from '../runner/run-result.js';
 import type { LeafSnapshot } from '../store/types.js';
 import type { Tool, ToolContext } from '../tools/types.js';
 import { SPAWN_LEAF, type LeafOptions } from './leaf-options.js';
-import { spawnLeafTool } from './spawn-leaf.js';
+import { spawnLeafTool, type StartLeaf } from './spawn-leaf.js';
 
 /** One call of `spawn_leaf`: snapshot the conversation, run the leaf on it, record how it ended, return its answer. */
 export async function runLeaf(parent: Agent, options: LeafOptions, depth: number, maxDepth: number, task: string, asked: string[] | undefined, ctx: ToolContext): Promise<string> {
@@ -15,7 +15,10 @@ export async function runLeaf(parent: Agent, options: LeafOptions, depth: number
   if (!scope) throw new AmbiError('leaf_without_run', 'spawn_leaf runs only inside a ChatRunner run');
   const tools = leafTools(parent, options, asked);
   const leafAgent = parent.derive(tools);
-  if (depth + 1 < maxDepth) leafAgent.tool(spawnLeafTool(leafAgent, options, depth + 1));
+  if (depth + 1 < maxDepth) {
+    const start: StartLeaf = (subTask, subTools, subCtx, max) => runLeaf(leafAgent, options, depth + 1, max, subTask, subTools, subCtx);
+    leafAgent.tool(spawnLeafTool(options, start, depth + 1));
+  }
   const now = Date.now();
   const snapshot: LeafSnapshot = {
     id: crypto.randomUUID(),

@@ -1,7 +1,6 @@
-import type { Agent } from '../runner/agent.js';
 import { checkCount } from '../runner/check-options.js';
 import { defineTool } from '../tools/define-tool.js';
-import type { Tool } from '../tools/types.js';
+import type { Tool, ToolContext } from '../tools/types.js';
 import { DEFAULT_LEAF_TIMEOUT_MS, SPAWN_LEAF, type LeafOptions } from './leaf-options.js';
 
 const parameters = {
@@ -14,12 +13,16 @@ const parameters = {
   additionalProperties: false,
 } as const;
 
+/** Runs one leaf for a `spawn_leaf` call and resolves with its answer (run-leaf.ts, loaded when a leaf first starts). */
+export type StartLeaf = (task: string, tools: string[] | undefined, ctx: ToolContext, maxDepth: number) => Promise<string>;
+
 /**
- * The `spawn_leaf` tool of `parent` at `depth` (0 for a top-level agent): runs a sub-agent
- * on a snapshot of the conversation, with the parent's tools minus spawn_leaf, and
- * returns its final answer. Not idempotent: a leaf may have side effects.
+ * The `spawn_leaf` tool at `depth` (0 for a top-level agent): `start` runs a sub-agent on a
+ * snapshot of the conversation, with the parent's tools minus spawn_leaf, and the tool
+ * returns its final answer. Not idempotent: a leaf may have side effects. The parent agent
+ * is known only to `start`, so this definition imports nothing of the runner.
  */
-export function spawnLeafTool(parent: Agent, options: LeafOptions, depth = 0): Tool {
+export function spawnLeafTool(options: LeafOptions, start: StartLeaf, depth = 0): Tool {
   // Checked before the tool exists: `0` or `1.5` once let leaves run, or delegate a level too deep.
   checkCount('maxDepth', options.maxDepth);
   checkCount('maxIterations', options.maxIterations);
@@ -31,8 +34,7 @@ export function spawnLeafTool(parent: Agent, options: LeafOptions, depth = 0): T
       parameters,
       idempotent: false,
       timeoutMs: options.timeoutMs ?? DEFAULT_LEAF_TIMEOUT_MS,
-      // The leaf's code loads when a leaf first starts: a runner whose model never delegates never fetches it.
-      call: async ({ task, tools }, ctx) => (await import('./run-leaf.js')).runLeaf(parent, options, depth, maxDepth, task, tools, ctx),
+      call: ({ task, tools }, ctx) => start(task, tools, ctx, maxDepth),
     }),
     delegates: true,
   };

@@ -2,7 +2,7 @@ import { McpError } from '../errors/mcp-error.js';
 import { outputsJson } from '../tools/run-attempt.js';
 import type { ParametersSchema } from '../core/types.js';
 import type { Tool } from '../tools/types.js';
-import type { JsonArgsValidator } from '../validation/validate-args.js';
+import type { JsonArgsValidator } from '../validation/types.js';
 import type { McpServerConfig } from './config.js';
 import { effectsOf } from './policy.js';
 import { withoutDialect } from './schema-dialect.js';

@@ -1,7 +1,7 @@
 import { McpError } from '../errors/mcp-error.js';
 import { ToolError } from '../errors/tool-error.js';
 import type { JsonValue } from '../core/types.js';
-import type { JsonArgsValidator } from '../validation/validate-args.js';
+import type { JsonArgsValidator } from '../validation/types.js';
 
 /** A content block of a `tools/call` result, as far as this SDK reads it. */
 export interface McpContentBlock {

@@ -6,9 +6,10 @@ import type { ToolCallParser } from '../parser/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ToolManager } from '../tools/tool-manager.js';
 import { loadAjv } from '../validation/validate-args.js';
-import type { Tool, ValidationMode } from '../tools/types.js';
+import type { Tool } from '../tools/types.js';
+import type { ValidationMode } from '../validation/types.js';
 import type { LeafOptions } from '../leaf/leaf-options.js';
-import { spawnLeafTool } from '../leaf/spawn-leaf.js';
+import { spawnLeafTool, type StartLeaf } from '../leaf/spawn-leaf.js';
 import type { ToolCallJournal } from '../store/types.js';
 import { MemoryConversationStore, type ConversationStore } from '../store/memory-conversation-store.js';
 import { checkContextBudget, TokenCounter, type ContextBudget } from './context-budget.js';
@@ -96,7 +97,9 @@ export class Agent {
 
   /** Let the model delegate sub-tasks to leaves through a `spawn_leaf` tool (see LeafOptions). */
   leaf(options: LeafOptions): this {
-    return this.tool(spawnLeafTool(this, options));
+    // The leaf's code loads when a leaf first starts: a runner whose model never delegates never fetches it.
+    const start: StartLeaf = async (task, tools, ctx, maxDepth) => (await import('../leaf/run-leaf.js')).runLeaf(this, options, 0, maxDepth, task, tools, ctx);
+    return this.tool(spawnLeafTool(options, start));
   }
 
   /** Add a tool; throws DuplicateToolError on a taken name, InvalidToolError on a bad definition. */

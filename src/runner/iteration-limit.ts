@@ -1,7 +1,7 @@
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolResult } from '../core/types.js';
 import type { UserMessage } from '../core/types.js';
-import type { LoopContext } from './run-loop.js';
+import type { Agent } from './agent.js';
 
 /**
  * Leave a run's conversation as it must be when the run stops at maxIterations. Rolled
@@ -9,7 +9,7 @@ import type { LoopContext } from './run-loop.js';
  * its last batch of results (already stored), with a note that the run stopped, so the
  * model is never told that an effect did not happen and the next run does not repeat it.
  */
-export async function stopAtLimit(ctx: LoopContext, results: readonly ToolResult[], startLength: number): Promise<void> {
+export async function stopAtLimit(ctx: { conversation?: string; agent: Agent; maxIterations: number }, results: readonly ToolResult[], startLength: number): Promise<void> {
   const { conversation, agent } = ctx;
   if (!conversation) return;
   const store = agent.conversations;

@@ -2,8 +2,9 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { InvalidOptionError } from '../errors/invalid-option-error.js';
 import { errorMessage } from '../util/error-message.js';
 import { isStandardSchema, toParametersSchema, validateStandard, type StandardSchemaV1 } from '../validation/standard-schema.js';
-import type { ValidationMode } from '../tools/types.js';
-import { compileArgsValidator, type JsonArgsValidator } from '../validation/validate-args.js';
+import type { ValidationMode } from '../validation/types.js';
+import { compileArgsValidator } from '../validation/validate-args.js';
+import { type JsonArgsValidator } from '../validation/types.js';
 import type { UserMessage } from '../core/types.js';
 import { capText } from './tool-message.js';
 

@@ -3,9 +3,11 @@ import { InvalidToolError } from '../errors/invalid-tool-error.js';
 import { checkSchema } from '../validation/check-schema.js';
 import { checkTool } from './check-tool.js';
 import { validateStandard } from '../validation/standard-schema.js';
-import type { Tool, ValidationMode } from './types.js';
+import type { Tool } from './types.js';
+import type { ValidationMode } from '../validation/types.js';
 import type { ToolDefinition } from '../core/types.js';
-import { checkValidationMode, compileArgsValidator, type ArgsValidator, type JsonArgsValidator } from '../validation/validate-args.js';
+import { checkValidationMode, compileArgsValidator } from '../validation/validate-args.js';
+import { type ArgsValidator, type JsonArgsValidator } from '../validation/types.js';
 
 /** A tool and its argument validator, as the ToolManager reads them. */
 export interface RegisteredTool {

@@ -4,7 +4,8 @@ import { isThenable } from '../util/thenable.js';
 import { delay } from '../util/delay.js';
 import { runAttempt, type AttemptOutcome } from './run-attempt.js';
 import { toolFailure } from './tool-failure.js';
-import type { RunScope, Tool, ValidationMode } from './types.js';
+import type { RunScope, Tool } from './types.js';
+import type { ValidationMode } from '../validation/types.js';
 import type { ToolCall, ToolResult } from '../core/types.js';
 import { errorMessage } from '../util/error-message.js';
 

@@ -17,9 +17,6 @@ export type ArgsOf<S> = S extends StandardSchemaV1
       : FromSchema<S>
     : Record<string, unknown>;
 
-/** How argument validators are built in a realm: see ToolRegistryOptions. */
-export type ValidationMode = 'auto' | 'no-eval';
-
 /** What a tool receives besides its arguments. */
 export interface ToolContext {
   /** Aborted when the attempt times out or the run is aborted; `reason` says which. */

@@ -2,7 +2,7 @@ import { isAmbiError } from '../errors/ambi-error.js';
 import { errorMessage } from '../util/error-message.js';
 import { nestedTooDeep, TOO_DEEP } from './args-depth.js';
 import { isThenable } from '../util/thenable.js';
-import type { ArgsCheck, ArgsValidator } from './validate-args.js';
+import type { ArgsCheck, ArgsValidator } from './types.js';
 
 /** Validated args, or why not: `code` is `invalid_arguments` unless said (a tool whose schema could not be compiled: `invalid_tool`). */
 export type DecodedArgs = { ok: true; value: unknown } | { ok: false; message: string; code?: string };

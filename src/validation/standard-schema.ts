@@ -4,7 +4,7 @@ import { InvalidToolError } from '../errors/invalid-tool-error.js';
 import { jsonPointer } from './problem.js';
 import type { ParametersSchema } from '../core/types.js';
 import { errorMessage } from '../util/error-message.js';
-import type { ArgsCheck } from './validate-args.js';
+import type { ArgsCheck } from './types.js';
 
 /** A schema of any Standard Schema library: `~standard.validate` checks (and may transform) a value. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {

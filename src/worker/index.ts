@@ -22,7 +22,8 @@ export type { Run, RunOptions } from '../runner/chat-runner.js';
 export type { RunEvent } from '../runner/events.js';
 export type { RunResult } from '../runner/run-result.js';
 export type { Message } from '../core/types.js';
-export type { Tool, ToolContext, ValidationMode } from '../tools/types.js';
+export type { Tool, ToolContext } from '../tools/types.js';
+export type { ValidationMode } from '../validation/types.js';
 export type { JsonValue, ToolCall, ToolResult } from '../core/types.js';
 export type { StandardSchemaV1 } from '../validation/standard-schema.js';
 // What a page keeps of its own: its stores (read on the page, as the demo's lists do) and the local model's download.

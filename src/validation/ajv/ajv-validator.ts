@@ -5,7 +5,7 @@ import { compileNoEvalValidator } from '../no-eval/no-eval-validator.js';
 import { describeProblem } from '../problem.js';
 import { mayFillDefaults } from '../no-eval/schema-defaults.js';
 import { isSchemaNode, subschemas } from '../no-eval/schema-keywords.js';
-import type { JsonArgsValidator } from '../validate-args.js';
+import type { JsonArgsValidator } from '../types.js';
 
 // One Ajv per realm: compiled validators are cached on it and in `compiled` below.
 let ajv: Ajv | undefined;

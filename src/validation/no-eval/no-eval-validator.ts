@@ -5,7 +5,7 @@ import { jsonView } from '../json-view.js';
 import { problemsOf } from './no-eval-problems.js';
 import { describeProblem } from '../problem.js';
 import { applyDefaults, planDefaults } from './schema-defaults.js';
-import type { JsonArgsValidator } from '../validate-args.js';
+import type { JsonArgsValidator } from '../types.js';
 
 const compiled = new WeakMap<object, JsonArgsValidator>();
 

@@ -13,7 +13,8 @@ import { EventChannel } from '../../runner/events.js';
 import type { RunResult } from '../../runner/run-result.js';
 import { onAbort } from '../../util/abort-source.js';
 import { checkTool } from '../../tools/check-tool.js';
-import type { Tool, ValidationMode } from '../../tools/types.js';
+import type { Tool } from '../../tools/types.js';
+import type { ValidationMode } from '../../validation/types.js';
 import { defined } from '../../util/defined.js';
 import { toDescriptor } from '../wire/descriptor.js';
 import { askHere, callHere } from '../tool-host/call-here.js';
@@ -23,7 +24,7 @@ import { PagePort } from './page-port.js';
 import { refusedRun } from './refused-run.js';
 import { RunnerSetup } from './runner-setup.js';
 import { comlinkEndpoint } from '../wire/session-link.js';
-import type { RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireRunOptions, WorkerLeafOptions } from '../wire/protocol.js';
+import type { RunnerConfig, RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireRunOptions } from '../wire/protocol.js';
 import { ToolWorkerSupervisor, type WorkerSource, type WorkerToolsOptions } from '../tool-host/tool-worker.js';
 import { registerTransferHandlers } from '../wire/transfer-handlers.js';
 import { toWireReason } from '../wire/wire-error.js';
@@ -44,26 +45,10 @@ interface PageRun {
   pending?: Promise<void>;
 }
 
-export interface WorkerRunnerOptions {
-  engine: EngineConfig;
-  /** Calls of one reply that run at once (default 5). */
-  concurrency?: number;
-  preamble?: string;
-  maxResultChars?: number;
-  /** IndexedDB database (in the worker) for conversations, the tool-call journal and leaf snapshots. */
-  database?: string;
-  /** Let the model delegate to leaves with `spawn_leaf` (snapshots in `database`). */
-  leaf?: WorkerLeafOptions;
+/** What `createWorkerRunner` takes: the runner worker's configuration, and how to start the worker. */
+export interface WorkerRunnerOptions extends RunnerConfig {
   /** Start the runner worker yourself (default: the one bundled with ambi-web). */
   worker?: () => Worker;
-  /**
-   * How the runner worker validates tool arguments: `auto` (default: ajv's compiled
-   * validators, or a no-eval validator where the worker's CSP refuses eval) or `no-eval`
-   * (never attempts eval: no CSP violation at all, for extensions and strict-CSP sites).
-   */
-  validation?: ValidationMode;
-  /** The agent's context budget (see `AgentOptions.context`); a local model sets its own by default. */
-  context?: ContextBudget;
 }
 
 export type { WorkerToolsOptions } from '../tool-host/tool-worker.js';

@@ -2,7 +2,7 @@ import { AmbiError } from '../../errors/ambi-error.js';
 import { invalidArgumentsMessage } from '../../validation/decode-args.js';
 import { toolOutputJson } from '../../tools/json-output.js';
 import { validateStandard } from '../../validation/standard-schema.js';
-import type { ArgsCheck } from '../../validation/validate-args.js';
+import type { ArgsCheck } from '../../validation/types.js';
 import { isThenable } from '../../util/thenable.js';
 import { toolContext } from '../../tools/tool-context.js';
 import type { AbortSource } from '../../util/abort-source.js';

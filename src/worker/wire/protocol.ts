@@ -7,7 +7,9 @@ import type { ToolContext, ToolPolicy } from '../../tools/types.js';
 import type { JsonValue, ToolDefinition } from '../../core/types.js';
 import type { McpServerConfig } from '../../mcp/config.js';
 import type { WireError, WireReason } from './wire-error.js';
-import type { WorkerRunnerOptions } from '../page/worker-runner.js';
+import type { EngineConfig } from '../../engines/config.js';
+import type { ContextBudget } from '../../runner/context-budget.js';
+import type { ValidationMode } from '../../validation/types.js';
 
 /** A tool as it crosses a boundary: its definition and policy; its code stays home. */
 export interface ToolDescriptor extends ToolDefinition, ToolPolicy {
@@ -41,7 +43,26 @@ export type WorkerToPage =
 export type PageToWorker = { t: 'done'; id: number; ok: true; value: unknown } | { t: 'done'; id: number; ok: false; error: WireError };
 
 /** The runner worker's settings: `createWorkerRunner`'s options that are plain data. */
-export type RunnerConfig = Omit<WorkerRunnerOptions, 'worker'>;
+/** A runner worker's configuration: plain data, sent once when the worker starts. */
+export interface RunnerConfig {
+  engine: EngineConfig;
+  /** Calls of one reply that run at once (default 5). */
+  concurrency?: number;
+  preamble?: string;
+  maxResultChars?: number;
+  /** IndexedDB database (in the worker) for conversations, the tool-call journal and leaf snapshots. */
+  database?: string;
+  /** Let the model delegate to leaves with `spawn_leaf` (snapshots in `database`). */
+  leaf?: WorkerLeafOptions;
+  /**
+   * How the runner worker validates tool arguments: `auto` (default: ajv's compiled
+   * validators, or a no-eval validator where the worker's CSP refuses eval) or `no-eval`
+   * (never attempts eval: no CSP violation at all, for extensions and strict-CSP sites).
+   */
+  validation?: ValidationMode;
+  /** The agent's context budget (see `AgentOptions.context`); a local model sets its own by default. */
+  context?: ContextBudget;
+}
 
 /** `LeafOptions` without the store, which the worker opens itself. */
 export type WorkerLeafOptions = Omit<LeafOptions, 'store'>;
