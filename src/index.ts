@@ -11,8 +11,7 @@ export { ContextOverflowError } from './errors/context-overflow-error.js';
 
 // Tools
 export { defineTool, type ToolSpec } from './tools/define-tool.js';
-export { ToolRegistry } from './tools/ajv-registry.js';
-export type { ToolRegistryOptions } from './tools/registry.js';
+export { ToolRegistry, type ToolRegistryOptions } from './tools/registry.js';
 export { ToolManager, type ExecuteOptions, type ToolManagerOptions } from './tools/tool-manager.js';
 export type { StandardJSONSchemaConverter, StandardSchemaV1 } from './validation/standard-schema.js';
 export { DEFAULT_POLICY } from './tools/policy.js';

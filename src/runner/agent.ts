@@ -46,7 +46,12 @@ const MAX_UNSEEN_NOTICES = 16;
 
 /** A model, its tools and its memory: what a ChatRunner runs. */
 export class Agent {
+  /** The tools this agent may call, by name (`agent.tool(t)` registers into it). */
   readonly registry: ToolRegistry;
+  /**
+   * What runs this agent's calls: the ToolManager over `registry`, which applies each tool's
+   * policy. Named for what it is used for (`agent.tools.execute(call)`), not a list of tools.
+   */
   readonly tools: ToolManager;
   readonly preamble: string | undefined;
   readonly parser: ToolCallParser;

@@ -1,5 +1,6 @@
 import type { RegisteredTool, ToolRegistry } from './registry.js';
 import { decodeArgs, type DecodedArgs } from '../validation/decode-args.js';
+import { ajvLoaded, loadAjv } from '../validation/validate-args.js';
 import { isThenable } from '../util/thenable.js';
 import { delay } from '../util/delay.js';
 import { runAttempt, type AttemptOutcome } from './run-attempt.js';
@@ -40,7 +41,11 @@ export class ToolManager {
 
   /** Decode, validate and run `call`, with its timeout and retries; resolves with its ToolResult. */
   execute(call: ToolCall, options: ExecuteOptions = {}): Promise<ToolResult> {
-    return executeEntry(this.registry, this.registry.entry(call.name), call, undefined, options);
+    const run = () => executeEntry(this.registry, this.registry.entry(call.name), call, undefined, options);
+    // `auto` validates with ajv's compiled validators; its compiler loads with the first call
+    // that may need it, not with the SDK. Should it fail to load, the no-eval validator decides alike.
+    if (this.registry.validation === 'auto' && !ajvLoaded()) return loadAjv().then(run, run);
+    return run();
   }
 }
 

@@ -39,6 +39,11 @@ export function compileArgsValidator(schema: object, validation: ValidationMode 
   }
 }
 
+/** Whether ajv's compiler is here (provided, or loaded by `loadAjv`). */
+export function ajvLoaded(): boolean {
+  return ajvCompiler !== undefined;
+}
+
 /** Whether this realm refused ajv's eval (so `auto` now builds no-eval validators). */
 export function evalRefusedInThisRealm(): boolean {
   return evalRefused;
