@@ -1,8 +1,8 @@
 import type { ParametersSchema, ToolDefinition } from '../core/types.js';
-import type { TagTexts } from './messages.js';
+import type { CallTags } from '../core/types.js';
 
 /** System-prompt text that teaches the tag format, with these tags, for these tools. */
-export function tagInstructions(definitions: readonly ToolDefinition[], tags: TagTexts): string {
+export function tagInstructions(definitions: readonly ToolDefinition[], tags: CallTags): string {
   const { open, close } = tags;
   if (definitions.length === 0) {
     return 'No tools are available in this conversation: answer directly, without tool calls.';

@@ -2,15 +2,11 @@
  * Error messages for the model. Each says what is wrong, then shows the expected
  * format, because the model reads it in the next turn and has to fix its own output.
  */
+import type { CallTags } from '../core/types.js';
 
-/** The tags a message refers to. */
-export interface TagTexts {
-  open: string;
-  close: string;
-}
 
 /** One line showing the expected format with these tags. */
-export function expectedFormat(tags: TagTexts): string {
+export function expectedFormat(tags: CallTags): string {
   return `Expected format: ${tags.open}{"name": "tool_name", "args": {"key": "value"}}${tags.close}`;
 }
 
@@ -43,7 +39,7 @@ const keyList = (keys: readonly string[]): string => {
 };
 
 /** Messages for each way a block can fail, given the parser's tags. */
-export function formatMessages(tags: TagTexts) {
+export function formatMessages(tags: CallTags) {
   const format = expectedFormat(tags);
   // Written once per parser: a hostile reply of thousands of empty blocks shares one string.
   const empty = `The tool call block is empty: put one JSON object inside the tags. ${format}`;

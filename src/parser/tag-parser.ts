@@ -9,10 +9,7 @@ import type { ParseResult, ToolCallParser } from './types.js';
 import type { CallTags } from '../core/types.js';
 
 /** The tags that delimit a call; both default to the `[TOOL_CALL]` pair. */
-export interface TagParserOptions {
-  open?: string;
-  close?: string;
-}
+export type TagParserOptions = Partial<CallTags>;
 
 /**
  * Reads calls written as `[TOOL_CALL]{"name": ..., "args": {...}}[/TOOL_CALL]` (or other

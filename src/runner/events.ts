@@ -1,4 +1,4 @@
-import { AmbiError } from '../errors/ambi-error.js';
+import { AsyncQueue } from '../util/async-queue.js';
 import type { FinishReason, Usage } from '../core/types.js';
 import type { ParseError } from '../parser/types.js';
 import type { ToolCall, ToolResult } from '../core/types.js';
@@ -40,83 +40,9 @@ export function joinTextDelta(last: RunEvent | undefined, delta: TextDelta, text
   return true;
 }
 
-/**
- * A single-reader event queue that never stalls the producer. Its memory stays bounded
- * by the run's own work: consecutive text deltas merge into one while unread. One reader
- * at a time: a second one, while the first reads, is refused (two would wake only one of
- * them, and the other would wait forever); a reader that stops early leaves what it had
- * not read for the next.
- */
-export class EventChannel implements AsyncIterable<RunEvent> {
-  #queue: RunEvent[] = [];
-  #wake: (() => void) | undefined;
-  #closed = false;
-  #reading = false;
-
-  #sink: ((event: RunEvent | null) => void) | undefined;
-
-  /** Queue an event (a text delta joins an unread one before it). */
-  push(event: RunEvent): void {
-    if (this.#closed) return;
-    if (this.#sink) return this.#sink(event);
-    if (event.type !== 'text_delta' || !joinTextDelta(this.#queue.at(-1), event)) this.#queue.push(event);
-    this.#notify();
-  }
-
-  /** No more events; the reader drains what is queued, then ends. */
-  close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#sink?.(null);
-    this.#notify();
-  }
-
-  /**
-   * Hand every event, synchronously as it is pushed, to `sink` instead of a reader
-   * (`null` once closed): for a sink that batches on its own, such as a port.
-   */
-  pipe(sink: (event: RunEvent | null) => void): void {
-    for (const event of this.#queue.splice(0)) sink(event);
-    if (this.#closed) sink(null);
-    else this.#sink = sink;
-  }
-
-  #notify(): void {
-    const wake = this.#wake;
-    this.#wake = undefined;
-    wake?.();
-  }
-
-  /** Everything queued now (waiting for at least one event), or null once closed and drained. */
-  async #take(): Promise<RunEvent[] | null> {
-    while (this.#queue.length === 0) {
-      if (this.#closed) return null;
-      await new Promise<void>((resolve) => (this.#wake = resolve));
-    }
-    const batch = this.#queue;
-    this.#queue = [];
-    return batch;
-  }
-
-  async *[Symbol.asyncIterator](): AsyncIterator<RunEvent> {
-    if (this.#reading) throw new AmbiError('events_busy', "A run's events have one reader at a time, and another is reading them");
-    this.#reading = true;
-    // Each batch is handed over and forgotten, so a slow reader holds no history.
-    let batch: RunEvent[] = [];
-    let at = 0;
-    try {
-      for (;;) {
-        if (at === batch.length) {
-          const next = await this.#take();
-          if (!next) return;
-          [batch, at] = [next, 0];
-        }
-        yield batch[at++]!;
-      }
-    } finally {
-      // A reader that broke out early: what it had not read goes back in front, for the next one.
-      if (at < batch.length) this.#queue = batch.slice(at).concat(this.#queue);
-      this.#reading = false;
-    }
+/** A run's events, read once with `for await`: consecutive unread text deltas merge into one (see AsyncQueue). */
+export class EventChannel extends AsyncQueue<RunEvent> {
+  constructor() {
+    super((last, next) => next.type === 'text_delta' && joinTextDelta(last, next));
   }
 }

@@ -10,7 +10,7 @@ import { ModelLoader } from './loader.js';
 import { localModel, type LocalModelConfig, type LocalModelDeps, type LocalModelInfo } from './local-model.js';
 import { generationError } from './runtime.js';
 import { templateMessages } from './template.js';
-import { ChunkQueue } from './turns.js';
+import { AsyncQueue } from '../../util/async-queue.js';
 import { Limiter } from '../../runner/limiter.js';
 import type { Engine, EngineEvent, EngineRequest } from '../types.js';
 import type { FinishReason, Usage } from '../../core/types.js';
@@ -77,7 +77,7 @@ async function* generate(config: LocalModelConfig, loader: ModelLoader, lock: Li
     throw signal?.aborted ? abortedError(signal) : error;
   });
   const { controller, unlink } = childController(signal);
-  const chunks = new ChunkQueue<ChatCompletionChunk>();
+  const chunks = new AsyncQueue<ChatCompletionChunk>();
   const running = model.wllama
     .createChatCompletion({
       messages: templateMessages(request.messages),
