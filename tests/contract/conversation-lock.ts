@@ -21,6 +21,14 @@ function heldEngine() {
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
+/** Wait until `ready()` holds (a loaded machine may take more than one tick to start a run). */
+async function until(ready: () => boolean): Promise<void> {
+  for (let waited = 0; !ready(); waited += 5) {
+    if (waited > 10_000) throw new Error('timed out waiting for the run to reach the engine');
+    await tick();
+  }
+}
+
 /** A held engine and `start(input)`, which runs it on one fresh conversation, each run on its own ChatRunner. */
 async function oneConversation(conversations?: MemoryConversationStore) {
   const { engine, state } = heldEngine();
@@ -37,11 +45,12 @@ export function describeConversationLock(realm: string): void {
       const { state, id, start } = await oneConversation(conversations);
       const first = start('one');
       const second = start('two');
+      await until(() => state.open === 1);
       await tick();
       expect(state.open).toBe(1);
       state.releases.shift()!();
       await first.result;
-      await tick();
+      await until(() => state.releases.length === 1);
       state.releases.shift()!();
       await second.result;
       expect(state.peak).toBe(1);
@@ -51,7 +60,7 @@ export function describeConversationLock(realm: string): void {
     it("fails the second run at once with conversation_busy when it chooses lock: 'fail'", async () => {
       const { state, start } = await oneConversation();
       const first = start('one');
-      await tick();
+      await until(() => state.open === 1);
       const error = await start('two', { lock: 'fail' }).result.catch((e: unknown) => e);
       expect(isAmbiError(error, 'conversation_busy')).toBe(true);
       state.releases.shift()!();
@@ -63,7 +72,7 @@ export function describeConversationLock(realm: string): void {
       const agent = await Agent.make(engine);
       const a = new ChatRunner().run(agent, 'a', { conversation: `a-${crypto.randomUUID()}` });
       const b = new ChatRunner().run(agent, 'b', { conversation: `b-${crypto.randomUUID()}` });
-      await tick();
+      await until(() => state.open === 2);
       expect(state.open).toBe(2);
       state.releases.splice(0).forEach((release) => release());
       await Promise.all([a.result, b.result]);
@@ -73,7 +82,7 @@ export function describeConversationLock(realm: string): void {
       const { state, start } = await oneConversation();
       const first = start('one');
       const second = start('two');
-      await tick();
+      await until(() => state.open === 1);
       second.abort('changed my mind');
       const error = await second.result.catch((e: unknown) => e);
       expect(isAmbiError(error, 'aborted')).toBe(true);
@@ -86,7 +95,7 @@ export function describeConversationLock(realm: string): void {
       const { state, start } = await oneConversation();
       const first = start('one');
       const second = start('two');
-      await tick();
+      await until(() => state.open === 1);
       second.abort('changed my mind');
       await second.result.catch(() => {});
       const third = start('three');
@@ -94,7 +103,7 @@ export function describeConversationLock(realm: string): void {
       expect(state.open).toBe(1);
       state.releases.shift()!();
       await first.result;
-      await tick();
+      await until(() => state.releases.length === 1);
       expect(state.open).toBe(1);
       state.releases.shift()!();
       await third.result;
