@@ -1,5 +1,6 @@
 import type { RunEvent } from '../runner/events.js';
 import { LazyAbortController } from '../tools/abort-source.js';
+import { unpackEvents } from './event-codec.js';
 import { isThenable } from '../tools/thenable.js';
 import type { PageToWorker, ToolInvoker, WorkerToPage } from './protocol.js';
 import { sessionLink } from './session-link.js';
@@ -33,7 +34,7 @@ export class PagePort {
   #receive(message: WorkerToPage): void {
     switch (message.t) {
       case 'events':
-        for (const [runId, events] of message.events) this.onEvents(runId, events);
+        for (const [runId, events] of message.events) this.onEvents(runId, events && unpackEvents(events));
         return;
       case 'abort': {
         // The worker has ended the call: its answer is no longer awaited.

@@ -1,9 +1,9 @@
 // Wire types between the page, the runner worker and dedicated tool workers. Types only.
 import type { LeafOptions } from '../leaf/leaf-options.js';
 import type { RunOptions } from '../runner/chat-runner.js';
-import type { RunEvent } from '../runner/events.js';
 import type { AbortSource } from '../tools/abort-source.js';
 import type { JsonValue, ToolContext, ToolDefinition, ToolPolicy } from '../tools/types.js';
+import type { PackedEvents } from './event-codec.js';
 import type { WireError, WireReason } from './wire-error.js';
 import type { WorkerRunnerOptions } from './worker-runner.js';
 
@@ -33,8 +33,8 @@ export type WorkerToPage =
   | { t: 'ask'; id: number; tool: string; args: unknown }
   /** Ends a call or an ask. */
   | { t: 'abort'; id: number; reason: WireReason }
-  /** Run events in the order they happened; `null` ends a run's events. */
-  | { t: 'events'; events: Array<[runId: string, events: RunEvent[] | null]> };
+  /** Run events in the order they happened (packed, see event-codec.ts); `null` ends a run's events. */
+  | { t: 'events'; events: Array<[runId: string, events: PackedEvents | null]> };
 
 export type PageToWorker = { t: 'done'; id: number; ok: true; value: unknown } | { t: 'done'; id: number; ok: false; error: WireError };
 

@@ -1,6 +1,7 @@
 import { joinTextDelta, type RunEvent } from '../runner/events.js';
 import type { AbortSource } from '../tools/abort-source.js';
 import type { JsonValue } from '../tools/types.js';
+import { packEvents } from './event-codec.js';
 import type { PageToWorker, ToolInvoker, WorkerToPage } from './protocol.js';
 import { sessionLink } from './session-link.js';
 import { fromWireError, toWireReason } from './wire-error.js';
@@ -26,10 +27,10 @@ export class WorkerPort {
   readonly #flush = () => {
     this.#batching = false;
     if (this.#outbox.length === 0) return;
-    const events = this.#outbox;
+    const queued = this.#outbox;
     this.#outbox = [];
     this.#outboxText = 0;
-    this.#send({ t: 'events', events });
+    this.#send({ t: 'events', events: queued.map(([runId, events]) => [runId, events && packEvents(events, [])]) });
   };
 
   readonly #send: (message: WorkerToPage) => void;
