@@ -78,7 +78,9 @@ export async function executeEntry(
   const idempotencyKey = options.idempotencyKey ?? call.idempotencyKey ?? crypto.randomUUID();
   for (let attempt = 1; ; attempt++) {
     options.onAttempt?.(attempt);
-    const outcome = await runAttempt(tool, args.value, { callId: id, attempt, idempotencyKey, ...(options.scope ? { run: options.scope } : {}) }, signal);
+    // Two literals rather than a spread of one: a spread into a literal is V8's slow path.
+    const ctx = options.scope ? { callId: id, attempt, idempotencyKey, run: options.scope } : { callId: id, attempt, idempotencyKey };
+    const outcome = await runAttempt(tool, args.value, ctx, signal);
     const retry = outcome.kind === 'timeout' && tool.idempotent && attempt <= tool.maxRetries;
     if (!retry) return done(attempt, outcome, tool);
     options.onRetry?.({ attempt, nextAttempt: attempt + 1, delayMs: tool.retryDelayMs });
