@@ -44,9 +44,16 @@ export class PagePort {
         return;
       }
       case 'call': {
-        const abort = this.#start(message.id);
-        this.#answer(message.id, () => this.#tool(message.tool).call(message.args, message.ctx, abort));
-        return;
+        // No closure per call: the commonest message, by far.
+        const { id, callId, attempt, idempotencyKey } = message;
+        const abort = this.#start(id);
+        let value: unknown;
+        try {
+          value = this.#tool(message.tool).call(message.args, { callId, attempt, idempotencyKey }, abort);
+        } catch (error) {
+          return this.#fail(id, error);
+        }
+        return this.#settle(id, value);
       }
       case 'ask': {
         // An approval rule is stopped like a call: a tool worker's rule that spins gets its worker terminated.
@@ -72,17 +79,29 @@ export class PagePort {
 
   /** Run `work` now; answer at once if it returns a plain value, else when it settles. */
   #answer(id: number, work: () => unknown): void {
-    const fail = (error: unknown) => this.#reply({ t: 'done', id, ok: false, error: toWireError(error) });
     let value: unknown;
-    let later: boolean;
     try {
       value = work();
-      later = isThenable(value);
     } catch (error) {
-      return fail(error);
+      return this.#fail(id, error);
     }
-    if (later) void Promise.resolve(value).then((settled) => this.#reply({ t: 'done', id, ok: true, value: settled }), fail);
+    this.#settle(id, value);
+  }
+
+  /** Answer `id` with `value`: at once if it is a plain value, else when it settles. */
+  #settle(id: number, value: unknown): void {
+    let later: boolean;
+    try {
+      later = isThenable(value); // reads `then`, which may throw
+    } catch (error) {
+      return this.#fail(id, error);
+    }
+    if (later) void Promise.resolve(value).then((settled) => this.#reply({ t: 'done', id, ok: true, value: settled }), (error: unknown) => this.#fail(id, error));
     else this.#reply({ t: 'done', id, ok: true, value });
+  }
+
+  #fail(id: number, error: unknown): void {
+    this.#reply({ t: 'done', id, ok: false, error: toWireError(error) });
   }
 
   #reply(message: PageToWorker): void {

@@ -29,7 +29,8 @@ export interface ToolInvoker {
  * results, and batches of run events, on the worker's own channel, in order.
  */
 export type WorkerToPage =
-  | { t: 'call'; id: number; tool: string; args: unknown; ctx: WireContext }
+  /** The context's fields ride on the message itself: a nested object costs its clone each way. */
+  | ({ t: 'call'; id: number; tool: string; args: unknown } & WireContext)
   | { t: 'ask'; id: number; tool: string; args: unknown }
   /** Ends a call or an ask. */
   | { t: 'abort'; id: number; reason: WireReason }

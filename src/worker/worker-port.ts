@@ -49,7 +49,8 @@ export class WorkerPort {
   /** How the worker's ToolManager reaches the page tool `tool`. */
   invoker(tool: string): ToolInvoker {
     return {
-      call: (args, ctx, abort) => this.#request<JsonValue>({ t: 'call', id: this.#next++, tool, args, ctx }, abort),
+      call: (args, ctx, abort) =>
+        this.#request<JsonValue>({ t: 'call', id: this.#next++, tool, args, callId: ctx.callId, attempt: ctx.attempt, idempotencyKey: ctx.idempotencyKey }, abort),
       needsApproval: (args, abort) => this.#request<boolean>({ t: 'ask', id: this.#next++, tool, args }, abort),
     };
   }
