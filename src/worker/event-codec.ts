@@ -15,6 +15,8 @@ const OTHER = 0;
 const CALL = 1;
 const STARTED = 2;
 const FINISHED = 3;
+/** A tool_finished right after its call's tool_started (the usual order): its id and name are that event's. */
+const FINISHED_AFTER_START = 4;
 
 /** Whether `object`'s own enumerable keys are exactly `keys`, in order (the order a clone keeps). */
 function keysAre(object: object, keys: readonly string[]): boolean {
@@ -33,11 +35,19 @@ const FAILURE = ['id', 'name', 'ok', 'error', 'attempts', 'durationMs'];
 
 /** Append `events`, packed, to `into`. */
 export function packEvents(events: readonly RunEvent[], into: PackedEvents): PackedEvents {
+  // The tool_started packed just before, if the last one was.
+  let started: Extract<RunEvent, { type: 'tool_started' }> | undefined;
   for (const event of events) {
-    if (event.type === 'tool_started' && keysAre(event, STARTED_EVENT)) into.push(STARTED, event.callId, event.name, event.attempt);
-    else if (event.type === 'tool_finished' && keysAre(event, FINISHED_EVENT) && isPlainResult(event.result)) {
+    const previous = started;
+    started = undefined;
+    if (event.type === 'tool_started' && keysAre(event, STARTED_EVENT)) {
+      into.push(STARTED, event.callId, event.name, event.attempt);
+      started = event;
+    } else if (event.type === 'tool_finished' && keysAre(event, FINISHED_EVENT) && isPlainResult(event.result)) {
       const { result } = event;
-      into.push(FINISHED, result.id, result.name, result.ok, result.ok ? result.output : result.error, result.attempts, result.durationMs);
+      if (previous && previous.callId === result.id && previous.name === result.name) into.push(FINISHED_AFTER_START);
+      else into.push(FINISHED, result.id, result.name);
+      into.push(result.ok, result.ok ? result.output : result.error, result.attempts, result.durationMs);
     } else if (event.type === 'tool_call' && keysAre(event, CALL_EVENT) && isObject(event.call) && keysAre(event.call, CALL_FIELDS)) {
       const { call } = event;
       into.push(CALL, call.id, call.name, call.arguments, call.idempotencyKey);
@@ -61,18 +71,28 @@ export function unpackEvents(packed: PackedEvents): RunEvent[] {
   const events: RunEvent[] = [];
   const p = packed as never[];
   let at = 0;
+  // The id and name of the tool_started just before (FINISHED_AFTER_START's).
+  let id = '';
+  let name = '';
   while (at < packed.length) {
     switch (packed[at]) {
       case STARTED:
-        events.push({ type: 'tool_started', callId: p[at + 1]!, name: p[at + 2]!, attempt: p[at + 3]! });
+        id = p[at + 1]!;
+        name = p[at + 2]!;
+        events.push({ type: 'tool_started', callId: id, name, attempt: p[at + 3]! });
         at += 4;
         break;
-      case FINISHED: {
-        const result: ToolResult = p[at + 3]
-          ? { id: p[at + 1]!, name: p[at + 2]!, ok: true, output: p[at + 4]!, attempts: p[at + 5]!, durationMs: p[at + 6]! }
-          : { id: p[at + 1]!, name: p[at + 2]!, ok: false, error: p[at + 4]!, attempts: p[at + 5]!, durationMs: p[at + 6]! };
+      case FINISHED:
+        id = p[at + 1]!;
+        name = p[at + 2]!;
+        at += 2;
+      // falls through: the rest is as after a start
+      case FINISHED_AFTER_START: {
+        const result: ToolResult = p[at + 1]
+          ? { id, name, ok: true, output: p[at + 2]!, attempts: p[at + 3]!, durationMs: p[at + 4]! }
+          : { id, name, ok: false, error: p[at + 2]!, attempts: p[at + 3]!, durationMs: p[at + 4]! };
         events.push({ type: 'tool_finished', result });
-        at += 7;
+        at += 5;
         break;
       }
       case CALL:

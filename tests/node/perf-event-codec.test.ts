@@ -27,6 +27,13 @@ const events: RunEvent[] = [
   { type: 'tool_call', call: { name: 'ping', id: 'call_5', arguments: {}, idempotencyKey: 'k' } },
   { type: 'tool_finished', result: { id: 'call_6', name: 'ping', ok: true, output: 1, attempts: 1, durationMs: 1, extra: true } as never },
   { type: 'tool_started', attempt: 1, callId: 'call_7', name: 'ping' },
+  // A result right after a start of another call, or of another tool, names its own.
+  { type: 'tool_started', callId: 'call_8', name: 'ping', attempt: 1 },
+  { type: 'tool_finished', result: { id: 'call_9', name: 'ping', ok: true, output: 'pong', attempts: 1, durationMs: 1 } },
+  { type: 'tool_started', callId: 'call_10', name: 'ping', attempt: 2 },
+  { type: 'tool_finished', result: { id: 'call_10', name: 'pong', ok: false, error: { code: 'crashed', message: 'x' }, attempts: 2, durationMs: 3 } },
+  { type: 'tool_started', callId: 'call_11', name: 'ping', attempt: 1 },
+  { type: 'tool_finished', result: { id: 'call_11', name: 'ping', ok: false, error: { code: 'tool_error', message: 'no' }, attempts: 1, durationMs: 2 } },
   { type: 'iteration_finished', iteration: 1, finishReason: 'tool_calls', toolCalls: 2 },
 ];
 
