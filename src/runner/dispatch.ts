@@ -3,7 +3,7 @@ import type { ToolCallJournal } from '../store/types.js';
 import { applyRule, type ApprovalRule } from '../tools/approval-rule.js';
 import { decodeArgs, type DecodedArgs } from '../validation/decode-args.js';
 import { toolFailure } from '../tools/tool-failure.js';
-import { executeEntry, type ToolManager } from '../tools/tool-manager.js';
+import { executeEntry, type ExecuteOptions, type ToolManager } from '../tools/tool-manager.js';
 import { untilAborted } from '../util/abort-source.js';
 import type { RunScope } from '../tools/types.js';
 import type { ToolCall, ToolResult } from '../core/types.js';
@@ -35,11 +35,6 @@ export function mayStartEarly(call: ToolCall, tools: ToolManager): boolean {
 /** Run one call: ask for approval if its tool wants it, wait for a slot, execute. Never rejects. */
 export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, scope?: RunScope): Promise<ToolResult> {
   const started = performance.now();
-  const stopped = (code: string, message: string): ToolResult => {
-    const result = toolFailure(call, code, message, 0, performance.now() - started);
-    ctx.emit({ type: 'tool_finished', result });
-    return result;
-  };
   // Looked up once for the whole call; undefined: execute reports the unknown tool.
   const entry = ctx.tools.registry.entry(call.name);
   const tool = entry?.tool;
@@ -60,7 +55,7 @@ export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, sc
       ctx.emit({ type: 'approval_resolved', callId: call.id, approved: decision.approved, ...(decision.reason ? { reason: decision.reason } : {}) });
       if (!decision.approved) {
         const why = decision.reason ? `: ${decision.reason}` : '';
-        return stopped('denied', `The user denied this call to "${call.name}"${why}`);
+        return stopped(call, ctx, started, 'denied', `The user denied this call to "${call.name}"${why}`);
       }
     }
     // A delegating tool (a leaf) waits on calls that need the shared budget: it holds only the run's own slot.
@@ -68,9 +63,9 @@ export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, sc
     for (const limiter of limiters) releases.push(await limiter.acquire(ctx.signal));
   } catch (error) {
     for (const release of releases.reverse()) release();
-    if (ctx.signal.aborted) return stopped('aborted', `Tool "${call.name}" was aborted before it started`);
+    if (ctx.signal.aborted) return stopped(call, ctx, started, 'aborted', `Tool "${call.name}" was aborted before it started`);
     // Not an abort: a failure of the runner's own (say a clash of call ids), never one of the tool's.
-    return stopped(isAmbiError(error) ? error.code : 'crashed', `Tool "${call.name}" was not run: ${errorMessage(error)}`);
+    return stopped(call, ctx, started, isAmbiError(error) ? error.code : 'crashed', `Tool "${call.name}" was not run: ${errorMessage(error)}`);
   }
   try {
     // Set when the model's reply was read (model-turn): the journal entry and every attempt share it.
@@ -83,15 +78,17 @@ export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, sc
       } catch (error) {
         // Unrecorded, a consequential call could run twice after a reload: it does not run at all.
         const code = isAmbiError(error) ? error.code : 'storage_error';
-        return stopped(code, `Tool "${call.name}" was not run: its journal entry could not be written (${errorMessage(error)})`);
+        return stopped(call, ctx, started, code, `Tool "${call.name}" was not run: its journal entry could not be written (${errorMessage(error)})`);
       }
     }
-    const result = await executeEntry(ctx.tools.registry, entry, call, decoded, {
+    const options: ExecuteOptions = {
       signal: ctx.signal,
-      ...(scope ? { scope } : {}),
       onAttempt: (attempt) => ctx.emit({ type: 'tool_started', callId: call.id, name: call.name, attempt }),
       onRetry: (info) => ctx.emit({ type: 'tool_retry', callId: call.id, name: call.name, ...info }),
-    });
+    };
+    // Set, not spread in: a spread into a literal is V8's slow path, on every call.
+    if (scope) options.scope = scope;
+    const result = await executeEntry(ctx.tools.registry, entry, call, decoded, options);
     // The result also reaches the conversation; a journal that stays `started` only makes a resume cautious.
     if (journal) await journal.finish(key, result).catch(() => {});
     ctx.emit({ type: 'tool_finished', result });
@@ -99,6 +96,13 @@ export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, sc
   } finally {
     for (const release of releases.reverse()) release();
   }
+}
+
+/** The result of a call that ended before its tool ran (its own function: no closure per call for the rare case). */
+function stopped(call: KeyedToolCall, ctx: DispatchContext, started: number, code: string, message: string): ToolResult {
+  const result = toolFailure(call, code, message, 0, performance.now() - started);
+  ctx.emit({ type: 'tool_finished', result });
+  return result;
 }
 
 /** A tool's approval rule applied to this call's decoded arguments (invalid arguments fail later, unapproved). */

@@ -54,7 +54,8 @@ export function runAttempt(
 
     // The signal is made when the tool reads it (aborting makes it too, so a late read sees it aborted).
     const context = toolContext(ctx, controller);
-    attempts.set(context, controller);
+    const enclosing = calling;
+    calling = { context, controller };
     let output: unknown;
     let later: boolean;
     try {
@@ -63,6 +64,8 @@ export function runAttempt(
     } catch (error) {
       settle(classifyThrow(tool.name, error));
       return;
+    } finally {
+      calling = enclosing;
     }
     // Whatever the tool returns after the attempt settled is discarded unread.
     if (later) {
@@ -74,12 +77,19 @@ export function runAttempt(
   });
 }
 
-/** Each attempt's context, with the controller behind its signal. */
-const attempts = new WeakMap<ToolContext, LazyAbortController>();
+/**
+ * The attempt whose tool is being called, while its `call` runs: a WeakMap of every
+ * attempt's context cost a set per call (and its GC, an ephemeron per entry).
+ */
+let calling: { context: ToolContext; controller: LazyAbortController } | undefined;
 
-/** How a call is told of its abort: for an attempt's own context, without making its signal (a tool that forwards the call elsewhere). */
+/**
+ * How a call is told of its abort: for the context of the attempt being called, without
+ * making its signal (a tool that forwards the call elsewhere does so as it is called);
+ * for any other context, from its signal, which behaves the same.
+ */
 export function abortSourceOf(ctx: ToolContext): AbortSource {
-  return attempts.get(ctx) ?? sourceOf(ctx.signal);
+  return calling?.context === ctx ? calling.controller : sourceOf(ctx.signal);
 }
 
 /** The output as JSON, or `crashed`: an output JSON cannot hold, or whose own `toJSON` throws, is the tool's failure. */

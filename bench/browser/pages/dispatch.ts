@@ -92,7 +92,8 @@ function oursRunner(options: DispatchOptions, worker?: () => Worker) {
   const runner = createWorkerRunner({ engine: scriptedEngine(replies), concurrency: 1, ...(worker ? { worker } : {}) }).tool(ping);
   const measure = async () => {
     stamps.length = 0;
-    const run = runner.run('ping them all');
+    // One reply holds every call: lift the per-reply cap (maxCallsPerReply, default 16) to it.
+    const run = runner.run('ping them all', { maxCallsPerReply: options.calls });
     let finished = 0;
     for await (const event of run.events) if (event.type === 'tool_finished') finished++;
     const result = await run.result;
@@ -170,7 +171,7 @@ async function oursOneThread(options: DispatchOptions) {
     new Promise<number>((resolve) => {
       stamps.length = 0;
       ended = () => resolve(meanGap(stamps) * 1000);
-      void host.startRun(`one-thread-${run++}`, 'ping them all', {});
+      void host.startRun(`one-thread-${run++}`, 'ping them all', { maxCallsPerReply: options.calls });
     });
 }
 

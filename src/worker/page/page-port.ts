@@ -4,6 +4,7 @@ import { isThenable } from '../../util/thenable.js';
 import type { PageToWorker, ToolInvoker, WorkerToPage } from '../wire/protocol.js';
 import { sessionLink } from '../wire/session-link.js';
 import { fromWireReason, toWireError } from '../wire/wire-error.js';
+import { unpackEvents } from '../wire/event-codec.js';
 
 
 /**
@@ -33,7 +34,7 @@ export class PagePort {
   #receive(message: WorkerToPage): void {
     switch (message.t) {
       case 'events':
-        for (const [runId, events] of message.events) this.onEvents(runId, events);
+        for (const [runId, events] of message.events) this.onEvents(runId, events && unpackEvents(events));
         return;
       case 'abort': {
         // The worker has ended the call: its answer is no longer awaited.
@@ -43,9 +44,16 @@ export class PagePort {
         return;
       }
       case 'call': {
-        const abort = this.#start(message.id);
-        this.#answer(message.id, () => this.#tool(message.tool).call(message.args, message.ctx, abort));
-        return;
+        // No closure per call: the commonest message, by far.
+        const { id, callId, attempt, idempotencyKey } = message;
+        const abort = this.#start(id);
+        let value: unknown;
+        try {
+          value = this.#tool(message.tool).call(message.args, { callId, attempt, idempotencyKey }, abort);
+        } catch (error) {
+          return this.#fail(id, error);
+        }
+        return this.#settle(id, value);
       }
       case 'ask': {
         // An approval rule is stopped like a call: a tool worker's rule that spins gets its worker terminated.
@@ -71,17 +79,29 @@ export class PagePort {
 
   /** Run `work` now; answer at once if it returns a plain value, else when it settles. */
   #answer(id: number, work: () => unknown): void {
-    const fail = (error: unknown) => this.#reply({ t: 'done', id, ok: false, error: toWireError(error) });
     let value: unknown;
-    let later: boolean;
     try {
       value = work();
-      later = isThenable(value);
     } catch (error) {
-      return fail(error);
+      return this.#fail(id, error);
     }
-    if (later) void Promise.resolve(value).then((settled) => this.#reply({ t: 'done', id, ok: true, value: settled }), fail);
+    this.#settle(id, value);
+  }
+
+  /** Answer `id` with `value`: at once if it is a plain value, else when it settles. */
+  #settle(id: number, value: unknown): void {
+    let later: boolean;
+    try {
+      later = isThenable(value); // reads `then`, which may throw
+    } catch (error) {
+      return this.#fail(id, error);
+    }
+    if (later) void Promise.resolve(value).then((settled) => this.#reply({ t: 'done', id, ok: true, value: settled }), (error: unknown) => this.#fail(id, error));
     else this.#reply({ t: 'done', id, ok: true, value });
+  }
+
+  #fail(id: number, error: unknown): void {
+    this.#reply({ t: 'done', id, ok: false, error: toWireError(error) });
   }
 
   #reply(message: PageToWorker): void {

@@ -4,6 +4,7 @@ import type { JsonValue } from '../../core/types.js';
 import type { PageToWorker, ToolInvoker, WorkerToPage } from '../wire/protocol.js';
 import { sessionLink } from '../wire/session-link.js';
 import { fromWireError, toWireReason } from '../wire/wire-error.js';
+import { packEvents } from '../wire/event-codec.js';
 
 /** Queued text that is sent at once rather than waiting for the next batch. */
 const FLUSH_TEXT = 64 * 1024;
@@ -26,10 +27,10 @@ export class WorkerPort {
   readonly #flush = () => {
     this.#batching = false;
     if (this.#outbox.length === 0) return;
-    const events = this.#outbox;
+    const queued = this.#outbox;
     this.#outbox = [];
     this.#outboxText = 0;
-    this.#send({ t: 'events', events });
+    this.#send({ t: 'events', events: queued.map(([runId, events]) => [runId, events && packEvents(events, [])]) });
   };
 
   readonly #send: (message: WorkerToPage) => void;
@@ -48,7 +49,8 @@ export class WorkerPort {
   /** How the worker's ToolManager reaches the page tool `tool`. */
   invoker(tool: string): ToolInvoker {
     return {
-      call: (args, ctx, abort) => this.#request<JsonValue>({ t: 'call', id: this.#next++, tool, args, ctx }, abort),
+      call: (args, ctx, abort) =>
+        this.#request<JsonValue>({ t: 'call', id: this.#next++, tool, args, callId: ctx.callId, attempt: ctx.attempt, idempotencyKey: ctx.idempotencyKey }, abort),
       needsApproval: (args, abort) => this.#request<boolean>({ t: 'ask', id: this.#next++, tool, args }, abort),
     };
   }

@@ -6,6 +6,7 @@ import type { AbortSource } from '../../util/abort-source.js';
 import type { ToolContext, ToolPolicy } from '../../tools/types.js';
 import type { JsonValue, ToolDefinition } from '../../core/types.js';
 import type { McpServerConfig } from '../../mcp/config.js';
+import type { PackedEvents } from './event-codec.js';
 import type { WireError, WireReason } from './wire-error.js';
 import type { EngineConfig } from '../../engines/config.js';
 import type { ContextBudget } from '../../runner/context-budget.js';
@@ -33,12 +34,13 @@ export interface ToolInvoker {
  * results, and batches of run events, on the worker's own channel, in order.
  */
 export type WorkerToPage =
-  | { t: 'call'; id: number; tool: string; args: unknown; ctx: WireContext }
+  /** The context's fields ride on the message itself: a nested object costs its clone each way. */
+  | ({ t: 'call'; id: number; tool: string; args: unknown } & WireContext)
   | { t: 'ask'; id: number; tool: string; args: unknown }
   /** Ends a call or an ask. */
   | { t: 'abort'; id: number; reason: WireReason }
-  /** Run events in the order they happened; `null` ends a run's events. */
-  | { t: 'events'; events: Array<[runId: string, events: RunEvent[] | null]> };
+  /** Run events in the order they happened (packed, see event-codec.ts); `null` ends a run's events. */
+  | { t: 'events'; events: Array<[runId: string, events: PackedEvents | null]> };
 
 export type PageToWorker = { t: 'done'; id: number; ok: true; value: unknown } | { t: 'done'; id: number; ok: false; error: WireError };
 
