@@ -17,7 +17,7 @@ export async function runLeaf(parent: Agent, options: LeafOptions, depth: number
   const leafAgent = parent.derive(tools);
   if (depth + 1 < maxDepth) {
     const start: StartLeaf = (subTask, subTools, subCtx, max) => runLeaf(leafAgent, options, depth + 1, max, subTask, subTools, subCtx);
-    leafAgent.tool(spawnLeafTool(options, start, depth + 1));
+    leafAgent.tool(spawnLeafTool(options, start));
   }
   const now = Date.now();
   const snapshot: LeafSnapshot = {

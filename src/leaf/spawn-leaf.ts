@@ -17,12 +17,12 @@ const parameters = {
 export type StartLeaf = (task: string, tools: string[] | undefined, ctx: ToolContext, maxDepth: number) => Promise<string>;
 
 /**
- * The `spawn_leaf` tool at `depth` (0 for a top-level agent): `start` runs a sub-agent on a
+ * The `spawn_leaf` tool: `start` runs a sub-agent on a
  * snapshot of the conversation, with the parent's tools minus spawn_leaf, and the tool
  * returns its final answer. Not idempotent: a leaf may have side effects. The parent agent
  * is known only to `start`, so this definition imports nothing of the runner.
  */
-export function spawnLeafTool(options: LeafOptions, start: StartLeaf, depth = 0): Tool {
+export function spawnLeafTool(options: LeafOptions, start: StartLeaf): Tool {
   // Checked before the tool exists: `0` or `1.5` once let leaves run, or delegate a level too deep.
   checkCount('maxDepth', options.maxDepth);
   checkCount('maxIterations', options.maxIterations);

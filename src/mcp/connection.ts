@@ -4,7 +4,7 @@ import type { RunEvent } from '../runner/events.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import { compileArgsValidator } from '../validation/validate-args.js';
-import { type JsonArgsValidator } from '../validation/types.js';
+import type { JsonArgsValidator } from '../validation/types.js';
 import { mcpServer, type McpServerConfig } from './config.js';
 import { displayUrl } from './display-url.js';
 import { mcpTool, withdrawnTool } from './mcp-tool.js';

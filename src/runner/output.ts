@@ -4,7 +4,7 @@ import { errorMessage } from '../util/error-message.js';
 import { isStandardSchema, toParametersSchema, validateStandard, type StandardSchemaV1 } from '../validation/standard-schema.js';
 import type { ValidationMode } from '../validation/types.js';
 import { compileArgsValidator } from '../validation/validate-args.js';
-import { type JsonArgsValidator } from '../validation/types.js';
+import type { JsonArgsValidator } from '../validation/types.js';
 import type { UserMessage } from '../core/types.js';
 import { capText } from './tool-message.js';
 

@@ -7,7 +7,7 @@ import type { Tool } from './types.js';
 import type { ValidationMode } from '../validation/types.js';
 import type { ToolDefinition } from '../core/types.js';
 import { checkValidationMode, compileArgsValidator } from '../validation/validate-args.js';
-import { type ArgsValidator, type JsonArgsValidator } from '../validation/types.js';
+import type { ArgsValidator, JsonArgsValidator } from '../validation/types.js';
 
 /** A tool and its argument validator, as the ToolManager reads them. */
 export interface RegisteredTool {

@@ -82,11 +82,11 @@ export function unpackEvents(packed: PackedEvents): RunEvent[] {
         events.push({ type: 'tool_started', callId: id, name, attempt: p[at + 3]! });
         at += 4;
         break;
+      // biome-ignore lint/suspicious/noFallthroughSwitchClause: after its id and name, a result reads as one after a start
       case FINISHED:
         id = p[at + 1]!;
         name = p[at + 2]!;
         at += 2;
-      // falls through: the rest is as after a start
       case FINISHED_AFTER_START: {
         const result: ToolResult = p[at + 1]
           ? { id, name, ok: true, output: p[at + 2]!, attempts: p[at + 3]!, durationMs: p[at + 4]! }

@@ -1,7 +1,6 @@
 // Wire types between the page, the runner worker and dedicated tool workers. Types only.
 import type { LeafOptions } from '../../leaf/leaf-options.js';
 import type { RunOptions } from '../../runner/chat-runner.js';
-import type { RunEvent } from '../../runner/events.js';
 import type { AbortSource } from '../../util/abort-source.js';
 import type { ToolContext, ToolPolicy } from '../../tools/types.js';
 import type { JsonValue, ToolDefinition } from '../../core/types.js';
