@@ -24,10 +24,18 @@ const app: ViteUserConfig = {
   worker: { format: 'es' },
   // Listed up front so the dev server never reloads a test page to re-optimise them.
   // wllama is left as is: pre-bundling would cut its wasm and worker code from their URLs.
-  optimizeDeps: { entries: ['index.html', '*.html'], include: ['comlink', 'eventsource-parser', 'ajv', 'idb', '@cfworker/json-schema', 'zod', '@modelcontextprotocol/client'], exclude: ['@wllama/wllama'] },
+  optimizeDeps: {
+    entries: ['index.html', '*.html'],
+    include: ['comlink', 'eventsource-parser', 'ajv', 'idb', '@cfworker/json-schema', 'zod', '@modelcontextprotocol/client'],
+    exclude: ['@wllama/wllama'],
+  },
   build: { outDir: 'dist/app', target: 'es2022' },
   // `DEMO_CSP=1 vite preview` serves the demo under a strict CSP: no 'unsafe-eval' (e2e/demo-csp.spec.ts).
-  preview: { headers: process.env.DEMO_CSP ? { 'Content-Security-Policy': DEMO_CSP + (process.env.DEMO_CSP_REPORT_URI ? `; report-uri ${process.env.DEMO_CSP_REPORT_URI}` : '') } : {} },
+  preview: {
+    headers: process.env.DEMO_CSP
+      ? { 'Content-Security-Policy': DEMO_CSP + (process.env.DEMO_CSP_REPORT_URI ? `; report-uri ${process.env.DEMO_CSP_REPORT_URI}` : '') }
+      : {},
+  },
   test: {
     projects: [
       {

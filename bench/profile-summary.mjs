@@ -38,10 +38,12 @@ function moduleOf(url, line) {
   if (!path || !existsSync(path)) return url.split('/').pop() || '(native)';
   if (!regionCache.has(path)) {
     const regions = [];
-    readFileSync(path, 'utf8').split('\n').forEach((text, i) => {
-      const match = /^\/\/ ((?:src|node_modules|workers|bench|\\0)[^\s]*)$/.exec(text) ?? /^\/\/#region (\S+)/.exec(text);
-      if (match) regions.push([i, match[1].replace(/^node_modules\/(@[^/]+\/[^/]+|[^/]+).*/, 'node_modules/$1')]);
-    });
+    readFileSync(path, 'utf8')
+      .split('\n')
+      .forEach((text, i) => {
+        const match = /^\/\/ ((?:src|node_modules|workers|bench|\\0)[^\s]*)$/.exec(text) ?? /^\/\/#region (\S+)/.exec(text);
+        if (match) regions.push([i, match[1].replace(/^node_modules\/(@[^/]+\/[^/]+|[^/]+).*/, 'node_modules/$1')]);
+      });
     regionCache.set(path, regions);
   }
   let found = url.split('/').pop();

@@ -43,7 +43,11 @@ for (const mode of modes) {
 
 /** The .js files a built app fetched when it ran (bench/browser/app-loads.ts, in Chromium). */
 function appLoads(dir) {
-  const child = spawnSync(process.execPath, ['dist/bench/node/app-loads.js', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+  const child = spawnSync(process.execPath, ['dist/bench/node/app-loads.js', dir], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: process.env,
+  });
   const line = (child.stdout ?? '').split('\n').find((l) => l.startsWith('BENCH_LOADS '));
   if (child.status !== 0 || !line) throw new Error(`app-loads ${dir}: exit ${child.status ?? child.signal}, no BENCH_LOADS line`);
   return JSON.parse(line.slice('BENCH_LOADS '.length));
@@ -75,7 +79,8 @@ if (wanted('bundle-size')) {
     const listed = (files) => (files.items.length ? files.items.map((i) => `${i.file} ${kb(i.gzip)}`).join(', ') : 'none');
     const theirsAll = theirs.page.total + theirs.workers.total;
     const oursAll = ours.page.total + ours.workers.total + ours.loadedLazy.total;
-    const baseline = 'Vite app on ai@6: generateText + tool (core only: no OpenAI-compatible provider installed; string model id via the built-in gateway provider)';
+    const baseline =
+      'Vite app on ai@6: generateText + tool (core only: no OpenAI-compatible provider installed; string model id via the built-in gateway provider)';
     measurements.push(
       {
         name: 'bundle-size-main-thread',
@@ -127,7 +132,14 @@ writeFileSync(output, `${JSON.stringify(results, null, 2)}\n`);
 
 const rows = [['benchmark', 'ours', 'baseline', 'ratio', 'target', 'met']];
 for (const r of results) {
-  rows.push([r.name, `${fmt(r.value)} ${r.unit}`, `${fmt(r.baselineValue)}`, fmt(r.ratio), r.target ?? 'none (info)', r.met === null ? '-' : r.met ? 'yes' : 'NO']);
+  rows.push([
+    r.name,
+    `${fmt(r.value)} ${r.unit}`,
+    `${fmt(r.baselineValue)}`,
+    fmt(r.ratio),
+    r.target ?? 'none (info)',
+    r.met === null ? '-' : r.met ? 'yes' : 'NO',
+  ]);
 }
 const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
 const line = (row) => row.map((cell, c) => cell.padEnd(widths[c])).join('  ');
@@ -135,7 +147,9 @@ console.log(`\n${line(rows[0])}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`
 for (const row of rows.slice(1)) console.log(line(row));
 console.log('\nnotes:');
 for (const m of measurements) console.log(`  ${m.name}: vs ${m.baseline}; ${m.note ?? ''}`);
-console.log(`\nwrote ${output} (${results.length} figures, ${results.filter((r) => r.met).length} of ${results.filter((r) => r.met !== null).length} targets met) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+console.log(
+  `\nwrote ${output} (${results.length} figures, ${results.filter((r) => r.met).length} of ${results.filter((r) => r.met !== null).length} targets met) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+);
 if (crashes.length > 0) {
   console.error(`\nbenchmarks that crashed:\n  ${crashes.join('\n  ')}`);
   process.exit(1);

@@ -17,7 +17,10 @@ const csvStats = defineTool({
   idempotent: true,
   timeoutMs: 10_000,
   call: ({ csv }, { signal }) => {
-    const rows = csv.trim().split(/\r?\n/).map((line) => line.split(',').map((cell) => cell.trim()));
+    const rows = csv
+      .trim()
+      .split(/\r?\n/)
+      .map((line) => line.split(',').map((cell) => cell.trim()));
     const [header, ...data] = rows;
     if (!header || data.length === 0) throw new ToolError('The CSV needs a header row and at least one data row');
     const columns: ColumnStats[] = [];

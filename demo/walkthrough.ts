@@ -12,7 +12,13 @@ apr,1580,64`;
 /** The scripted replies of the walkthrough: one run, every kind of tool, a leaf, and an approval. */
 export function walkthroughReplies(): ScriptedReply[] {
   return [
-    { text: 'Let me read the page and look for travel notes. ', toolCalls: [{ name: 'read_page', arguments: { selector: '#notes' } }, { name: 'search_notes', arguments: { query: 'lisbon' } }] },
+    {
+      text: 'Let me read the page and look for travel notes. ',
+      toolCalls: [
+        { name: 'read_page', arguments: { selector: '#notes' } },
+        { name: 'search_notes', arguments: { query: 'lisbon' } },
+      ],
+    },
     {
       text: 'I will add a packing list and put its title in the editor. ',
       toolCalls: [
@@ -22,10 +28,16 @@ export function walkthroughReplies(): ScriptedReply[] {
       ],
     },
     { text: 'Now the numbers in the data panel, computed in a worker. ', toolCalls: [{ name: 'csv_stats', arguments: { csv: SAMPLE_CSV } }] },
-    { text: 'I will ask a helper agent (a leaf) to summarise the travel notes. ', toolCalls: [{ name: 'spawn_leaf', arguments: { task: 'Summarise the travel notes in one sentence.' } }] },
+    {
+      text: 'I will ask a helper agent (a leaf) to summarise the travel notes. ',
+      toolCalls: [{ name: 'spawn_leaf', arguments: { task: 'Summarise the travel notes in one sentence.' } }],
+    },
     { toolCalls: [{ name: 'search_notes', arguments: { query: 'trip' } }] }, // the leaf's first turn
     'Travel: Lisbon, with the tram 28 tour and pastries in Belém.', // the leaf's answer
-    { text: 'The groceries are bought, so I will delete that note; I need your approval first. ', toolCalls: [{ name: 'delete_note', arguments: { id: 'n-groceries' } }] },
+    {
+      text: 'The groceries are bought, so I will delete that note; I need your approval first. ',
+      toolCalls: [{ name: 'delete_note', arguments: { id: 'n-groceries' } }],
+    },
     'Done. I read the page, searched and added notes, filled the editor, computed statistics in a worker, delegated a summary to a leaf, and asked before deleting. This was the offline walkthrough: no model was used.',
   ];
 }

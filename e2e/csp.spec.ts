@@ -33,7 +33,16 @@ async function preview(port: number, csp: 'on' | 'off'): Promise<void> {
   exited.catch(() => {});
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    if (await Promise.race([fetch(`http://127.0.0.1:${port}/`).then((r) => r.ok, () => false), exited])) return;
+    if (
+      await Promise.race([
+        fetch(`http://127.0.0.1:${port}/`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+        exited,
+      ])
+    )
+      return;
     await Promise.race([new Promise((resolve) => setTimeout(resolve, 200)), exited]);
   }
   throw new Error(`vite preview did not answer on ${port} within 30 s:\n${output}`);
@@ -100,7 +109,10 @@ const expectedInPage = [
   { id: 'missing', ...invalid('Invalid arguments for "add": arguments must have required property \'b\'') },
   { id: 'extra', ...invalid('Invalid arguments for "add": arguments must NOT have additional properties (\'c\')') },
   { id: 'zod-valid', ok: true, attempts: 1, output: 'urgent x1' },
-  { id: 'zod-json-schema', ...invalid('Invalid arguments for "label": /text Too small: expected string to have >=2 characters; /count Invalid input: expected int, received number') },
+  {
+    id: 'zod-json-schema',
+    ...invalid('Invalid arguments for "label": /text Too small: expected string to have >=2 characters; /count Invalid input: expected int, received number'),
+  },
   { id: 'zod-refinement', ...invalid('Invalid arguments for "label": /text that label is reserved') },
 ];
 
@@ -117,7 +129,12 @@ test('the page and its worker scripts are served with the strict CSP', async ({ 
   expect((await request.get(`${open}/`)).headers()['content-security-policy']).toBeUndefined();
   const { results } = await runPage(page, strict, 'worker', 'no-eval');
   expect(results).toHaveLength(expectedInWorker.length);
-  const scripts = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => name.endsWith('.js')));
+  const scripts = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((entry) => entry.name)
+      .filter((name) => name.endsWith('.js')),
+  );
   const worker = scripts.find((name) => /runner\.worker[^/]*\.js$/.test(name));
   expect(worker, `the runner worker script among ${scripts.join(', ')}`).toBeTruthy();
   for (const script of [...scripts, worker!]) {

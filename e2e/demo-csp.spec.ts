@@ -11,9 +11,15 @@ let server: ChildProcess;
 test.beforeAll(async () => {
   const env = { ...process.env, DEMO_CSP: '1', DEMO_CSP_REPORT_URI: `${REPORTS}/__csp-report` };
   // Vite itself, not through npx: killing npx would leave the server running.
-  server = spawn(process.execPath, ['node_modules/vite/bin/vite.js', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { env, stdio: 'pipe' });
+  server = spawn(process.execPath, ['node_modules/vite/bin/vite.js', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
+    env,
+    stdio: 'pipe',
+  });
   for (let i = 0; i < 200; i++) {
-    const up = await fetch(`http://127.0.0.1:${port}/`).then((r) => r.ok, () => false);
+    const up = await fetch(`http://127.0.0.1:${port}/`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) return;
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -62,9 +62,16 @@ export async function persistedText(page: Page): Promise<string> {
   return page.evaluate(async () => {
     const dump: string[] = [JSON.stringify({ ...localStorage })];
     for (const info of await indexedDB.databases()) {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => { const r = indexedDB.open(info.name!); r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const r = indexedDB.open(info.name!);
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
       for (const name of db.objectStoreNames) {
-        const all = await new Promise<unknown[]>((resolve) => { const r = db.transaction(name).objectStore(name).getAll(); r.onsuccess = () => resolve(r.result); });
+        const all = await new Promise<unknown[]>((resolve) => {
+          const r = db.transaction(name).objectStore(name).getAll();
+          r.onsuccess = () => resolve(r.result);
+        });
         dump.push(JSON.stringify(all));
       }
       db.close();

@@ -9,7 +9,8 @@ const model = Buffer.from(tinyGguf({ seed: 7 }));
 async function chooseLocal(page: import('@playwright/test').Page, how: { file?: boolean; url?: string }) {
   await page.locator('#open-settings').click();
   await page.locator('#settings input[name="mode"][value="local"]').check();
-  if (how.file) await page.locator('#settings input[name="modelFile"]').setInputFiles({ name: 'tiny.gguf', mimeType: 'application/octet-stream', buffer: model });
+  if (how.file)
+    await page.locator('#settings input[name="modelFile"]').setInputFiles({ name: 'tiny.gguf', mimeType: 'application/octet-stream', buffer: model });
   if (how.url) await page.locator('#settings input[name="modelURL"]').fill(how.url);
   await page.locator('#settings button[value="save"]').click();
   await expect(page.locator('#mode-label')).toHaveAttribute('data-mode', 'local');
@@ -40,7 +41,11 @@ test('a local model from a URL downloads once with progress, then starts from th
   await page.exposeFunction('__status', (text: string) => statuses.push(text));
   await page.evaluate(() => {
     const status = document.querySelector('#model-status')!;
-    new MutationObserver(() => (window as unknown as { __status(t: string): void }).__status(status.textContent ?? '')).observe(status, { childList: true, characterData: true, subtree: true });
+    new MutationObserver(() => (window as unknown as { __status(t: string): void }).__status(status.textContent ?? '')).observe(status, {
+      childList: true,
+      characterData: true,
+      subtree: true,
+    });
   });
   await page.locator('#ask-input').fill('First start');
   await page.locator('#send').click();

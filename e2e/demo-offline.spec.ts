@@ -17,9 +17,21 @@ test('the offline walkthrough shows every capability with no model at all', asyn
   await expect(page.locator('[data-note-id="n-groceries"]')).toHaveCount(0);
   await expect(page.locator('#editor input[name="title"]')).toHaveValue('Lisbon packing list');
   await expect(page.locator('#editor')).toHaveClass(/highlighted/);
-  await expect(page.locator('#leaves li')).toHaveText(['Summarise the travel notes in one sentence. [done]: Travel: Lisbon, with the tram 28 tour and pastries in Belém.']);
+  await expect(page.locator('#leaves li')).toHaveText([
+    'Summarise the travel notes in one sentence. [done]: Travel: Lisbon, with the tram 28 tour and pastries in Belém.',
+  ]);
   const timeline = page.locator('#timeline');
-  for (const line of ['read_page finished', 'search_notes finished', 'add_note finished', 'fill_field finished', 'csv_stats finished', 'spawn_leaf finished', 'delete_note waits for approval', 'approved', 'run finished']) {
+  for (const line of [
+    'read_page finished',
+    'search_notes finished',
+    'add_note finished',
+    'fill_field finished',
+    'csv_stats finished',
+    'spawn_leaf finished',
+    'delete_note waits for approval',
+    'approved',
+    'run finished',
+  ]) {
     await expect(timeline).toContainText(line);
   }
   await expect(timeline).toContainText(/leaf \w+: search_notes finished/);

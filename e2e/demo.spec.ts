@@ -8,7 +8,13 @@ test.beforeEach(async ({ page }) => {
 
 test('a question makes the model use DOM, data and worker tools, and the page changes', async ({ page }) => {
   await script(page, [
-    { text: 'Looking. ', toolCalls: [{ name: 'read_page', arguments: { selector: '#data' } }, { name: 'search_notes', arguments: { query: 'lisbon' } }] },
+    {
+      text: 'Looking. ',
+      toolCalls: [
+        { name: 'read_page', arguments: { selector: '#data' } },
+        { name: 'search_notes', arguments: { query: 'lisbon' } },
+      ],
+    },
     {
       toolCalls: [
         { name: 'add_note', arguments: { title: 'Visitors summary', body: 'Mean visitors 1435.' } },
@@ -61,7 +67,10 @@ test('a delete waits for approval: approve deletes, deny keeps the note and tell
   await page.locator('#chat li.approval').last().locator('button.deny').click();
   await expect(page.locator('body')).toHaveAttribute('data-run', 'idle');
   await expect(page.locator('[data-note-id="n-numbers"]')).toHaveCount(1);
-  const denied = (await modelRequests(page)).at(-1)!.messages.filter((m) => m.role === 'tool').at(-1)!;
+  const denied = (await modelRequests(page))
+    .at(-1)!
+    .messages.filter((m) => m.role === 'tool')
+    .at(-1)!;
   expect(JSON.parse(denied.content ?? '').error).toEqual({ code: 'denied', message: 'The user denied this call to "delete_note": The person declined' });
   // The second question reused the first one's runner: no worker was started for it.
   expect(workers).toBe(workersAfterFirst);

@@ -57,7 +57,8 @@ test('DOM tools never read password fields or private parts of the page, so the 
   const results = (await modelRequests(page))[1]!.messages.filter((m) => m.role === 'tool').map((m) => JSON.parse(m.content ?? ''));
   expect(results[0]).toMatchObject({ ok: true, output: expect.stringContaining('Quarterly numbers') }); // the rest is still read
   expect(results[0].output).toContain('jan,1200'); // and typed values outside private parts too
-  for (const refused of [results[1], results[2], results[4]]) expect(refused).toMatchObject({ ok: false, error: { code: 'tool_error', message: expect.stringContaining('private') } });
+  for (const refused of [results[1], results[2], results[4]])
+    expect(refused).toMatchObject({ ok: false, error: { code: 'tool_error', message: expect.stringContaining('private') } });
   expect(results[3]).toMatchObject({ ok: true, output: expect.stringContaining('Trip to Lisbon') });
 });
 
@@ -68,7 +69,11 @@ test('a corrupted stored message: the demo still boots, says so, and a new conve
   await ask(page, 'Remember this');
   // A row loses its message (a bug elsewhere, a hand edit, a broken migration).
   await page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => { const r = indexedDB.open('ambi-demo'); r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const r = indexedDB.open('ambi-demo');
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => reject(r.error);
+    });
     const store = db.transaction('messages', 'readwrite').objectStore('messages');
     await new Promise<void>((resolve, reject) => {
       const cursor = store.openCursor();
@@ -109,7 +114,9 @@ test('Stop during a local model download cancels the download', async ({ page })
   await expect(page.locator('body')).toHaveAttribute('data-run', 'idle');
   await expect(page.locator('#chat li.error').last()).toHaveText('Stopped.');
   await expect(page.locator('#model-status')).toBeHidden();
-  await expect.poll(async () => (await page.request.get(`${FAKE_SERVER}/__downloads`)).json()).toEqual({ started: before.started + 1, closed: before.closed + 1 });
+  await expect
+    .poll(async () => (await page.request.get(`${FAKE_SERVER}/__downloads`)).json())
+    .toEqual({ started: before.started + 1, closed: before.closed + 1 });
 });
 
 test('an approval card left unanswered is retired when Stop ends its run', async ({ page }) => {

@@ -46,7 +46,13 @@ async function startVite(args: string[], port: number): Promise<ChildProcess> {
   const url = `http://127.0.0.1:${port}/`;
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const up = await Promise.race([fetch(url).then((r) => r.ok, () => false), exited]);
+    const up = await Promise.race([
+      fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      ),
+      exited,
+    ]);
     if (up) return child;
     await Promise.race([new Promise((resolve) => setTimeout(resolve, 200)), exited]);
   }
@@ -130,13 +136,15 @@ test('the page bundle of ambi-web/worker leaves the validator compiler, the pars
   for (const marker of loopMarkers) expect(workerCode, `runner worker contains ${marker}`).toContain(marker);
 
   const gzipKb = (code: string) => (gzipSync(code).length / 1024).toFixed(2);
-  test.info().annotations.push(
-    { type: 'page entry', description: `${(pageCode.length / 1024).toFixed(2)} kB, gzip ${gzipKb(pageCode)} kB` },
-    { type: 'runner worker', description: `${(workerCode.length / 1024).toFixed(2)} kB, gzip ${gzipKb(workerCode)} kB` },
-  );
+  test
+    .info()
+    .annotations.push(
+      { type: 'page entry', description: `${(pageCode.length / 1024).toFixed(2)} kB, gzip ${gzipKb(pageCode)} kB` },
+      { type: 'runner worker', description: `${(workerCode.length / 1024).toFixed(2)} kB, gzip ${gzipKb(workerCode)} kB` },
+    );
 });
 
-test('the packed package also runs under the consumer\'s dev server, which pre-bundles it', async ({ page }) => {
+test("the packed package also runs under the consumer's dev server, which pre-bundles it", async ({ page }) => {
   const dev = await startVite([], 4175);
   try {
     await page.goto('http://127.0.0.1:4175/');

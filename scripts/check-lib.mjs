@@ -65,7 +65,14 @@ if (problems.length === 0) {
   if (sources.some(({ code }) => code.includes('"/assets/'))) fail('an absolute "/assets/" url is left in the page entries (base must be "./")');
 
   // What the page pays for `ambi-web/worker`: no validator compiler, no parser, no loop.
-  const forbidden = [/@modelcontextprotocol\/client/, /\bajv\b/i, /(?:class|var|let|const|function)\s+(?:TagToolCallParser|ChatRunner|Agent)\b/, /\[TOOL_CALL\]/, /iteration_finished/, /eventsource-parser/];
+  const forbidden = [
+    /@modelcontextprotocol\/client/,
+    /\bajv\b/i,
+    /(?:class|var|let|const|function)\s+(?:TagToolCallParser|ChatRunner|Agent)\b/,
+    /\[TOOL_CALL\]/,
+    /iteration_finished/,
+    /eventsource-parser/,
+  ];
   for (const file of pageGraph) {
     // Code, not prose: the no-eval validator (offerWebMcpTools validates in the page) names ajv in its comments.
     const code = withoutComments(read(file));
@@ -73,8 +80,12 @@ if (problems.length === 0) {
   }
   const list = (files) => files.map((f) => relative(lib, f)).join(' + ');
   const externals = (files) => [...new Set(files.flatMap((f) => [...read(f).matchAll(/\bfrom\s*["']([^./"'][^"']*)["']/g)].map((m) => m[1])))].join(', ');
-  console.log(`ambi-web/worker ${list(pageGraph).padEnd(40)} ${rawKb(pageGraph).padStart(8)} kB, gzip ${gzipKb(pageGraph).padStart(7)} kB (+ ${externals(pageGraph)})`);
-  console.log(`ambi-web        ${list(fullGraph).padEnd(40)} ${rawKb(fullGraph).padStart(8)} kB, gzip ${gzipKb(fullGraph).padStart(7)} kB (+ ${externals(fullGraph)})`);
+  console.log(
+    `ambi-web/worker ${list(pageGraph).padEnd(40)} ${rawKb(pageGraph).padStart(8)} kB, gzip ${gzipKb(pageGraph).padStart(7)} kB (+ ${externals(pageGraph)})`,
+  );
+  console.log(
+    `ambi-web        ${list(fullGraph).padEnd(40)} ${rawKb(fullGraph).padStart(8)} kB, gzip ${gzipKb(fullGraph).padStart(7)} kB (+ ${externals(fullGraph)})`,
+  );
   const unreferenced = readdirSync(join(lib, 'assets')).filter((name) => !workerFiles.has(join(lib, 'assets', name)));
   if (unreferenced.length > 0) console.log(`note: unreferenced assets in ${lib}/assets: ${unreferenced.join(', ')}`);
 }

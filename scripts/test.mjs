@@ -34,9 +34,7 @@ const typesOk = run('type check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.jso
 if (!typesOk) failed += 1; // a broken type check counts as one failure
 lines.push(`type check: ${typesOk ? 'ok' : 'FAILED'}`);
 
-const vitestOk = run('vitest (node + browser)', 'npx', [
-  'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/vitest.json`,
-]);
+const vitestOk = run('vitest (node + browser)', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/vitest.json`]);
 const vitest = readJson(`${reports}/vitest.json`);
 if (vitest) {
   passed += vitest.numPassedTests;

@@ -17,7 +17,8 @@ const ANSWER = 'The title is "bundle-size: ours".';
 const types: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm' };
 const fetched = new Set<string>();
 
-const sse = (choice: Record<string, unknown>) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, ...choice }] })}\n\n`;
+const sse = (choice: Record<string, unknown>) =>
+  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, ...choice }] })}\n\n`;
 
 /** The scripted model: a call of `read_title` unless the last message is its result, then the answer. */
 async function completions(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -59,7 +60,11 @@ try {
   await page.goto(`${origin}/index.html`);
   await page.fill('input[name=q]', 'What is the title of this page?');
   await page.click('button');
-  await page.waitForFunction((answer) => document.querySelector('#out')?.textContent?.includes(answer) && /\(\d+ turns\)/.test(document.querySelector('#out')?.textContent ?? ''), ANSWER, { timeout: 30_000 });
+  await page.waitForFunction(
+    (answer) => document.querySelector('#out')?.textContent?.includes(answer) && /\(\d+ turns\)/.test(document.querySelector('#out')?.textContent ?? ''),
+    ANSWER,
+    { timeout: 30_000 },
+  );
   // Anything the app would still fetch after the run (it should be nothing) gets a moment to show up.
   await page.waitForTimeout(200);
 } finally {

@@ -103,7 +103,10 @@ async function startProfiling(page: Page): Promise<(name: string) => Promise<voi
     writeFileSync(join(profileDir!, `${name}.main.cpuprofile`), JSON.stringify(profile));
     for (const [sessionId, worker] of workers) {
       const result = (await sendTo(sessionId, 'Profiler.stop')) as { profile?: unknown } | undefined;
-      const label = worker.url.split('/').pop()!.replace(/-[\w-]{8}\.js$/, '');
+      const label = worker.url
+        .split('/')
+        .pop()!
+        .replace(/-[\w-]{8}\.js$/, '');
       if (result?.profile) writeFileSync(join(profileDir!, `${name}.${label}.${sessionId.slice(0, 6)}.cpuprofile`), JSON.stringify(result.profile));
     }
     await cdp.detach();
@@ -122,7 +125,14 @@ const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
 
 async function workerDispatch(browser: Browser, origin: string): Promise<Measurement[]> {
   const page = await openPage(browser, origin, 'dispatch');
-  const options: DispatchOptions = { calls: 200, rounds: 15, warmup: 2, workUs: Number(process.env.BENCH_WORK_US ?? 10), references: process.env.BENCH_DISPATCH_REFERENCES !== '0', profiled: profileDir !== undefined };
+  const options: DispatchOptions = {
+    calls: 200,
+    rounds: 15,
+    warmup: 2,
+    workUs: Number(process.env.BENCH_WORK_US ?? 10),
+    references: process.env.BENCH_DISPATCH_REFERENCES !== '0',
+    profiled: profileDir !== undefined,
+  };
   const { rounds, trace } = await runPage<DispatchOptions, DispatchResult>(page, options, 'worker-dispatch');
   await page.close();
   const side = (pick: (r: DispatchRound) => number) => rounds.map(pick);

@@ -85,7 +85,8 @@ export function appSizes(dir, htmlName = 'index.html', fetched = undefined) {
     const unknown = [...loaded].filter((file) => !all.includes(file));
     const missed = [...page, ...workers].filter((file) => !loaded.has(file));
     if (unknown.length > 0) throw new Error(`${dir}: the app fetched files the build does not have: ${unknown.join(', ')}`);
-    if (missed.length > 0) throw new Error(`${dir}: the app never fetched ${missed.map((file) => relative(dir, file)).join(', ')}, which the chunk graph says it loads`);
+    if (missed.length > 0)
+      throw new Error(`${dir}: the app never fetched ${missed.map((file) => relative(dir, file)).join(', ')}, which the chunk graph says it loads`);
   }
   const loadedLazy = loaded ? reachable.filter((file) => loaded.has(file)) : [];
   const lazy = reachable.filter((file) => !loadedLazy.includes(file));

@@ -24,11 +24,7 @@ export interface PairedOptions {
  * Time two async workloads in alternating rounds (A, B, B, A, ...), so drift and other
  * processes' noise hit both alike. Each call returns the time per operation of one round.
  */
-export async function paired(
-  a: () => Promise<number>,
-  b: () => Promise<number>,
-  { warmup, samples }: PairedOptions,
-): Promise<{ a: number[]; b: number[] }> {
+export async function paired(a: () => Promise<number>, b: () => Promise<number>, { warmup, samples }: PairedOptions): Promise<{ a: number[]; b: number[] }> {
   for (let i = 0; i < warmup; i++) {
     await a();
     await b();

@@ -67,19 +67,28 @@ function theirs(calls: number): () => Promise<void> {
     add: tool({
       description: 'Add two numbers',
       inputSchema: jsonSchema<{ a: number; b: number }>(schema, {
-        validate: (value) => (check(value) ? { success: true, value: value as { a: number; b: number } } : { success: false, error: new Error(JSON.stringify(check.errors)) }),
+        validate: (value) =>
+          check(value) ? { success: true, value: value as { a: number; b: number } } : { success: false, error: new Error(JSON.stringify(check.errors)) },
       }),
       execute: async ({ a, b }) => a + b,
     }),
   } satisfies ToolSet;
   let next = 0;
-  const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 10, text: 10, reasoning: undefined } };
+  const usage = {
+    inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 10, text: 10, reasoning: undefined },
+  };
   const model = new MockLanguageModelV3({
     doGenerate: async (options) => {
       if (options.prompt.at(-1)?.role === 'tool') {
         return { content: [{ type: 'text', text: FINAL_TEXT }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
       }
-      const content = Array.from({ length: calls }, (_, i) => ({ type: 'tool-call' as const, toolCallId: `call_${next++}`, toolName: 'add', input: argsText(i) }));
+      const content = Array.from({ length: calls }, (_, i) => ({
+        type: 'tool-call' as const,
+        toolCallId: `call_${next++}`,
+        toolName: 'add',
+        input: argsText(i),
+      }));
       return { content, finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] };
     },
   });

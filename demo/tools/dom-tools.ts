@@ -7,7 +7,11 @@ const MAX_TEXT = 4_000;
 export const readPage = defineTool({
   name: 'read_page',
   description: 'Read the visible text of the page, or of one section by CSS selector (e.g. "#notes", "#editor").',
-  parameters: { type: 'object', properties: { selector: { type: 'string', description: 'CSS selector; omit for the whole app' } }, additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { selector: { type: 'string', description: 'CSS selector; omit for the whole app' } },
+    additionalProperties: false,
+  },
   idempotent: true,
   call: ({ selector }) => {
     const root = query(selector ?? '#app-main');

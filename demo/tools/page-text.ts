@@ -16,7 +16,12 @@ export function readableText(root: HTMLElement): string {
   const fields = [...root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(READABLE_FIELDS)]
     .filter((field) => field.value && !isPrivate(field))
     .map((field) => `[${field.name || field.id}]\n${field.value}`);
-  return [renderedText(root).replace(/\n{3,}/g, '\n\n').trim(), ...fields].join('\n');
+  return [
+    renderedText(root)
+      .replace(/\n{3,}/g, '\n\n')
+      .trim(),
+    ...fields,
+  ].join('\n');
 }
 
 /**

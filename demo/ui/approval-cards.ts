@@ -33,7 +33,10 @@ export class ApprovalCards {
     };
     const row = document.createElement('div');
     row.className = 'row';
-    row.append(button('Approve', 'approve', () => answer(true)), button('Deny', 'ghost deny', () => answer(false)));
+    row.append(
+      button('Approve', 'approve', () => answer(true)),
+      button('Deny', 'ghost deny', () => answer(false)),
+    );
     card.append(row);
   }
 

@@ -46,7 +46,8 @@ async function localEngine(settings: Settings, signal: AbortSignal) {
   await downloadLocalModel(settings.modelURL, {
     signal,
     onProgress: (p) => {
-      if (p.phase === 'download') showStatus(`Downloading the model: ${p.total ? `${Math.round((100 * p.loaded) / p.total)}%` : `${(p.loaded / 1e6).toFixed(1)} MB`}`);
+      if (p.phase === 'download')
+        showStatus(`Downloading the model: ${p.total ? `${Math.round((100 * p.loaded) / p.total)}%` : `${(p.loaded / 1e6).toFixed(1)} MB`}`);
     },
   });
   return localModel({ source: settings.modelURL, maxTokens: 256 });
@@ -79,14 +80,24 @@ function dropRunner(): void {
 async function makeRunner(settings: Settings, input: string, signal: AbortSignal): Promise<WorkerRunner> {
   const engine =
     settings.mode === 'openai'
-      ? openAICompatible({ baseURL: settings.baseURL, model: settings.model, nativeTools: settings.nativeTools, ...(settings.apiKey ? { apiKey: settings.apiKey } : {}) })
+      ? openAICompatible({
+          baseURL: settings.baseURL,
+          model: settings.model,
+          nativeTools: settings.nativeTools,
+          ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+        })
       : settings.mode === 'local'
         ? await localEngine(settings, signal)
         : scriptedEngine(input === WALKTHROUGH_PROMPT ? walkthroughReplies() : offlineReply());
   // 'no-eval': the demo also runs under a strict CSP (no 'unsafe-eval'), like a browser extension.
   const runner = createWorkerRunner({ engine, database: DATABASE, leaf: { maxDepth: 1 }, preamble: PREAMBLE, validation: 'no-eval' })
-    .tool(readPage).tool(fillField).tool(highlight)
-    .tool(searchNotesTool).tool(addNoteTool).tool(updateNoteTool).tool(deleteNoteTool);
+    .tool(readPage)
+    .tool(fillField)
+    .tool(highlight)
+    .tool(searchNotesTool)
+    .tool(addNoteTool)
+    .tool(updateNoteTool)
+    .tool(deleteNoteTool);
   try {
     await runner.workerTools(() => new Worker(new URL('../tools.worker.ts', import.meta.url), { type: 'module' }));
   } catch (error) {

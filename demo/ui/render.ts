@@ -23,13 +23,20 @@ export function button(label: string, className: string, onClick: () => void): H
 /** A run error in words a person can act on. */
 export function describeError(error: { code: string; message: string }): string {
   switch (error.code) {
-    case 'aborted': return 'Stopped.';
-    case 'max_iterations': return 'The assistant took too many steps and was stopped.';
-    case 'network_error': return `Could not reach the model endpoint. Check the base URL in Settings. (${error.message})`;
-    case 'http_error': return `The model endpoint refused the request: ${error.message}`;
-    case 'worker_crashed': return `The assistant's worker crashed: ${error.message}`;
-    case 'conversation_busy': return 'This conversation is running in another tab.';
-    default: return `Something went wrong (${error.code}): ${error.message}`;
+    case 'aborted':
+      return 'Stopped.';
+    case 'max_iterations':
+      return 'The assistant took too many steps and was stopped.';
+    case 'network_error':
+      return `Could not reach the model endpoint. Check the base URL in Settings. (${error.message})`;
+    case 'http_error':
+      return `The model endpoint refused the request: ${error.message}`;
+    case 'worker_crashed':
+      return `The assistant's worker crashed: ${error.message}`;
+    case 'conversation_busy':
+      return 'This conversation is running in another tab.';
+    default:
+      return `Something went wrong (${error.code}): ${error.message}`;
   }
 }
 

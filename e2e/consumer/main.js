@@ -19,7 +19,12 @@ const result = document.querySelector('#result');
 try {
   const runner = createWorkerRunner({
     engine: scriptedEngine([
-      { toolCalls: [{ name: 'add', arguments: { a: 2, b: 3 } }, { name: 'realm', arguments: {} }] },
+      {
+        toolCalls: [
+          { name: 'add', arguments: { a: 2, b: 3 } },
+          { name: 'realm', arguments: {} },
+        ],
+      },
       'The sum is 5.',
     ]),
   }).tool(add);

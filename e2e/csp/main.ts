@@ -28,7 +28,9 @@ const add = defineTool({
 const label = defineTool({
   name: 'label',
   description: 'Label a note',
-  parameters: z.object({ text: z.string().min(2), count: z.number().int().default(1) }).refine((v) => v.text !== 'nope', { message: 'that label is reserved', path: ['text'] }),
+  parameters: z
+    .object({ text: z.string().min(2), count: z.number().int().default(1) })
+    .refine((v) => v.text !== 'nope', { message: 'that label is reserved', path: ['text'] }),
   idempotent: true,
   call: ({ text, count }) => `${text} x${count}`,
 });
@@ -45,7 +47,9 @@ const calls: ToolCall[] = [
 
 type Outcome = Pick<ToolResult, 'id' | 'ok' | 'attempts'> & { output?: unknown; error?: unknown };
 const outcome = (result: ToolResult): Outcome =>
-  result.ok ? { id: result.id, ok: true, attempts: result.attempts, output: result.output } : { id: result.id, ok: false, attempts: result.attempts, error: result.error };
+  result.ok
+    ? { id: result.id, ok: true, attempts: result.attempts, output: result.output }
+    : { id: result.id, ok: false, attempts: result.attempts, error: result.error };
 
 /** Validate and run the calls with a ToolManager on this page. */
 async function inPage(validation: ValidationMode): Promise<Outcome[]> {

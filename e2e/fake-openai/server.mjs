@@ -15,7 +15,11 @@ let requests = [];
 let cspReports = [];
 const downloads = { started: 0, closed: 0 };
 
-const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type, authorization', 'access-control-allow-methods': 'GET, POST, OPTIONS' };
+const cors = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-headers': 'content-type, authorization',
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+};
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const readBody = async (req) => {
   let body = '';
@@ -42,7 +46,11 @@ async function streamReply(req, res, reply) {
   for (let at = 0; at < text.length; at += 12) await send({ content: text.slice(at, at + 12) });
   (reply.toolCalls ?? []).forEach((call, index) => (call.index = index));
   for (const call of reply.toolCalls ?? []) {
-    await send({ tool_calls: [{ index: call.index, id: `call_${Math.random().toString(36).slice(2, 10)}`, type: 'function', function: { name: call.name, arguments: '' } }] });
+    await send({
+      tool_calls: [
+        { index: call.index, id: `call_${Math.random().toString(36).slice(2, 10)}`, type: 'function', function: { name: call.name, arguments: '' } },
+      ],
+    });
     await send({ tool_calls: [{ index: call.index, function: { arguments: JSON.stringify(call.arguments ?? {}) } }] });
   }
   await send({}, reply.toolCalls?.length ? 'tool_calls' : 'stop');

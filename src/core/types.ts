@@ -27,14 +27,7 @@ export interface ToolDefinition {
 }
 
 /** Error codes a ToolResult can carry. */
-export type ToolErrorCode =
-  | 'unknown_tool'
-  | 'invalid_arguments'
-  | 'tool_error'
-  | 'timeout'
-  | 'aborted'
-  | 'crashed'
-  | (string & {});
+export type ToolErrorCode = 'unknown_tool' | 'invalid_arguments' | 'tool_error' | 'timeout' | 'aborted' | 'crashed' | (string & {});
 
 export interface ToolSuccess {
   id: string;

@@ -24,11 +24,14 @@ export function redactURL(text: string): string {
 
 /** `?a=1&b` as `?a=***&***`. */
 function redactQuery(query: string): string {
-  const pieces = query.slice(1).split('&').map((piece) => {
-    if (piece === '') return piece;
-    const equals = piece.indexOf('=');
-    return equals < 0 ? REDACTED : `${piece.slice(0, equals + 1)}${equals + 1 < piece.length ? REDACTED : ''}`;
-  });
+  const pieces = query
+    .slice(1)
+    .split('&')
+    .map((piece) => {
+      if (piece === '') return piece;
+      const equals = piece.indexOf('=');
+      return equals < 0 ? REDACTED : `${piece.slice(0, equals + 1)}${equals + 1 < piece.length ? REDACTED : ''}`;
+    });
   return `?${pieces.join('&')}`;
 }
 

@@ -26,11 +26,7 @@ export class LocalModelError extends EngineError {
   /** The HTTP status of a failed download, when there was one. */
   readonly status: number | undefined;
 
-  constructor(
-    code: LocalModelErrorCode,
-    message: string,
-    options: { cause?: unknown; status?: number } = {},
-  ) {
+  constructor(code: LocalModelErrorCode, message: string, options: { cause?: unknown; status?: number } = {}) {
     super(code, message, { cause: options.cause });
     this.status = options.status;
   }

@@ -10,7 +10,15 @@ import { SPAWN_LEAF, type LeafOptions } from './leaf-options.js';
 import { spawnLeafTool, type StartLeaf } from './spawn-leaf.js';
 
 /** One call of `spawn_leaf`: snapshot the conversation, run the leaf on it, record how it ended, return its answer. */
-export async function runLeaf(parent: Agent, options: LeafOptions, depth: number, maxDepth: number, task: string, asked: string[] | undefined, ctx: ToolContext): Promise<string> {
+export async function runLeaf(
+  parent: Agent,
+  options: LeafOptions,
+  depth: number,
+  maxDepth: number,
+  task: string,
+  asked: string[] | undefined,
+  ctx: ToolContext,
+): Promise<string> {
   const scope = ctx.run;
   if (!scope) throw new AmbiError('leaf_without_run', 'spawn_leaf runs only inside a ChatRunner run');
   const tools = leafTools(parent, options, asked);
@@ -38,11 +46,16 @@ export async function runLeaf(parent: Agent, options: LeafOptions, depth: number
   });
 
   const runner = new ChatRunner({ concurrency: scope.concurrency, ...(scope.budget ? { budget: scope.budget } : {}) });
-  const run = runner.runChild(leafAgent, task, { history: scope.messages, depth: depth + 1, parent: scope }, {
-    runId: snapshot.id,
-    signal: ctx.signal,
-    ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
-  });
+  const run = runner.runChild(
+    leafAgent,
+    task,
+    { history: scope.messages, depth: depth + 1, parent: scope },
+    {
+      runId: snapshot.id,
+      signal: ctx.signal,
+      ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
+    },
+  );
   for await (const event of run.events) scope.emit({ ...event, leafId: event.leafId ?? snapshot.id });
   const warn = (status: LeafSnapshot['status']) => (error: unknown) => {
     const why = errorMessage(error);

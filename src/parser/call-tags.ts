@@ -6,7 +6,10 @@ export const DEFAULT_CALL_TAGS: CallTags = Object.freeze({ open: '[TOOL_CALL]', 
 
 /** Throw InvalidTagsError unless `open` and `close` can delimit calls: the one check for parsers and grammars alike. */
 export function checkTags(open: unknown, close: unknown): void {
-  for (const [which, tag] of [['open', open], ['close', close]] as const) {
+  for (const [which, tag] of [
+    ['open', open],
+    ['close', close],
+  ] as const) {
     if (typeof tag !== 'string' || tag.trim() === '') {
       throw new InvalidTagsError(`the ${which} tag must be a non-blank string, got ${JSON.stringify(tag)}`);
     }

@@ -4,7 +4,6 @@
  */
 import type { CallTags } from '../core/types.js';
 
-
 /** One line showing the expected format with these tags. */
 export function expectedFormat(tags: CallTags): string {
   return `Expected format: ${tags.open}{"name": "tool_name", "args": {"key": "value"}}${tags.close}`;
@@ -49,18 +48,16 @@ export function formatMessages(tags: CallTags) {
     empty: () => empty,
     invalidJson: (detail: string, stringLeftOpen: boolean) =>
       `The tool call is not valid JSON (${detail}).` +
-      (stringLeftOpen
-        ? ` A string seems to be left open: check for a missing closing quote or an unescaped " inside a string.`
-        : '') +
+      (stringLeftOpen ? ` A string seems to be left open: check for a missing closing quote or an unescaped " inside a string.` : '') +
       ` Put exactly one JSON object (or a JSON array of them) between the tags and nothing else. ${format}`,
-    notAnObject: (value: unknown) =>
-      `A tool call must be a JSON object with "name" and "args", but this is ${kindOf(value)}. ${format}`,
+    notAnObject: (value: unknown) => `A tool call must be a JSON object with "name" and "args", but this is ${kindOf(value)}. ${format}`,
     emptyList: () => emptyList,
     badName: (name: unknown) =>
       name === undefined
         ? `The tool call has no "name": give the tool's name as a non-empty string. ${format}`
         : `The tool call's "name" must be a non-empty string, but it is ${quote(name)}. ${format}`,
-    manyArgs: (keys: readonly string[]) => `The tool call has ${keys.length === 2 ? 'both ' : ''}${keyList(keys)}: give the arguments once, under "args". ${format}`,
+    manyArgs: (keys: readonly string[]) =>
+      `The tool call has ${keys.length === 2 ? 'both ' : ''}${keyList(keys)}: give the arguments once, under "args". ${format}`,
     misplacedArgs: (keys: readonly string[]) =>
       `The tool call has ${keyList(keys.slice(0, MAX_KEYS_NAMED))}${keys.length > MAX_KEYS_NAMED ? ' and more keys' : ''} beside "name" but no "args": put the tool's arguments in one "args" object. ${format}`,
     unclosed: () => unclosed,

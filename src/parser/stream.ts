@@ -115,6 +115,8 @@ function add(parts: ParsePart[], part: ParsePart): ParsePart[] {
 /** No parts. */
 const NONE: readonly ParsePart[] = [];
 /** One ASCII character of text, by its code. */
-const ASCII_TEXT: ReadonlyArray<readonly ParsePart[]> = Array.from({ length: 0x80 }, (_, code) => [Object.freeze({ type: 'text' as const, text: String.fromCharCode(code) })]);
+const ASCII_TEXT: ReadonlyArray<readonly ParsePart[]> = Array.from({ length: 0x80 }, (_, code) => [
+  Object.freeze({ type: 'text' as const, text: String.fromCharCode(code) }),
+]);
 
 const streamEnded = () => new AmbiError('stream_ended', 'This tool-call stream has ended; start a new one with parser.stream()');

@@ -20,10 +20,7 @@ export interface ParseResult {
 }
 
 /** One piece of a streamed reply, in reply order. */
-export type ParsePart =
-  | { type: 'text'; text: string }
-  | { type: 'call'; call: ToolCall }
-  | { type: 'error'; error: ParseError };
+export type ParsePart = { type: 'text'; text: string } | { type: 'call'; call: ToolCall } | { type: 'error'; error: ParseError };
 
 /** An incremental parser for one reply: feed chunks as they arrive, then end it once. */
 export interface ToolCallStream {

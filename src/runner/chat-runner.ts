@@ -144,21 +144,23 @@ export class ChatRunner {
       });
     const { conversation } = options;
     const locked = conversation === undefined ? loop() : withConversationLock(conversation, options.lock ?? 'wait', controller.signal, loop);
-    const result = locked.finally(() => {
-      unlink();
-      unobserve?.();
-    }).then(
-      (value) => {
-        channel.push({ type: 'run_finished', result: value });
-        channel.close();
-        return value;
-      },
-      (error: unknown) => {
-        channel.push({ type: 'run_failed', error: runFailure(error) });
-        channel.close();
-        throw error;
-      },
-    );
+    const result = locked
+      .finally(() => {
+        unlink();
+        unobserve?.();
+      })
+      .then(
+        (value) => {
+          channel.push({ type: 'run_finished', result: value });
+          channel.close();
+          return value;
+        },
+        (error: unknown) => {
+          channel.push({ type: 'run_failed', error: runFailure(error) });
+          channel.close();
+          throw error;
+        },
+      );
     // The failure is also an event: a caller who reads only events gets no unhandled rejection.
     result.catch(() => {});
 

@@ -28,5 +28,8 @@ export function checkRunOptions(options: CheckedRunOptions): void {
   const { conversation } = options;
   // '' would take a lock and store nothing under a name nobody can ask for again.
   if (conversation === undefined || (typeof conversation === 'string' && conversation !== '')) return;
-  throw new InvalidOptionError('conversation', `must be a non-empty string (got ${typeof conversation === 'string' ? 'an empty one' : `a ${typeof conversation}`})`);
+  throw new InvalidOptionError(
+    'conversation',
+    `must be a non-empty string (got ${typeof conversation === 'string' ? 'an empty one' : `a ${typeof conversation}`})`,
+  );
 }

@@ -96,7 +96,8 @@ export class TokenCounter {
 /** Characters / 4 of a message's text and calls. */
 function estimateMessage(message: Message): number {
   let chars = message.content.length;
-  if (message.role === 'assistant' && message.toolCalls) for (const call of message.toolCalls) chars += call.id.length + call.name.length + jsonLength(call.arguments, 0) + 40;
+  if (message.role === 'assistant' && message.toolCalls)
+    for (const call of message.toolCalls) chars += call.id.length + call.name.length + jsonLength(call.arguments, 0) + 40;
   return Math.ceil(chars / 4);
 }
 

@@ -43,7 +43,15 @@ export async function fitContext(input: FitInput): Promise<readonly Message[]> {
     }
     extraTokens += await counter.text(text, signal);
   }
-  const fitted = await trimToBudget({ messages: input.messages, userAt: input.userAt, extraTokens, limit: promptLimit(budget), tokensPerMessage: framing, counter, ...(signal ? { signal } : {}) });
+  const fitted = await trimToBudget({
+    messages: input.messages,
+    userAt: input.userAt,
+    extraTokens,
+    limit: promptLimit(budget),
+    tokensPerMessage: framing,
+    counter,
+    ...(signal ? { signal } : {}),
+  });
   if (fitted.trim) input.emit({ type: 'context_trimmed', ...fitted.trim });
   return fitted.messages;
 }

@@ -49,7 +49,10 @@ export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, sc
     // Decoding and the rule race the run's signal: a rule that never settles must not keep Stop from stopping the run.
     if (entry && (rule || journaled)) decoded = await untilAborted(Promise.resolve(decodeArgs(call.name, call.arguments, entry.validate)), ctx.signal);
     const invalid = decoded?.ok === false;
-    if (!invalid && (rule === true || (decoded?.ok === true && typeof rule === 'function' && (await untilAborted(ruleAsks(rule, decoded.value, ctx.signal), ctx.signal))))) {
+    if (
+      !invalid &&
+      (rule === true || (decoded?.ok === true && typeof rule === 'function' && (await untilAborted(ruleAsks(rule, decoded.value, ctx.signal), ctx.signal))))
+    ) {
       ctx.emit({ type: 'approval_requested', call });
       const decision = await ctx.approvals.wait(call.id, ctx.signal);
       ctx.emit({ type: 'approval_resolved', callId: call.id, approved: decision.approved, ...(decision.reason ? { reason: decision.reason } : {}) });
@@ -74,7 +77,13 @@ export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, sc
     const journal = decoded?.ok === true ? journaled : undefined;
     if (journal) {
       try {
-        await journal.begin({ idempotencyKey: key, callId: call.id, name: call.name, arguments: call.arguments, ...(ctx.conversation ? { conversation: ctx.conversation } : {}) });
+        await journal.begin({
+          idempotencyKey: key,
+          callId: call.id,
+          name: call.name,
+          arguments: call.arguments,
+          ...(ctx.conversation ? { conversation: ctx.conversation } : {}),
+        });
       } catch (error) {
         // Unrecorded, a consequential call could run twice after a reload: it does not run at all.
         const code = isAmbiError(error) ? error.code : 'storage_error';

@@ -9,7 +9,11 @@ import type { Agent } from './agent.js';
  * its last batch of results (already stored), with a note that the run stopped, so the
  * model is never told that an effect did not happen and the next run does not repeat it.
  */
-export async function stopAtLimit(ctx: { conversation?: string; agent: Agent; maxIterations: number }, results: readonly ToolResult[], startLength: number): Promise<void> {
+export async function stopAtLimit(
+  ctx: { conversation?: string; agent: Agent; maxIterations: number },
+  results: readonly ToolResult[],
+  startLength: number,
+): Promise<void> {
   const { conversation, agent } = ctx;
   if (!conversation) return;
   const store = agent.conversations;

@@ -51,7 +51,10 @@ export function outputSpec(output: unknown, validation: ValidationMode): OutputS
     return { schema, check: async (text) => parsed(text, (value) => validateStandard(output, value)) };
   }
   if (typeof output !== 'object' || output === null || Array.isArray(output)) {
-    throw new InvalidOptionError('output', `must be a JSON Schema object or a Standard Schema (got ${output === null ? 'null' : Array.isArray(output) ? 'an array' : `a ${typeof output}`})`);
+    throw new InvalidOptionError(
+      'output',
+      `must be a JSON Schema object or a Standard Schema (got ${output === null ? 'null' : Array.isArray(output) ? 'an array' : `a ${typeof output}`})`,
+    );
   }
   const validate = jsonValidator(output, validation);
   return { schema: output as Record<string, unknown>, check: async (text) => parsed(text, (value) => validate(value, true)) };

@@ -37,7 +37,13 @@ export async function repairDanglingCalls(
 function unfinished(call: ToolCall, entry: JournalEntry | null | undefined): ToolResult {
   if (entry === null) return toolFailure(call, 'aborted', `The call to "${call.name}" did not run: the run was interrupted before it started.`, 0, 0);
   const when = entry ? 'after it started' : 'and whether it started is not known';
-  return toolFailure(call, 'outcome_unknown', `The call to "${call.name}" was cut off (the page closed or reloaded) ${when}; it may or may not have taken effect. Check before repeating it.`, 0, 0);
+  return toolFailure(
+    call,
+    'outcome_unknown',
+    `The call to "${call.name}" was cut off (the page closed or reloaded) ${when}; it may or may not have taken effect. Check before repeating it.`,
+    0,
+    0,
+  );
 }
 
 /** The journal's entry for `key`; `null` when the journal answered it has none; undefined when nobody can tell. */

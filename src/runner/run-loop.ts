@@ -55,7 +55,12 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   const store = agent.conversations;
   const history = ctx.history ? [...ctx.history] : ctx.conversation ? await store.load(ctx.conversation) : [];
   const startLength = history.length;
-  const opening: Message[] = await repairDanglingCalls(history, ctx.journal, (name) => agent.tools.registry.get(name)?.idempotent === false, agent.maxResultChars);
+  const opening: Message[] = await repairDanglingCalls(
+    history,
+    ctx.journal,
+    (name) => agent.tools.registry.get(name)?.idempotent === false,
+    agent.maxResultChars,
+  );
   if (history.length === 0 && agent.preamble) opening.push({ role: 'system', content: agent.preamble });
   opening.push({ role: 'user', content: ctx.input });
   const messages = [...history, ...opening];
@@ -71,7 +76,14 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   for (let iteration = 1; ; iteration++) {
     // This turn's conversation, for the engine and the tools alike: the loop appends to `messages`, never to it.
     const scope: RunScope = linkShared(
-      { runId: ctx.runId, messages: [...messages], emit: ctx.emit, depth: ctx.depth, concurrency: ctx.concurrency, ...(ctx.budget ? { budget: ctx.budget } : {}) },
+      {
+        runId: ctx.runId,
+        messages: [...messages],
+        emit: ctx.emit,
+        depth: ctx.depth,
+        concurrency: ctx.concurrency,
+        ...(ctx.budget ? { budget: ctx.budget } : {}),
+      },
       ctx.shared,
     );
     // On the last allowed turn nothing starts early: calls it asks for are never run.
@@ -139,7 +151,17 @@ async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean, 
   try {
     const addition = systemAddition(agent, tools, ctx.output);
     // Trimmed for the agent's context budget (the stored conversation keeps everything).
-    const fitted = await fitContext({ budget: agent.context, engine: agent.engine, counter: agent.tokens, messages: scope.messages, userAt, addition, tools, emit: ctx.emit, signal });
+    const fitted = await fitContext({
+      budget: agent.context,
+      engine: agent.engine,
+      counter: agent.tokens,
+      messages: scope.messages,
+      userAt,
+      addition,
+      tools,
+      emit: ctx.emit,
+      signal,
+    });
     const messages = requestMessages(fitted, addition);
     // The parser's tags travel with the request: an engine that constrains its output (a local
     // model's grammar) then writes calls this parser reads, whatever tags it was given.

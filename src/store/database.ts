@@ -50,10 +50,14 @@ export function openAmbiDatabase(name = DEFAULT_DATABASE_NAME, options: OpenData
   const cached = connections.get(name);
   if (cached) return cached;
   // After an open given up on as blocked, a retry waits for it to leave the browser's queue (see open-queue.ts).
-  const opening = afterEarlierOpens(name, options.blockedTimeoutMs ?? DEFAULT_BLOCKED_TIMEOUT_MS, () => stillBlocked(name), () =>
-    connect(name, options, () => {
-      if (connections.get(name) === opening) connections.delete(name);
-    }),
+  const opening = afterEarlierOpens(
+    name,
+    options.blockedTimeoutMs ?? DEFAULT_BLOCKED_TIMEOUT_MS,
+    () => stillBlocked(name),
+    () =>
+      connect(name, options, () => {
+        if (connections.get(name) === opening) connections.delete(name);
+      }),
   );
   connections.set(name, opening);
   // A failed open is not cached: the next call tries again (say, once the other tab closed).

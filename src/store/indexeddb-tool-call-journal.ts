@@ -72,9 +72,7 @@ export class IndexedDbToolCallJournal extends DatabaseStore implements ToolCallJ
   async listByConversation(conversation: string): Promise<JournalEntry[]> {
     const action = `list journal entries of conversation "${conversation}"`;
     return storageOperation(action, async () => {
-      const entries = await transact(await this.db(), ['journal'], 'readonly', (tx) =>
-        tx.objectStore('journal').index('conversation').getAll(conversation),
-      );
+      const entries = await transact(await this.db(), ['journal'], 'readonly', (tx) => tx.objectStore('journal').index('conversation').getAll(conversation));
       return entries.map((entry) => readEntry(entry, action)).sort(byUpdate);
     });
   }

@@ -28,9 +28,7 @@ export class MemorySnapshotStore implements SnapshotStore {
 
   /** Copies of every snapshot, oldest `createdAt` first (ties by id, as IndexedDB's index orders them). */
   async list(): Promise<LeafSnapshot[]> {
-    return [...this.#snapshots.values()]
-      .sort(byCreation)
-      .map((snapshot) => structuredClone(snapshot));
+    return [...this.#snapshots.values()].sort(byCreation).map((snapshot) => structuredClone(snapshot));
   }
 
   /** Remove a snapshot; removing one that does not exist is not an error. */

@@ -11,6 +11,15 @@ export function isTime(value: unknown): value is number {
 /** A value as an error message shows it: short, and never the whole of a large one. */
 export function shown(value: unknown): string {
   if (value === undefined) return 'missing';
-  const text = typeof value === 'string' ? JSON.stringify(value) : Array.isArray(value) ? 'a list' : value === null ? 'null' : typeof value === 'object' ? 'an object' : String(value);
+  const text =
+    typeof value === 'string'
+      ? JSON.stringify(value)
+      : Array.isArray(value)
+        ? 'a list'
+        : value === null
+          ? 'null'
+          : typeof value === 'object'
+            ? 'an object'
+            : String(value);
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }

@@ -34,9 +34,7 @@ export async function storageOperation<T>(action: string, operation: () => Promi
 function nameAndMessage(error: unknown): { name?: string; message: string } {
   if (typeof error !== 'object' || error === null) return { message: String(error) };
   const { name, message } = error as { name?: unknown; message?: unknown };
-  return typeof name === 'string'
-    ? { name, message: typeof message === 'string' ? message : '' }
-    : { message: String(error) };
+  return typeof name === 'string' ? { name, message: typeof message === 'string' ? message : '' } : { message: String(error) };
 }
 
 /** The refusal of a value a store does not hold (`storage_invalid`): nothing was written. */

@@ -49,7 +49,10 @@ export function repairedRecord(id: string, previous: ConversationRecord | undefi
 export function checkedRecords(records: ConversationRecord[], action: string): ConversationRecord[] {
   const bad = records.find((record) => !isTime(record.createdAt) || !isTime(record.updatedAt));
   if (bad) {
-    throw corruptData(action, `the record of conversation "${bad.id}" has no valid createdAt or updatedAt; an append to it repairs its record, delete("${bad.id}") removes it`);
+    throw corruptData(
+      action,
+      `the record of conversation "${bad.id}" has no valid createdAt or updatedAt; an append to it repairs its record, delete("${bad.id}") removes it`,
+    );
   }
   return records;
 }

@@ -24,12 +24,7 @@ export type AttemptOutcome =
  * timeout (reason: a `TimeoutError` DOMException) or when `outer` aborts; either way
  * the attempt settles at once and whatever the tool returns later is discarded.
  */
-export function runAttempt(
-  tool: Tool,
-  args: unknown,
-  ctx: Omit<ToolContext, 'signal'>,
-  outer: AbortSignal | undefined,
-): Promise<AttemptOutcome> {
+export function runAttempt(tool: Tool, args: unknown, ctx: Omit<ToolContext, 'signal'>, outer: AbortSignal | undefined): Promise<AttemptOutcome> {
   // One promise settled by whichever comes first (the tool, its deadline, the outer abort):
   // no race of promises, no async wrapper, for the few microseconds each would cost a call.
   return new Promise<AttemptOutcome>((resolve) => {

@@ -66,7 +66,13 @@ export async function executeEntry(
 
   if (!entry) {
     const known = registry.names();
-    return toolFailure(call, 'unknown_tool', `Unknown tool "${name}". Available tools: ${known.length ? known.join(', ') : 'none'}`, 0, performance.now() - started);
+    return toolFailure(
+      call,
+      'unknown_tool',
+      `Unknown tool "${name}". Available tools: ${known.length ? known.join(', ') : 'none'}`,
+      0,
+      performance.now() - started,
+    );
   }
   const { tool, validate } = entry;
   const decoding = decoded ?? decodeArgs(name, call.arguments, validate);

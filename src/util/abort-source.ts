@@ -109,7 +109,11 @@ export function childController(parent: AbortSignal | undefined): ChildControlle
  * `promise`, or a rejection with `reasonOf(signal)` (default: the signal's reason) as soon as
  * `signal` aborts; the promise itself runs on.
  */
-export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, reasonOf: (signal: AbortSignal) => unknown = (s) => s.reason): Promise<T> {
+export function untilAborted<T>(
+  promise: Promise<T>,
+  signal: AbortSignal | undefined,
+  reasonOf: (signal: AbortSignal) => unknown = (s) => s.reason,
+): Promise<T> {
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(reasonOf(signal));
   return new Promise<T>((resolve, reject) => {

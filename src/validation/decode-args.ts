@@ -45,7 +45,10 @@ export function decodeArgs(toolName: string, raw: unknown, validate: ArgsValidat
   }
   // A JSON Schema check is synchronous: no promise for it (a Standard Schema's may be one).
   if (!isThenable(checked)) return decoded(toolName, checked);
-  return Promise.resolve(checked).then((settled) => decoded(toolName, settled), (error: unknown) => unvalidated(toolName, error));
+  return Promise.resolve(checked).then(
+    (settled) => decoded(toolName, settled),
+    (error: unknown) => unvalidated(toolName, error),
+  );
 }
 
 function refused(toolName: string, problem: string): DecodedArgs {

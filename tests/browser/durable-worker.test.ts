@@ -16,7 +16,10 @@ afterEach(async () => {
   open.splice(0).forEach((runner) => runner.close());
   for (const name of databases.splice(0)) {
     await closeAmbiDatabase(name);
-    await new Promise((resolve) => { const req = indexedDB.deleteDatabase(name); req.onsuccess = req.onerror = req.onblocked = resolve; });
+    await new Promise((resolve) => {
+      const req = indexedDB.deleteDatabase(name);
+      req.onsuccess = req.onerror = req.onblocked = resolve;
+    });
   }
 });
 
@@ -30,7 +33,16 @@ describe('durable state through the worker runner', () => {
   it('resumes a conversation after the runner worker dies mid-call: the cut-off call is not run again', async () => {
     const database = freshDatabase();
     let charges = 0;
-    const charge = defineTool({ name: 'charge', description: 'Charge the card', parameters: { type: 'object' }, idempotent: false, call: () => { charges++; return new Promise(() => {}); } });
+    const charge = defineTool({
+      name: 'charge',
+      description: 'Charge the card',
+      parameters: { type: 'object' },
+      idempotent: false,
+      call: () => {
+        charges++;
+        return new Promise(() => {});
+      },
+    });
 
     // First "tab": the charge starts, then the worker is terminated before it answers (a reload).
     const first = createWorkerRunner({ engine: scriptedEngine([{ toolCalls: [{ id: 'pay', name: 'charge', arguments: {} }] }]), database }).tool(charge);
@@ -69,13 +81,26 @@ describe('durable state through the worker runner', () => {
     expect(result.toolResults).toMatchObject([{ id: 'delegate', ok: true, output: 'Notes summarised by the leaf.' }]);
     const snapshots = await (await IndexedDbSnapshotStore.open(database)).list();
     expect(snapshots).toHaveLength(1);
-    expect(snapshots[0]).toMatchObject({ parentCallId: 'delegate', parentRunId: result.runId, task: 'Summarise the notes', status: 'done', result: 'Notes summarised by the leaf.' });
+    expect(snapshots[0]).toMatchObject({
+      parentCallId: 'delegate',
+      parentRunId: result.runId,
+      task: 'Summarise the notes',
+      status: 'done',
+      result: 'Notes summarised by the leaf.',
+    });
     expect(events.filter((e) => e.leafId === snapshots[0]!.id).map((e) => e.type)).toContain('run_finished');
   });
 
   it('delivers events that follow a leaf, such as an approval request, while the run is still going', async () => {
     let removed = 0;
-    const remove = defineTool({ name: 'remove', description: 'x', parameters: { type: 'object' }, idempotent: false, needsApproval: true, call: () => ++removed });
+    const remove = defineTool({
+      name: 'remove',
+      description: 'x',
+      parameters: { type: 'object' },
+      idempotent: false,
+      needsApproval: true,
+      call: () => ++removed,
+    });
     const runner = createWorkerRunner({
       engine: scriptedEngine([
         { toolCalls: [{ name: 'spawn_leaf', arguments: { task: 'check' } }] },

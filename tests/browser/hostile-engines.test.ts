@@ -7,7 +7,7 @@ const SECRET = 'sk-live-0123456789abcdef';
 /** Every text an error carries: its message and stack, and those of its causes. */
 function everyText(error: unknown, depth = 0): string {
   if (depth > 8 || error === undefined || error === null) return '';
-  if (!(error instanceof Error)) return typeof error === 'string' ? error : JSON.stringify(error) ?? '';
+  if (!(error instanceof Error)) return typeof error === 'string' ? error : (JSON.stringify(error) ?? '');
   return [error.message, error.stack ?? '', everyText(error.cause, depth + 1)].join('\n');
 }
 
@@ -63,7 +63,10 @@ describe('a stream held open after the finish, under Chromium', () => {
     const held: typeof fetch = async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } });
     const engine = createEngine(openAICompatible({ baseURL: 'http://127.0.0.1:9/v1', model: 'm' }), { fetch: held });
     const events = await collect(engine.stream(request));
-    expect(events).toEqual([{ type: 'text', text: 'Hello' }, { type: 'finish', reason: 'stop' }]);
+    expect(events).toEqual([
+      { type: 'text', text: 'Hello' },
+      { type: 'finish', reason: 'stop' },
+    ]);
     expect(cancelled).toBe(true);
   });
 });

@@ -8,8 +8,19 @@ afterEach(() => open.splice(0).forEach((runner) => runner.close()));
 describe('WorkerRunner: a failed run', () => {
   it('max_iterations after an effect: the page gets the MaxIterationsError with every call that ran', async () => {
     let payments = 0;
-    const pay = defineTool({ name: 'send_payment', description: 'x', parameters: { type: 'object', properties: {} }, idempotent: false, call: () => `payment ${++payments}` });
-    const runner = createWorkerRunner({ engine: scriptedEngine([{ toolCalls: [{ id: 'p1', name: 'send_payment', arguments: {} }] }, { toolCalls: [{ id: 'p2', name: 'send_payment', arguments: {} }] }]) }).tool(pay);
+    const pay = defineTool({
+      name: 'send_payment',
+      description: 'x',
+      parameters: { type: 'object', properties: {} },
+      idempotent: false,
+      call: () => `payment ${++payments}`,
+    });
+    const runner = createWorkerRunner({
+      engine: scriptedEngine([
+        { toolCalls: [{ id: 'p1', name: 'send_payment', arguments: {} }] },
+        { toolCalls: [{ id: 'p2', name: 'send_payment', arguments: {} }] },
+      ]),
+    }).tool(pay);
     open.push(runner);
     const run = runner.run('pay', { maxIterations: 2 });
     const events: RunEvent[] = [];

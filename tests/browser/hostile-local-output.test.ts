@@ -47,7 +47,11 @@ describe('an output schema on a local model: the answer is generated under its g
 
   test('a schema with keywords the grammar cannot express: a warning event says which, and the answer is still validated', async () => {
     const agent = await Agent.make(engine);
-    const loose = { type: 'object', properties: { word: { type: 'string', maxLength: 6, pattern: '^[^\\n]*$' }, n: { type: 'integer', minimum: -1e20 } }, required: ['word', 'n'] };
+    const loose = {
+      type: 'object',
+      properties: { word: { type: 'string', maxLength: 6, pattern: '^[^\\n]*$' }, n: { type: 'integer', minimum: -1e20 } },
+      required: ['word', 'n'],
+    };
     const run = new ChatRunner().run(agent, 'Say a word.', { output: loose, maxOutputRetries: 0 });
     const events = await eventsOf(run);
     const result = await run.result;
@@ -67,7 +71,9 @@ describe('an output schema on a local model: the answer is generated under its g
 describe("a conversation longer than the local model's context", () => {
   let engine: LocalEngine;
   beforeAll(async () => {
-    engine = createLocalEngine(localModel({ source: new Blob([tinyGguf({ seed: 2, contextLength: 512 })]), contextSize: 512, maxTokens: 24, temperature: 0.7, seed: 3, threads: 1 }));
+    engine = createLocalEngine(
+      localModel({ source: new Blob([tinyGguf({ seed: 2, contextLength: 512 })]), contextSize: 512, maxTokens: 24, temperature: 0.7, seed: 3, threads: 1 }),
+    );
     await engine.load();
   }, 60_000);
   afterAll(() => engine.unload());

@@ -1,6 +1,15 @@
 // Issue 13 (runner), through the WorkerRunner in Chromium: ids, Stop, bad options and event readers hold across the boundary.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWorkerRunner, defineTool, isAmbiError, scriptedEngine, type Run, type RunEvent, type ScriptedReply, type WorkerRunner } from '../../src/index.js';
+import {
+  createWorkerRunner,
+  defineTool,
+  isAmbiError,
+  scriptedEngine,
+  type Run,
+  type RunEvent,
+  type ScriptedReply,
+  type WorkerRunner,
+} from '../../src/index.js';
 
 const open: WorkerRunner[] = [];
 afterEach(() => open.splice(0).forEach((runner) => runner.close()));
@@ -25,9 +34,24 @@ async function collect(run: Run, onEvent?: (event: RunEvent) => void): Promise<R
 describe('WorkerRunner: call ids', () => {
   it('approving the second of two calls that share an id runs exactly that call', async () => {
     const ran: string[] = [];
-    const remove = defineTool({ name: 'remove', description: 'x', parameters: noteSchema, idempotent: false, needsApproval: true, call: ({ note }) => { ran.push(note ?? ''); return 'removed'; } });
+    const remove = defineTool({
+      name: 'remove',
+      description: 'x',
+      parameters: noteSchema,
+      idempotent: false,
+      needsApproval: true,
+      call: ({ note }) => {
+        ran.push(note ?? '');
+        return 'removed';
+      },
+    });
     const runner = runnerWith([
-      { toolCalls: [{ id: 'x', name: 'remove', arguments: { note: 'first' } }, { id: 'x', name: 'remove', arguments: { note: 'second' } }] },
+      {
+        toolCalls: [
+          { id: 'x', name: 'remove', arguments: { note: 'first' } },
+          { id: 'x', name: 'remove', arguments: { note: 'second' } },
+        ],
+      },
       'done',
     ]).tool(remove);
     const run = runner.run('go');
@@ -43,7 +67,10 @@ describe('WorkerRunner: call ids', () => {
     expect(ran).toEqual(['second']);
     expect(cards[0]!.id).toBe('x');
     expect(cards[1]!.id).not.toBe('x');
-    expect(result.toolResults.map((r) => [r.id, r.ok])).toEqual([[cards[0]!.id, false], [cards[1]!.id, true]]);
+    expect(result.toolResults.map((r) => [r.id, r.ok])).toEqual([
+      [cards[0]!.id, false],
+      [cards[1]!.id, true],
+    ]);
   });
 
   it('runs only maxCallsPerReply calls of a reply; the rest get too_many_calls', async () => {
@@ -61,7 +88,14 @@ type ToolCallCard = Extract<RunEvent, { type: 'approval_requested' }>['call'];
 describe('WorkerRunner: Stop', () => {
   it('stops a run whose page tool has an approval rule that never settles, and frees its conversation', async () => {
     let ran = 0;
-    const stuck = defineTool({ name: 'stuck', description: 'x', parameters: noteSchema, idempotent: false, needsApproval: () => new Promise<boolean>(() => {}), call: () => ++ran });
+    const stuck = defineTool({
+      name: 'stuck',
+      description: 'x',
+      parameters: noteSchema,
+      idempotent: false,
+      needsApproval: () => new Promise<boolean>(() => {}),
+      call: () => ++ran,
+    });
     const runner = runnerWith([{ toolCalls: [{ name: 'stuck', arguments: {} }] }, 'free again']).tool(stuck);
     const run = runner.run('go', { conversation: 'stuck-chat' });
     const events = await collect(run, (event) => event.type === 'tool_call' && run.abort('stop pressed'));
@@ -100,7 +134,9 @@ describe('WorkerRunner: run.events', () => {
 
   it('keeps the rest of a batch for the next reader when a reader breaks out early', async () => {
     const look = defineTool({ name: 'look', description: 'x', parameters: noteSchema, idempotent: true, call: () => 'seen' });
-    const run = runnerWith([{ toolCalls: [{ name: 'look', arguments: {} }] }, 'Done.']).tool(look).run('go');
+    const run = runnerWith([{ toolCalls: [{ name: 'look', arguments: {} }] }, 'Done.'])
+      .tool(look)
+      .run('go');
     await run.result; // every event up to run_finished is queued now, unread
     const firstReader: RunEvent[] = [];
     for await (const event of run.events) {
@@ -110,7 +146,14 @@ describe('WorkerRunner: run.events', () => {
     const rest = await collect(run);
     expect(firstReader.map((e) => e.type)).toEqual(['run_started', 'tool_call']);
     expect([...firstReader, ...rest].map((e) => e.type)).toEqual([
-      'run_started', 'tool_call', 'tool_started', 'tool_finished', 'iteration_finished', 'text_delta', 'iteration_finished', 'run_finished',
+      'run_started',
+      'tool_call',
+      'tool_started',
+      'tool_finished',
+      'iteration_finished',
+      'text_delta',
+      'iteration_finished',
+      'run_finished',
     ]);
   });
 });

@@ -42,7 +42,10 @@ describe('the runner worker and a hostile store', () => {
   it('a run on a conversation with a row missing its message fails with storage_corrupt, and the conversation is left as it was', async () => {
     const database = freshDatabase();
     const page = await IndexedDbConversationStore.open(database);
-    await page.append('c1', [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }]);
+    await page.append('c1', [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'hello' },
+    ]);
     await (await openAmbiDatabase(database)).put('messages', { conversationId: 'c1', seq: 1 } as never);
     const runner = createWorkerRunner({ engine: scriptedEngine(['never asked']), database });
     open.push(runner);

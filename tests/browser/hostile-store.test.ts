@@ -132,7 +132,16 @@ describe('a corrupted stored conversation', () => {
 describe('a database deleted or closed mid-conversation', () => {
   it('deleting the database during a tool call fails the run with storage_closed, and no conversation starts with an orphan tool message', async () => {
     const { name, store } = await storedConversation();
-    const wipe = defineTool({ name: 'wipe', description: 'x', parameters: empty, idempotent: true, call: async () => { await deleteDB(name); return 'wiped'; } });
+    const wipe = defineTool({
+      name: 'wipe',
+      description: 'x',
+      parameters: empty,
+      idempotent: true,
+      call: async () => {
+        await deleteDB(name);
+        return 'wiped';
+      },
+    });
     const engine = scriptedEngine([{ toolCalls: [{ id: 't1', name: 'wipe', arguments: {} }] }, 'finished']);
     const agent = (await Agent.make(engine, { conversations: store })).tool(wipe);
 
@@ -180,9 +189,21 @@ describe('a database deleted or closed mid-conversation', () => {
   it('a consequential call queued behind the call that deleted the database is not run', async () => {
     const { name, store } = await storedConversation();
     let charges = 0;
-    const wipe = defineTool({ name: 'wipe', description: 'x', parameters: empty, idempotent: true, call: async () => { await deleteDB(name); return 'wiped'; } });
+    const wipe = defineTool({
+      name: 'wipe',
+      description: 'x',
+      parameters: empty,
+      idempotent: true,
+      call: async () => {
+        await deleteDB(name);
+        return 'wiped';
+      },
+    });
     const charge = defineTool({ name: 'charge', description: 'x', parameters: empty, idempotent: false, call: () => ++charges });
-    const engine = new StepEngine([[call('t1', 'wipe'), call('t2', 'charge'), finish('tool_calls')], [text('done'), finish()]]);
+    const engine = new StepEngine([
+      [call('t1', 'wipe'), call('t2', 'charge'), finish('tool_calls')],
+      [text('done'), finish()],
+    ]);
     const journal = await IndexedDbToolCallJournal.open(name);
     const agent = (await Agent.make(engine, { conversations: store, journal })).tool(wipe).tool(charge);
 

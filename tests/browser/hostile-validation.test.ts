@@ -29,7 +29,12 @@ const TOO_DEEP = 'Invalid arguments for "nest": arguments must NOT be nested mor
 describe('deep arguments in the runner worker', () => {
   it.each(['no-eval', 'auto'] as const)('a ~3 KB argument 300 levels deep is refused as invalid_arguments, and the run goes on (%s)', async (validation) => {
     const replies: ScriptedReply[] = [
-      { toolCalls: [{ id: 'text', name: 'nest', arguments: nestedText(300) }, { id: 'ok', name: 'nest', arguments: nestedText(64) }] },
+      {
+        toolCalls: [
+          { id: 'text', name: 'nest', arguments: nestedText(300) },
+          { id: 'ok', name: 'nest', arguments: nestedText(64) },
+        ],
+      },
       'The tree was too deep.',
     ];
     const result = await runnerWith(replies, validation).tool(nest).run('go').result;
@@ -58,7 +63,9 @@ describe('outputs across the worker boundary read as JSON.stringify reads them',
       idempotent: true,
       call: () => ({ data: JSON.parse('{"__proto__":{"kept":true}}'), s: new String('x'), n: new Number(2), b: new Boolean(false) }),
     });
-    const result = await runnerWith([{ toolCalls: [{ id: 'c', name: 'tricky_output', arguments: {} }] }, 'ok']).tool(tricky).run('go').result;
+    const result = await runnerWith([{ toolCalls: [{ id: 'c', name: 'tricky_output', arguments: {} }] }, 'ok'])
+      .tool(tricky)
+      .run('go').result;
     expect(result.toolResults.map((r) => JSON.stringify(r.ok ? r.output : r.error))).toEqual([expected]);
     expect(result.messages.find((m) => m.role === 'tool')?.content).toBe(`{"ok":true,"output":${expected}}`);
   });

@@ -21,7 +21,10 @@ afterEach(async () => {
   handOpened.splice(0).forEach((db) => db.close());
   for (const name of databases.splice(0)) {
     await closeAmbiDatabase(name);
-    await new Promise((resolve) => { const req = indexedDB.deleteDatabase(name); req.onsuccess = req.onerror = req.onblocked = resolve; });
+    await new Promise((resolve) => {
+      const req = indexedDB.deleteDatabase(name);
+      req.onsuccess = req.onerror = req.onblocked = resolve;
+    });
   }
 });
 
@@ -104,7 +107,9 @@ describe('WorkerRunner under hostile tool workers', () => {
     const result = await runner.run('go').result;
     expect(result.toolResults).toMatchObject([{ id: 'x', ok: false, error: { code: 'crashed' }, attempts: 1 }]);
     // What was thrown is described, not lost behind the reply that could not be sent.
-    expect(result.toolResults[0]!.ok ? '' : result.toolResults[0]!.error.message).toContain('[object Object], which can be neither cloned nor converted to text');
+    expect(result.toolResults[0]!.ok ? '' : result.toolResults[0]!.error.message).toContain(
+      '[object Object], which can be neither cloned nor converted to text',
+    );
   });
 
   it('aborts a run in a tool-worker call with a reason neither cloneable nor stringifiable: the run ends aborted', async () => {
@@ -124,13 +129,19 @@ describe('WorkerRunner under hostile tool workers', () => {
     const runner = runnerWith([callOf('closes_itself', {}, 'c'), callOf('echo', { text: 'after' }, 'e'), 'done']);
     await runner.workerTools(factory);
     const result = await runner.run('go').result;
-    expect(result.toolResults.map((r) => [r.id, r.ok ? r.output : r.error.code])).toEqual([['c', 'worker_crashed'], ['e', 'after']]);
+    expect(result.toolResults.map((r) => [r.id, r.ok ? r.output : r.error.code])).toEqual([
+      ['c', 'worker_crashed'],
+      ['e', 'after'],
+    ]);
     expect(counts.started).toBe(2);
   });
 });
 
 describe('WorkerRunner: starting a tool worker is bounded', () => {
-  for (const [what, file] of [['never calls exposeTools', 'silent'], ['spins as it loads', 'spin-at-load']] as const) {
+  for (const [what, file] of [
+    ['never calls exposeTools', 'silent'],
+    ['spins as it loads', 'spin-at-load'],
+  ] as const) {
     it(`rejects workerTools with worker_start_timeout and terminates a worker that ${what}`, async () => {
       const { counts, factory } = countedWorkers(new URL(`./fixtures/${file}.worker.ts`, import.meta.url));
       const runner = runnerWith(['unused']);
@@ -146,7 +157,9 @@ describe('WorkerRunner: tool-worker timings are checked', () => {
   for (const bad of [Number.POSITIVE_INFINITY, Number.NaN, -1]) {
     it(`refuses graceMs ${bad} with invalid_option, starting no worker`, async () => {
       const { counts, factory } = hostileTools();
-      const error = await runnerWith(['unused']).workerTools(factory, { graceMs: bad }).catch((e: unknown) => e);
+      const error = await runnerWith(['unused'])
+        .workerTools(factory, { graceMs: bad })
+        .catch((e: unknown) => e);
       expect(isAmbiError(error, 'invalid_option')).toBe(true);
       expect((error as Error).message).toContain('graceMs');
       expect(counts.started).toBe(0);
@@ -156,25 +169,46 @@ describe('WorkerRunner: tool-worker timings are checked', () => {
   for (const bad of [0, Number.POSITIVE_INFINITY, Number.NaN, -5]) {
     it(`refuses startTimeoutMs ${bad} with invalid_option`, async () => {
       const { counts, factory } = hostileTools();
-      const error = await runnerWith(['unused']).workerTools(factory, { startTimeoutMs: bad }).catch((e: unknown) => e);
+      const error = await runnerWith(['unused'])
+        .workerTools(factory, { startTimeoutMs: bad })
+        .catch((e: unknown) => e);
       expect(isAmbiError(error, 'invalid_option')).toBe(true);
       expect(counts.started).toBe(0);
     });
   }
 
-  it('a graceMs past setTimeout\'s range (2**31) does not terminate the worker at once: the other call in it finishes', async () => {
+  it("a graceMs past setTimeout's range (2**31) does not terminate the worker at once: the other call in it finishes", async () => {
     const { counts, factory } = hostileTools();
-    const runner = runnerWith([{ toolCalls: [{ id: 'late', name: 'stubborn', arguments: {} }, { id: 'slow', name: 'slow', arguments: { ms: 300 } }] }, 'done']);
+    const runner = runnerWith([
+      {
+        toolCalls: [
+          { id: 'late', name: 'stubborn', arguments: {} },
+          { id: 'slow', name: 'slow', arguments: { ms: 300 } },
+        ],
+      },
+      'done',
+    ]);
     await runner.workerTools(factory, { graceMs: 2 ** 31 });
     const result = await runner.run('go').result;
-    expect(result.toolResults.map((r) => [r.id, r.ok ? r.output : r.error.code])).toEqual([['late', 'timeout'], ['slow', 'slow done']]);
+    expect(result.toolResults.map((r) => [r.id, r.ok ? r.output : r.error.code])).toEqual([
+      ['late', 'timeout'],
+      ['slow', 'slow done'],
+    ]);
     expect(counts.started).toBe(1);
   });
 });
 
 describe('WorkerRunner under hostile callers and page tools', () => {
   it('ends a page tool that throws a value neither cloneable nor stringifiable as crashed at once, with no page error', async () => {
-    const weird = defineTool({ name: 'weird', description: 'x', parameters: { type: 'object' }, idempotent: true, call: () => { throw unclonable(); } });
+    const weird = defineTool({
+      name: 'weird',
+      description: 'x',
+      parameters: { type: 'object' },
+      idempotent: true,
+      call: () => {
+        throw unclonable();
+      },
+    });
     const runner = runnerWith([callOf('weird', {}, 'w'), 'done']).tool(weird);
     let result: Awaited<Run['result']> | undefined;
     const errors = await pageErrors(async () => {
@@ -191,9 +225,17 @@ describe('WorkerRunner under hostile callers and page tools', () => {
       description: 'x',
       parameters: { type: 'object' },
       idempotent: false,
-      call: (_args, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => { seen.push(signal.aborted); reject(signal.reason); })),
+      call: (_args, { signal }) =>
+        new Promise((_, reject) =>
+          signal.addEventListener('abort', () => {
+            seen.push(signal.aborted);
+            reject(signal.reason);
+          }),
+        ),
     });
-    const run = runnerWith([callOf('hang')]).tool(hang).run('go');
+    const run = runnerWith([callOf('hang')])
+      .tool(hang)
+      .run('go');
     const events = await collect(run, (event) => event.type === 'tool_started' && run.abort(unclonable()));
     expect(isAmbiError(await run.result.catch((e: unknown) => e), 'aborted')).toBe(true);
     expect(events.at(-1)).toMatchObject({ type: 'run_failed', error: { code: 'aborted' } });
@@ -201,7 +243,14 @@ describe('WorkerRunner under hostile callers and page tools', () => {
   });
 
   it('refuses a second run with the runId of a run still going (duplicate_run); the first keeps its events and settles', async () => {
-    const remove = defineTool({ name: 'remove', description: 'x', parameters: { type: 'object' }, idempotent: false, needsApproval: true, call: () => 'removed' });
+    const remove = defineTool({
+      name: 'remove',
+      description: 'x',
+      parameters: { type: 'object' },
+      idempotent: false,
+      needsApproval: true,
+      call: () => 'removed',
+    });
     const runner = runnerWith([callOf('remove', {}, 'r'), 'first done', 'third done']).tool(remove);
     const first = runner.run('first', { runId: 'same' });
     let secondEvents: RunEvent[] = [];

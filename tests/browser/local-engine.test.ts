@@ -149,7 +149,13 @@ describe('a tiny model from a Blob (greedy, no end-of-text token)', () => {
 
   test('a forced { name } call with a nested schema validates and runs', async () => {
     const saved: unknown[] = [];
-    const saveNote = defineTool({ name: 'save_note', description: 'Save a note.', parameters: noteParameters, idempotent: false, call: (args) => (saved.push(args), 'saved') });
+    const saveNote = defineTool({
+      name: 'save_note',
+      description: 'Save a note.',
+      parameters: noteParameters,
+      idempotent: false,
+      call: (args) => (saved.push(args), 'saved'),
+    });
     const add = defineTool({ name: 'add', description: 'Add.', parameters: addParameters, idempotent: true, call: (args) => args.a + args.b });
     const agent = (await Agent.make(engine)).tool(add).tool(saveNote);
     const result = await new ChatRunner().run(agent, 'Remember to buy milk.', { toolChoice: { name: 'save_note' }, maxIterations: 3 }).result;
@@ -196,7 +202,9 @@ describe('chat template', () => {
   ];
   async function promptTokens(options: { chatTemplate?: string | null; template?: string }): Promise<{ tokens: number; template: string }> {
     const source = new Blob([tinyGguf({ chatTemplate: options.chatTemplate ?? undefined, ...(options.chatTemplate === null ? { chatTemplate: null } : {}) })]);
-    const engine = createLocalEngine(localModel({ source, maxTokens: 1, temperature: 0, threads: 1, ...(options.template ? { template: options.template } : {}) }));
+    const engine = createLocalEngine(
+      localModel({ source, maxTokens: 1, temperature: 0, threads: 1, ...(options.template ? { template: options.template } : {}) }),
+    );
     try {
       const events = await collect(engine.stream({ messages, tools: [] }));
       const usage = events.find((e) => e.type === 'usage');

@@ -42,7 +42,9 @@ describe('page responsiveness', () => {
     const agent = await Agent.make(scriptedEngine([reply]));
     const inPage = await longestPause(() => settle(new ChatRunner().run(agent, 'summarise')));
 
-    console.log(`longest page pause: worker run ${inWorker.longest.toFixed(1)} ms over ${inWorker.ticks} ticks; in-page run ${inPage.longest.toFixed(1)} ms over ${inPage.ticks} ticks`);
+    console.log(
+      `longest page pause: worker run ${inWorker.longest.toFixed(1)} ms over ${inWorker.ticks} ticks; in-page run ${inPage.longest.toFixed(1)} ms over ${inPage.ticks} ticks`,
+    );
     expect(inWorker.ticks).toBeGreaterThan(1);
     // Compared with the same work done on the page, in the same run: no absolute threshold.
     expect(inWorker.longest).toBeLessThan(inPage.longest);

@@ -7,7 +7,9 @@ import { createWorkerRunner, defineTool, scriptedEngine, type ScriptedReply, typ
 const open: WorkerRunner[] = [];
 afterEach(() => open.splice(0).forEach((runner) => runner.close()));
 
-const calls = (...list: Array<[name: string, args: unknown]>): ScriptedReply => ({ toolCalls: list.map(([name, args], i) => ({ id: `c${i}`, name, arguments: args })) });
+const calls = (...list: Array<[name: string, args: unknown]>): ScriptedReply => ({
+  toolCalls: list.map(([name, args], i) => ({ id: `c${i}`, name, arguments: args })),
+});
 
 function runner(replies: ScriptedReply[], validation?: 'auto' | 'no-eval'): WorkerRunner {
   const created = createWorkerRunner({ engine: scriptedEngine(replies), ...(validation ? { validation } : {}) });
@@ -27,8 +29,7 @@ describe('a zod tool on the page, called from the runner worker', () => {
     });
     const result = await runner([calls(['add', { a: 2, b: 3 }], ['add', { a: 'x', b: 1 }], ['add', { a: -1, b: 1 }], ['add', { a: 1 }]), 'done'], validation)
       .tool(add)
-      .run('add')
-      .result;
+      .run('add').result;
     expect(result.toolResults).toMatchObject([
       { ok: true, output: 5, attempts: 1 },
       // Refused in the runner worker by the JSON Schema zod wrote: JSON Schema wording.
@@ -52,7 +53,9 @@ describe('a zod tool on the page, called from the runner worker', () => {
         return args.text.slice(0, args.limit);
       },
     });
-    const result = await runner([calls(['words', { text: 'one two three' }]), 'done']).tool(words).run('count').result;
+    const result = await runner([calls(['words', { text: 'one two three' }]), 'done'])
+      .tool(words)
+      .run('count').result;
     expect(result.toolResults).toMatchObject([{ ok: true, output: ['one', 'two'] }]);
     expect(seen).toEqual([{ text: ['one', 'two', 'three'], limit: 2 }]);
   });
@@ -60,7 +63,10 @@ describe('a zod tool on the page, called from the runner worker', () => {
 
 describe('a zod tool in a dedicated tool worker', () => {
   it('validates again with zod in the tool worker, refinements and transforms included', async () => {
-    const created = runner([calls(['slug', { title: '  Hello World  ' }], ['slug', { title: 'a forbidden title' }], ['slug', { title: '' }], ['slug', { title: 5 }]), 'done'], 'no-eval');
+    const created = runner(
+      [calls(['slug', { title: '  Hello World  ' }], ['slug', { title: 'a forbidden title' }], ['slug', { title: '' }], ['slug', { title: 5 }]), 'done'],
+      'no-eval',
+    );
     await created.workerTools(() => new Worker(new URL('./fixtures/standard-schema.worker.ts', import.meta.url), { type: 'module' }));
     const result = await created.run('slugs').result;
     expect(result.toolResults).toMatchObject([

@@ -30,7 +30,14 @@ const calls: ToolCall[] = [
 const expected = [
   { ok: true, output: 5 },
   { ok: true, output: 12 },
-  { ok: false, error: { code: 'invalid_arguments', message: 'Invalid arguments for "add": arguments must NOT have additional properties (\'c\'); /a must be number; /op must be equal to one of the allowed values: "add", "sub"' } },
+  {
+    ok: false,
+    error: {
+      code: 'invalid_arguments',
+      message:
+        'Invalid arguments for "add": arguments must NOT have additional properties (\'c\'); /a must be number; /op must be equal to one of the allowed values: "add", "sub"',
+    },
+  },
   { ok: false, error: { code: 'invalid_arguments', message: 'Invalid arguments for "add": arguments must have required property \'a\'' } },
 ];
 

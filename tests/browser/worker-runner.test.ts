@@ -43,7 +43,13 @@ const hangingTool = (seen: unknown[]) =>
     description: 'x',
     parameters: { type: 'object' },
     idempotent: false,
-    call: (_args, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => { seen.push(signal.reason); reject(signal.reason); })),
+    call: (_args, { signal }) =>
+      new Promise((_, reject) =>
+        signal.addEventListener('abort', () => {
+          seen.push(signal.reason);
+          reject(signal.reason);
+        }),
+      ),
   });
 
 describe('WorkerRunner: main-thread tools', () => {
@@ -68,13 +74,22 @@ describe('WorkerRunner: main-thread tools', () => {
 
   it('streams events across the boundary in order', async () => {
     const echo = defineTool({ name: 'echo', description: 'x', parameters: { type: 'object' }, idempotent: false, call: () => 'hi' });
-    const run = runnerWith([{ text: 'Calling.', toolCalls: [{ name: 'echo', arguments: {} }] }, 'Done.']).tool(echo).run('go');
+    const run = runnerWith([{ text: 'Calling.', toolCalls: [{ name: 'echo', arguments: {} }] }, 'Done.'])
+      .tool(echo)
+      .run('go');
     const events = await collect(run);
     // Text may arrive in several deltas; what matters is the order of the steps and the whole text.
     const types = events.map((e) => e.type).filter((type, i, all) => !(type === 'text_delta' && all[i - 1] === 'text_delta'));
     expect(types).toEqual([
-      'run_started', 'text_delta', 'tool_call', 'tool_started', 'tool_finished', 'iteration_finished',
-      'text_delta', 'iteration_finished', 'run_finished',
+      'run_started',
+      'text_delta',
+      'tool_call',
+      'tool_started',
+      'tool_finished',
+      'iteration_finished',
+      'text_delta',
+      'iteration_finished',
+      'run_finished',
     ]);
     expect(events.flatMap((e) => (e.type === 'text_delta' ? [e.text] : [])).join('')).toBe('Calling.Done.');
   });
@@ -90,10 +105,17 @@ describe('WorkerRunner: main-thread tools', () => {
       timeoutMs: 40,
       call: (_args, { signal }) => {
         signal.addEventListener('abort', () => reasons.push((signal.reason as DOMException).name));
-        return new Promise((resolve) => setTimeout(() => { lateDelivered = true; resolve('late'); }, 150));
+        return new Promise((resolve) =>
+          setTimeout(() => {
+            lateDelivered = true;
+            resolve('late');
+          }, 150),
+        );
       },
     });
-    const result = await runnerWith([callOf('stubborn'), 'ok']).tool(stubborn).run('go').result;
+    const result = await runnerWith([callOf('stubborn'), 'ok'])
+      .tool(stubborn)
+      .run('go').result;
     await new Promise((r) => setTimeout(r, 200));
     expect(lateDelivered).toBe(true);
     expect(reasons).toEqual(['TimeoutError']);
@@ -102,7 +124,9 @@ describe('WorkerRunner: main-thread tools', () => {
 
   it('aborts a main-thread tool when the run is aborted, and rejects with code aborted', async () => {
     const seen: unknown[] = [];
-    const run = runnerWith([callOf('hang')]).tool(hangingTool(seen)).run('go');
+    const run = runnerWith([callOf('hang')])
+      .tool(hangingTool(seen))
+      .run('go');
     const events = await collect(run, (event) => event.type === 'tool_started' && run.abort('stop pressed'));
     const error = await run.result.catch((e: unknown) => e);
     expect(isAmbiError(error, 'aborted')).toBe(true);
@@ -112,7 +136,9 @@ describe('WorkerRunner: main-thread tools', () => {
 
   it('keeps an Error given as the abort reason an Error across the boundary, in the run failure and in the page tool signal', async () => {
     const seen: unknown[] = [];
-    const run = runnerWith([callOf('hang')]).tool(hangingTool(seen)).run('go');
+    const run = runnerWith([callOf('hang')])
+      .tool(hangingTool(seen))
+      .run('go');
     await collect(run, (event) => event.type === 'tool_started' && run.abort(new ToolError('user left')));
     const error = await run.result.catch((e: unknown) => e);
     expect(isAmbiError(error, 'aborted')).toBe(true);
@@ -138,7 +164,9 @@ describe('WorkerRunner: main-thread tools', () => {
         return 'too late';
       },
     });
-    const run = runnerWith([callOf('late_reader')]).tool(late).run('go');
+    const run = runnerWith([callOf('late_reader')])
+      .tool(late)
+      .run('go');
     const events = collect(run, (event) => event.type === 'tool_started' && run.abort('stop pressed'));
     expect(isAmbiError(await run.result.catch((e: unknown) => e), 'aborted')).toBe(true);
     await events;
@@ -152,7 +180,12 @@ describe('WorkerRunner: main-thread tools', () => {
         throw new Error('page tool broke');
       },
       not_json: () => ({ run: () => 1 }),
-      bad_then: () => Object.defineProperty({}, 'then', { get: () => { throw new Error('no then'); } }),
+      bad_then: () =>
+        Object.defineProperty({}, 'then', {
+          get: () => {
+            throw new Error('no then');
+          },
+        }),
       fine: () => 'ok',
     };
     const runner = runnerWith([{ toolCalls: Object.keys(outputs).map((name) => ({ id: name, name, arguments: {} })) }, 'done.']);
@@ -172,7 +205,9 @@ describe('WorkerRunner: main-thread tools', () => {
   });
 
   it('keeps error codes across the boundary: tool_error from the page, max_iterations from the loop', async () => {
-    const refuse = pageTool('refuse', () => { throw new ToolError('No.'); });
+    const refuse = pageTool('refuse', () => {
+      throw new ToolError('No.');
+    });
     const runner = runnerWith([callOf('refuse'), callOf('refuse')]).tool(refuse);
     const error = await runner.run('go', { maxIterations: 2 }).result.catch((e: unknown) => e);
     expect(isAmbiError(error, 'max_iterations')).toBe(true);
@@ -191,7 +226,9 @@ describe('WorkerRunner: main-thread tools', () => {
       needsApproval: ({ id }) => id.startsWith('keep') === false,
       call: () => ++ran,
     });
-    const run = runnerWith([callOf('remove', { id: 'n1' }, 'c1'), 'Removed.']).tool(remove).run('go');
+    const run = runnerWith([callOf('remove', { id: 'n1' }, 'c1'), 'Removed.'])
+      .tool(remove)
+      .run('go');
     await collect(run, (event) => event.type === 'approval_requested' && run.approve(event.call.id));
     expect((await run.result).text).toBe('Removed.');
     expect(ran).toBe(1);
@@ -209,7 +246,12 @@ describe('WorkerRunner: dedicated tool workers', () => {
   it('terminates a CPU-spinning tool worker, ends the calls in it with a code, and serves the next call from a fresh one', async () => {
     let started = 0;
     const runner = runnerWith([
-      { toolCalls: [{ id: 'slow', name: 'slow_square', arguments: { n: 3, ms: 400 } }, { id: 'spin', name: 'spin', arguments: {} }] },
+      {
+        toolCalls: [
+          { id: 'slow', name: 'slow_square', arguments: { n: 3, ms: 400 } },
+          { id: 'spin', name: 'spin', arguments: {} },
+        ],
+      },
       callOf('square', { n: 5 }, 'after'),
       'Done.',
     ]);
@@ -234,12 +276,23 @@ describe('WorkerRunner: dedicated tool workers', () => {
     const runner = runnerWith([callOf('explode', {}, 'boom'), callOf('square', { n: 2 }, 'next'), 'ok']);
     await runner.workerTools(toolWorker);
     const result = await runner.run('go').result;
-    expect(result.toolResults.map((r) => [r.id, r.ok ? 'ok' : r.error.code])).toEqual([['boom', 'worker_crashed'], ['next', 'ok']]);
+    expect(result.toolResults.map((r) => [r.id, r.ok ? 'ok' : r.error.code])).toEqual([
+      ['boom', 'worker_crashed'],
+      ['next', 'ok'],
+    ]);
   });
 
   it('refuses a tool worker whose tool name is taken: none of its tools are added, and the page tool of that name still answers', async () => {
     let started = 0;
-    const runner = runnerWith([{ toolCalls: [{ id: 'page', name: 'spin', arguments: {} }, { id: 'other', name: 'slow_square', arguments: { n: 2, ms: 1 } }] }, 'ok']);
+    const runner = runnerWith([
+      {
+        toolCalls: [
+          { id: 'page', name: 'spin', arguments: {} },
+          { id: 'other', name: 'slow_square', arguments: { n: 2, ms: 1 } },
+        ],
+      },
+      'ok',
+    ]);
     runner.tool(pageTool('spin', () => 'page spin'));
     // 'spin' is the worker's third tool: the two before it must not stay claimed.
     const error = await runner.workerTools(() => (started++, toolWorker())).catch((e: unknown) => e);
@@ -260,8 +313,19 @@ describe('WorkerRunner: dedicated tool workers', () => {
     // The page checks a schema's shape; the worker, which validates calls, compiles it and refuses these.
     const badType = tool('bad_type', { type: 'object', properties: { a: { type: 'nonsense' } } });
     const badRef = tool('bad_ref', { type: 'object', properties: { a: { $ref: '#/definitions/missing' } } });
-    const runner = runnerWith([{ toolCalls: [{ id: 'good', name: 'fine', arguments: {} }, { id: 'bad', name: 'bad_type', arguments: {} }] }, 'done']);
-    runner.tool(badType).tool(badRef).tool(pageTool('fine', () => 'fine ran'));
+    const runner = runnerWith([
+      {
+        toolCalls: [
+          { id: 'good', name: 'fine', arguments: {} },
+          { id: 'bad', name: 'bad_type', arguments: {} },
+        ],
+      },
+      'done',
+    ]);
+    runner
+      .tool(badType)
+      .tool(badRef)
+      .tool(pageTool('fine', () => 'fine ran'));
     const error = await runner.run('first').result.catch((e: unknown) => e);
     expect(isAmbiError(error, 'invalid_tool')).toBe(true);
     expect((error as Error).message).toContain('refused 2 tools');
@@ -303,7 +367,14 @@ describe('WorkerRunner: failure without hangs', () => {
 
   it('close() with calls in flight rejects the run with code closed, aborts the page tools and stops the tool workers', async () => {
     const aborted: unknown[] = [];
-    const runner = runnerWith([{ toolCalls: [{ name: 'hang', arguments: {} }, { name: 'slow_square', arguments: { n: 1, ms: 10_000 } }] }]).tool(hangingTool(aborted));
+    const runner = runnerWith([
+      {
+        toolCalls: [
+          { name: 'hang', arguments: {} },
+          { name: 'slow_square', arguments: { n: 1, ms: 10_000 } },
+        ],
+      },
+    ]).tool(hangingTool(aborted));
     await runner.workerTools(toolWorker);
     const run = runner.run('go');
     let startedTools = 0;

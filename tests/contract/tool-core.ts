@@ -154,7 +154,12 @@ export function describeToolCore(realm: string): void {
         const first = registry.definitions();
         expect(registry.definitions()).toBe(first);
         expect(Object.isFrozen(first) && first.every((definition) => Object.isFrozen(definition))).toBe(true);
-        expect(registry.register(echo).definitions().map((definition) => definition.name)).toEqual(['add', 'echo']);
+        expect(
+          registry
+            .register(echo)
+            .definitions()
+            .map((definition) => definition.name),
+        ).toEqual(['add', 'echo']);
         expect(first.map((definition) => definition.name)).toEqual(['add']);
       });
 
@@ -317,8 +322,9 @@ export function describeToolCore(realm: string): void {
       it('discards a result that arrives after its timeout', async () => {
         let lateDelivered!: () => void;
         const delivered = new Promise<void>((resolve) => (lateDelivered = resolve));
-        const { tool } = recorded({ idempotent: false, timeoutMs: 10 }, () =>
-          new Promise((resolve) => setTimeout(() => (resolve('too late'), lateDelivered()), 40)),
+        const { tool } = recorded(
+          { idempotent: false, timeoutMs: 10 },
+          () => new Promise((resolve) => setTimeout(() => (resolve('too late'), lateDelivered()), 40)),
         );
         const result = failure(await managerWith(tool).execute({ id: 'c1', name: 'probe', arguments: {} }));
         await delivered;
@@ -380,17 +386,18 @@ export function describeToolCore(realm: string): void {
       it('ends the call as aborted when the abort comes during the wait before a retry', async () => {
         const outside = new AbortController();
         const { tool, contexts } = recorded({ idempotent: true, timeoutMs: 10, retryDelayMs: 5_000 }, (ctx) => hang(ctx.signal));
-        const pending = managerWith(tool).execute(
-          { id: 'c1', name: 'probe', arguments: {} },
-          { signal: outside.signal, onRetry: () => outside.abort('stop') },
-        );
+        const pending = managerWith(tool).execute({ id: 'c1', name: 'probe', arguments: {} }, { signal: outside.signal, onRetry: () => outside.abort('stop') });
         const result = failure(await pending);
         expect([result.error.code, result.attempts, contexts.length]).toEqual(['aborted', 1, 1]);
       });
 
       it('gives a tool one signal, the same on every read and in a copy of its context', async () => {
         // biome-ignore lint/suspicious/noSelfCompare: two reads of the lazy getter must give one signal
-        const { tool, contexts } = recorded({ idempotent: true }, (ctx) => ({ same: ctx.signal === ctx.signal, spread: { ...ctx }.signal === ctx.signal, keys: Object.keys(ctx).includes('signal') }));
+        const { tool, contexts } = recorded({ idempotent: true }, (ctx) => ({
+          same: ctx.signal === ctx.signal,
+          spread: { ...ctx }.signal === ctx.signal,
+          keys: Object.keys(ctx).includes('signal'),
+        }));
         const result = await managerWith(tool).execute({ id: 'c1', name: 'probe', arguments: {} });
         expect(result).toMatchObject({ ok: true, output: { same: true, spread: true, keys: true } });
         expect(contexts[0]!.signal.aborted).toBe(false);
@@ -430,9 +437,7 @@ export function describeToolCore(realm: string): void {
 
       it('never starts a call whose signal is already aborted', async () => {
         const { tool, contexts } = recorded({ idempotent: true }, () => 'ran');
-        const result = failure(
-          await managerWith(tool).execute({ id: 'c1', name: 'probe', arguments: {} }, { signal: AbortSignal.abort('gone') }),
-        );
+        const result = failure(await managerWith(tool).execute({ id: 'c1', name: 'probe', arguments: {} }, { signal: AbortSignal.abort('gone') }));
         expect([result.error.code, result.attempts, contexts.length]).toEqual(['aborted', 0, 0]);
       });
     });
@@ -462,9 +467,20 @@ export function describeToolCore(realm: string): void {
       });
 
       it('reports an output whose toJSON throws, or whose then throws, as crashed rather than rejecting', async () => {
-        const badJson = { toJSON: () => { throw new Error('no JSON today'); } };
-        const badThen = Object.defineProperty({}, 'then', { get: () => { throw new Error('no then either'); } });
-        for (const [output, detail] of [[badJson, 'no JSON today'], [badThen, 'no then either']] as const) {
+        const badJson = {
+          toJSON: () => {
+            throw new Error('no JSON today');
+          },
+        };
+        const badThen = Object.defineProperty({}, 'then', {
+          get: () => {
+            throw new Error('no then either');
+          },
+        });
+        for (const [output, detail] of [
+          [badJson, 'no JSON today'],
+          [badThen, 'no then either'],
+        ] as const) {
           const { tool } = recorded({ idempotent: true }, () => output);
           const result = failure(await managerWith(tool).execute({ id: 'c1', name: 'probe', arguments: {} }));
           expect([result.error.code, result.attempts]).toEqual(['crashed', 1]);

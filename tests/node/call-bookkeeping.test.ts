@@ -123,7 +123,9 @@ describe('onAbort', () => {
 
 describe('dispatchCall', () => {
   async function dispatching() {
-    const agent = (await Agent.make(scriptedEngine([]))).tool(defineTool({ name: 'plain', description: 'x', parameters: { type: 'object' }, idempotent: false, call: () => 'done' }));
+    const agent = (await Agent.make(scriptedEngine([]))).tool(
+      defineTool({ name: 'plain', description: 'x', parameters: { type: 'object' }, idempotent: false, call: () => 'done' }),
+    );
     const limiter = new Limiter(1);
     const ctx: DispatchContext = { tools: agent.tools, limiters: [limiter], approvals: new Approvals(), emit: () => {}, signal: new AbortController().signal };
     return { agent, limiter, ctx, call: { id: 'c1', name: 'plain', arguments: {}, idempotencyKey: 'k1' } };

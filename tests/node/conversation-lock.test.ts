@@ -11,7 +11,12 @@ it('the in-realm lock is free the moment its holder is done: a lock: fail reques
   const outcomes: unknown[] = [];
   const first = withConversationLock(id, 'wait', signal, async () => 'first');
   // Asked in the same turn the holder finishes, before any later microtask.
-  void first.then(() => withConversationLock(id, 'fail', signal, async () => 'second').then((v) => outcomes.push(v), (e: unknown) => outcomes.push(isAmbiError(e) ? e.code : e)));
+  void first.then(() =>
+    withConversationLock(id, 'fail', signal, async () => 'second').then(
+      (v) => outcomes.push(v),
+      (e: unknown) => outcomes.push(isAmbiError(e) ? e.code : e),
+    ),
+  );
   await first;
   await new Promise((r) => setTimeout(r, 0));
   expect(outcomes).toEqual(['second']);

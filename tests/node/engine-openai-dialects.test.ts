@@ -45,7 +45,15 @@ describe('OpenAI-compatible engine: server dialects', () => {
 
   it('ignores choices other than the first', async () => {
     const engine = await engineFor(() => ({
-      pieces: [sse({ choices: [{ index: 1, delta: { content: 'other' } }, { index: 0, delta: { content: 'mine' } }] }), chunk({}, 'stop')],
+      pieces: [
+        sse({
+          choices: [
+            { index: 1, delta: { content: 'other' } },
+            { index: 0, delta: { content: 'mine' } },
+          ],
+        }),
+        chunk({}, 'stop'),
+      ],
     }));
     expect(textOf(await collect(engine))).toBe('mine');
   });
@@ -86,7 +94,13 @@ describe('OpenAI-compatible engine: server dialects', () => {
       headers: { 'content-type': 'application/json' },
       pieces: [
         JSON.stringify({
-          choices: [{ index: 0, message: { role: 'assistant', content: 'Whole', tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] }, finish_reason: 'tool_calls' }],
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content: 'Whole', tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+              finish_reason: 'tool_calls',
+            },
+          ],
           usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
         }),
       ],
@@ -125,7 +139,9 @@ describe('OpenAI-compatible engine: server dialects', () => {
 
   it('keeps the query string of a baseURL (Azure api-version)', async () => {
     await local.start(() => ({ pieces: [chunk({ content: 'ok' }, 'stop')] }));
-    const engine = createEngine(openAICompatible({ baseURL: `${local.server.baseURL}/deployments/gpt?api-version=2024-10-21`, model: 'gpt', headers: { 'api-key': 'k' } }));
+    const engine = createEngine(
+      openAICompatible({ baseURL: `${local.server.baseURL}/deployments/gpt?api-version=2024-10-21`, model: 'gpt', headers: { 'api-key': 'k' } }),
+    );
     await collect(engine);
     expect(local.server.requests[0]!.url).toBe('/v1/deployments/gpt/chat/completions?api-version=2024-10-21');
     expect(local.server.requests[0]!.headers['api-key']).toBe('k');

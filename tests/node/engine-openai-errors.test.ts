@@ -95,7 +95,12 @@ describe('OpenAI-compatible engine: broken streams', () => {
   });
 
   it.each([
-    ['an HTML page', 'text/html', '<!doctype html>\n<html><head><title>Sign in to the proxy</title></head>\n<body>Please sign in</body></html>\n', 'Sign in to the proxy'],
+    [
+      'an HTML page',
+      'text/html',
+      '<!doctype html>\n<html><head><title>Sign in to the proxy</title></head>\n<body>Please sign in</body></html>\n',
+      'Sign in to the proxy',
+    ],
     ['plain text', 'text/plain', 'Service is starting, try again later', 'Service is starting'],
     ['plain text sent as SSE', 'text/event-stream', 'upstream connect error or disconnect/reset before headers\n', 'upstream connect error'],
   ])('rejects a 200 body that is %s (neither SSE nor JSON) with malformed_stream quoting it', async (_what, type, body, quoted) => {
@@ -115,7 +120,10 @@ describe('OpenAI-compatible engine: broken streams', () => {
 
   it('rejects a JSON error chunk mid-stream with stream_error and the server message', async () => {
     const engine = await engineFor(() => ({
-      pieces: [chunk({ content: 'a' }), 'data: {"error":{"code":502,"message":"Provider returned error"},"choices":[{"index":0,"delta":{},"finish_reason":"error"}]}\n\n'],
+      pieces: [
+        chunk({ content: 'a' }),
+        'data: {"error":{"code":502,"message":"Provider returned error"},"choices":[{"index":0,"delta":{},"finish_reason":"error"}]}\n\n',
+      ],
     }));
     const error = await rejection(collect(engine));
     expect(error.code).toBe('stream_error');

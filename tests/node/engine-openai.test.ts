@@ -8,8 +8,7 @@ import { chunk, DONE, sse, textStream } from './sse-server.js';
 const local = useSseServer();
 const { engineFor } = local;
 
-const call = (index: number | undefined, fields: Record<string, unknown>) =>
-  index === undefined ? fields : { index, ...fields };
+const call = (index: number | undefined, fields: Record<string, unknown>) => (index === undefined ? fields : { index, ...fields });
 
 describe('openAICompatible config', () => {
   it('fills the defaults and survives structured cloning', () => {
@@ -157,7 +156,12 @@ describe('OpenAI-compatible engine: streaming', () => {
       pieces: [
         chunk({ role: 'assistant', content: null, reasoning_content: 'secret plan' }),
         chunk({ reasoning: 'more thoughts', content: null }),
-        chunk({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'hidden' }] }, { type: 'text', text: 'Answer' }] }),
+        chunk({
+          content: [
+            { type: 'thinking', thinking: [{ type: 'text', text: 'hidden' }] },
+            { type: 'text', text: 'Answer' },
+          ],
+        }),
         chunk({ content: '.' }, 'stop'),
         DONE,
       ],

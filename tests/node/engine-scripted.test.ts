@@ -30,7 +30,15 @@ describe('scriptedEngine', () => {
 
   it('reports native tool calls, filling missing ids, and finishes with tool_calls', async () => {
     const engine = createEngine(
-      scriptedEngine([{ text: 'Calling.', toolCalls: [{ id: 'fixed', name: 'add', arguments: { a: 1, b: 2 } }, { name: 'now', arguments: {} }] }]),
+      scriptedEngine([
+        {
+          text: 'Calling.',
+          toolCalls: [
+            { id: 'fixed', name: 'add', arguments: { a: 1, b: 2 } },
+            { name: 'now', arguments: {} },
+          ],
+        },
+      ]),
     );
     expect(engine.nativeTools).toBe(true);
     const events = await collect(engine);

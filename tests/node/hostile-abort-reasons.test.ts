@@ -10,8 +10,21 @@ const unprintable = () => Object.assign(Object.create(null) as object, { run() {
 describe('values that cannot be printed', () => {
   it('abort(reason) with such a reason still ends the run with code aborted', async () => {
     const started = gate();
-    const wait = defineTool({ name: 'wait', description: 'x', parameters: empty, idempotent: true, call: (_a, ctx) => (started.open(), new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)))) });
-    const agent = (await Agent.make(new StepEngine([[call('w', 'wait'), finish('tool_calls')], [text('x'), finish()]]))).tool(wait);
+    const wait = defineTool({
+      name: 'wait',
+      description: 'x',
+      parameters: empty,
+      idempotent: true,
+      call: (_a, ctx) => (started.open(), new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)))),
+    });
+    const agent = (
+      await Agent.make(
+        new StepEngine([
+          [call('w', 'wait'), finish('tool_calls')],
+          [text('x'), finish()],
+        ]),
+      )
+    ).tool(wait);
     const run = new ChatRunner().run(agent, 'go');
     await started.promise;
     run.abort(unprintable());
@@ -21,8 +34,23 @@ describe('values that cannot be printed', () => {
   });
 
   it('a tool that throws one is crashed at once, and the run goes on', async () => {
-    const boom = defineTool({ name: 'boom', description: 'x', parameters: empty, idempotent: true, call: () => { throw unprintable(); } });
-    const agent = (await Agent.make(new StepEngine([[call('b', 'boom'), finish('tool_calls')], [text('ok'), finish()]]))).tool(boom);
+    const boom = defineTool({
+      name: 'boom',
+      description: 'x',
+      parameters: empty,
+      idempotent: true,
+      call: () => {
+        throw unprintable();
+      },
+    });
+    const agent = (
+      await Agent.make(
+        new StepEngine([
+          [call('b', 'boom'), finish('tool_calls')],
+          [text('ok'), finish()],
+        ]),
+      )
+    ).tool(boom);
     const result = await new ChatRunner().run(agent, 'go').result;
     expect(result.text).toBe('ok');
     expect(result.toolResults).toMatchObject([{ id: 'b', ok: false, error: { code: 'crashed' }, attempts: 1 }]);

@@ -1,15 +1,6 @@
 // A context budget (`AgentOptions.context`): requests trimmed before each model turn, checked on the wire.
 import { describe, expect, test } from 'vitest';
-import {
-  Agent,
-  ChatRunner,
-  defineTool,
-  MemoryConversationStore,
-  openAICompatible,
-  type AgentOptions,
-  type Message,
-  type RunEvent,
-} from '../../src/index.js';
+import { Agent, ChatRunner, defineTool, MemoryConversationStore, openAICompatible, type AgentOptions, type Message, type RunEvent } from '../../src/index.js';
 import { call, finish, StepEngine, text } from '../support/engines.js';
 import { rejection, useSseServer } from './engine-test-helpers.js';
 import { textStream, type Handler } from './sse-server.js';
@@ -56,7 +47,12 @@ describe('AgentOptions.context: trimming a long conversation', () => {
     // What is kept is the newest: the last exchanges before the question, in order.
     expect(sent.at(-2)!.content).toBe(stored.at(-1)!.content);
     const trimmed = events.find((e) => e.type === 'context_trimmed');
-    expect(trimmed).toEqual({ type: 'context_trimmed', droppedMessages: stored.length + 1 - sent.length, tokensBefore: expect.any(Number), tokensAfter: expect.any(Number) });
+    expect(trimmed).toEqual({
+      type: 'context_trimmed',
+      droppedMessages: stored.length + 1 - sent.length,
+      tokensBefore: expect.any(Number),
+      tokensAfter: expect.any(Number),
+    });
     if (trimmed?.type !== 'context_trimmed') throw new Error('no context_trimmed event');
     expect(trimmed.tokensBefore).toBeGreaterThan(300);
     expect(trimmed.tokensAfter).toBeLessThanOrEqual(300);
@@ -76,7 +72,14 @@ describe('AgentOptions.context: trimming a long conversation', () => {
     const stored: Message[] = [...history(3)];
     for (let i = 0; i < 4; i++) {
       stored.push({ role: 'user', content: `look up ${i}` });
-      stored.push({ role: 'assistant', content: '', toolCalls: [{ id: `a${i}`, name: 'find', arguments: { i } }, { id: `b${i}`, name: 'find', arguments: { i } }] });
+      stored.push({
+        role: 'assistant',
+        content: '',
+        toolCalls: [
+          { id: `a${i}`, name: 'find', arguments: { i } },
+          { id: `b${i}`, name: 'find', arguments: { i } },
+        ],
+      });
       stored.push({ role: 'tool', toolCallId: `a${i}`, name: 'find', content: JSON.stringify({ ok: true, output: 'x'.repeat(60) }) });
       stored.push({ role: 'tool', toolCallId: `b${i}`, name: 'find', content: JSON.stringify({ ok: true, output: 'y'.repeat(60) }) });
       stored.push({ role: 'assistant', content: `found ${i}` });
@@ -86,7 +89,10 @@ describe('AgentOptions.context: trimming a long conversation', () => {
     for (let maxTokens = 60; maxTokens <= 700; maxTokens += 23) {
       const store = new MemoryConversationStore();
       await store.append('c', stored);
-      const agent = await Agent.make(openAICompatible({ baseURL: server.baseURL, model: 'test-model' }), { conversations: store, context: { maxTokens, reserveTokens: 0 } });
+      const agent = await Agent.make(openAICompatible({ baseURL: server.baseURL, model: 'test-model' }), {
+        conversations: store,
+        context: { maxTokens, reserveTokens: 0 },
+      });
       const run = new ChatRunner().run(agent, 'next', { conversation: 'c' });
       const events = await eventsOf(run);
       if (events.some((e) => e.type === 'context_trimmed')) trimmedRuns++;
@@ -95,7 +101,10 @@ describe('AgentOptions.context: trimming a long conversation', () => {
       sent.forEach((message, at) => {
         if (message.role !== 'tool') return;
         // The nearest assistant message before it carries its call.
-        const owner = sent.slice(0, at).reverse().find((m) => m.role === 'assistant');
+        const owner = sent
+          .slice(0, at)
+          .reverse()
+          .find((m) => m.role === 'assistant');
         expect(owner?.tool_calls?.map((c) => c.id)).toContain(message.tool_call_id);
       });
       for (const message of sent) {

@@ -16,7 +16,10 @@ async function runOne(args: unknown, needsApproval: boolean, conversation: strin
   let ran = 0;
   const send = defineTool({ name: 'send', description: 'x', parameters: schema, idempotent: false, needsApproval, call: () => `sent ${++ran}` });
   const journal = new MemoryToolCallJournal();
-  const engine = new StepEngine([[call('c1', 'send', args), finish('tool_calls')], [text('done'), finish()]]);
+  const engine = new StepEngine([
+    [call('c1', 'send', args), finish('tool_calls')],
+    [text('done'), finish()],
+  ]);
   const agent = (await Agent.make(engine, { journal, validation: 'no-eval' })).tool(send);
   const run = new ChatRunner().run(agent, 'go', conversation ? { conversation } : {});
   const events: RunEvent[] = [];

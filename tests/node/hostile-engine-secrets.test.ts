@@ -12,7 +12,7 @@ const USER = 'alice-the-admin';
 function everyText(error: unknown, seen = new Set<unknown>()): string {
   if (error === undefined || error === null || seen.has(error)) return '';
   seen.add(error);
-  if (!(error instanceof Error)) return typeof error === 'string' ? error : JSON.stringify(error) ?? '';
+  if (!(error instanceof Error)) return typeof error === 'string' ? error : (JSON.stringify(error) ?? '');
   const nested = error instanceof AggregateError ? error.errors.map((e) => everyText(e, seen)).join('\n') : '';
   return [error.message, error.stack ?? '', everyText(error.cause, seen), nested].join('\n');
 }
@@ -49,7 +49,13 @@ describe('secrets in a baseURL: config errors', () => {
   });
 
   it('refuses user-info in a config written by hand, when the engine first runs', async () => {
-    const config: OpenAICompatibleConfig = { kind: 'openai-compatible', baseURL: `http://${USER}:${SECRET}@127.0.0.1:9/v1`, model: 'm', nativeTools: true, maxRetries: 0 };
+    const config: OpenAICompatibleConfig = {
+      kind: 'openai-compatible',
+      baseURL: `http://${USER}:${SECRET}@127.0.0.1:9/v1`,
+      model: 'm',
+      nativeTools: true,
+      maxRetries: 0,
+    };
     const error = await rejection(collect(createEngine(config)));
     expect(error).toMatchObject({ code: 'invalid_engine_config' });
     expectNoSecret(error);
@@ -65,7 +71,9 @@ describe('secrets in a baseURL: config errors', () => {
 describe('secrets in a baseURL: request errors', () => {
   it('names the server of a network error without its query values, in the message and the causes', async () => {
     const port = await closedPort();
-    const engine = createEngine(openAICompatible({ baseURL: `http://127.0.0.1:${port}/v1?api-key=${SECRET}&api-version=2024-10-21`, model: 'm', maxRetries: 0 }));
+    const engine = createEngine(
+      openAICompatible({ baseURL: `http://127.0.0.1:${port}/v1?api-key=${SECRET}&api-version=2024-10-21`, model: 'm', maxRetries: 0 }),
+    );
     const error = await rejection(collect(engine));
     expect(error.code).toBe('network_error');
     expect(error.message).toContain(`127.0.0.1:${port}/v1/chat/completions?api-key=***&api-version=***: `);

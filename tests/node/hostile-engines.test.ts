@@ -52,7 +52,12 @@ describe('native tool calls without an index', () => {
 });
 
 /** OpenAI's last chunk under `stream_options.include_usage`: no choices, only usage. */
-const usageChunk = sse({ id: 'chatcmpl-test', object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } });
+const usageChunk = sse({
+  id: 'chatcmpl-test',
+  object: 'chat.completion.chunk',
+  choices: [],
+  usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
+});
 const usage = { type: 'usage', usage: { promptTokens: 5, completionTokens: 2, totalTokens: 7 } };
 const answer = [chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hello' }), chunk({}, 'stop')];
 
@@ -80,10 +85,13 @@ describe('a server that keeps the connection open after the finish', () => {
   });
 
   it('returns tool calls whose finish arrived, the connection held open', async () => {
-    const engine = await engineFor(() => ({
-      pieces: [chunk({ tool_calls: [{ index: 0, id: 'c1', function: { name: 'now', arguments: '{}' } }] }), chunk({}, 'tool_calls'), usageChunk],
-      then: 'hold',
-    }), { timeoutMs: 5_000 });
+    const engine = await engineFor(
+      () => ({
+        pieces: [chunk({ tool_calls: [{ index: 0, id: 'c1', function: { name: 'now', arguments: '{}' } }] }), chunk({}, 'tool_calls'), usageChunk],
+        then: 'hold',
+      }),
+      { timeoutMs: 5_000 },
+    );
     const events = await collect(engine);
     expect(callsOf(events)).toEqual([{ id: 'c1', name: 'now', arguments: {} }]);
     expect(events.at(-1)).toEqual({ type: 'finish', reason: 'tool_calls' });
@@ -162,7 +170,9 @@ describe('a JSON body (a server that ignores stream: true)', () => {
 // 100 000 levels of nesting take a while to parse and to check: a budget for a loaded machine.
 describe('native tool-call arguments nested too deep to write back', { timeout: 30_000 }, () => {
   const deep = `{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
-  const deepCall = () => ({ pieces: [chunk({ tool_calls: [{ index: 0, id: 'c1', function: { name: 'echo', arguments: deep } }] }), chunk({}, 'tool_calls'), DONE] });
+  const deepCall = () => ({
+    pieces: [chunk({ tool_calls: [{ index: 0, id: 'c1', function: { name: 'echo', arguments: deep } }] }), chunk({}, 'tool_calls'), DONE],
+  });
 
   it('keeps them as the server sent them, as text', async () => {
     const engine = await engineFor(deepCall);

@@ -47,7 +47,7 @@ describe('outputs read as JSON.stringify reads them', () => {
     expect((result as { error: { message: string } }).error.message).toMatch(/\/n is a BigInt/);
   });
 
-  it("uses BigInt.prototype.toJSON where a page defines it, as JSON.stringify does", async () => {
+  it('uses BigInt.prototype.toJSON where a page defines it, as JSON.stringify does', async () => {
     const proto = BigInt.prototype as unknown as { toJSON?: () => string };
     proto.toJSON = function (this: bigint) {
       return this.toString();
@@ -60,7 +60,13 @@ describe('outputs read as JSON.stringify reads them', () => {
   });
 
   it('the tool message the model reads holds the "__proto__" key', async () => {
-    const tool = defineTool({ name: 'out', description: 'x', parameters: { type: 'object' }, idempotent: true, call: () => JSON.parse('{"__proto__":{"kept":true}}') });
+    const tool = defineTool({
+      name: 'out',
+      description: 'x',
+      parameters: { type: 'object' },
+      idempotent: true,
+      call: () => JSON.parse('{"__proto__":{"kept":true}}'),
+    });
     const agent = (await Agent.make(scriptedEngine([{ toolCalls: [{ id: 'c1', name: 'out', arguments: {} }] }, 'done']))).tool(tool);
     const { messages } = await new ChatRunner().run(agent, 'go').result;
     const toolMessage = messages.find((message) => message.role === 'tool');

@@ -37,7 +37,14 @@ describe('answerGrammar', () => {
 
 describe('looseKeywords', () => {
   test('names what the grammar cannot express, each once, nested ones included', () => {
-    const loose = { type: 'object', properties: { a: { type: 'string', pattern: 'x' }, b: { type: 'array', items: { type: 'number', minimum: 0, pattern: 'y' } }, c: { type: 'string', maxLength: 500 } } };
+    const loose = {
+      type: 'object',
+      properties: {
+        a: { type: 'string', pattern: 'x' },
+        b: { type: 'array', items: { type: 'number', minimum: 0, pattern: 'y' } },
+        c: { type: 'string', maxLength: 500 },
+      },
+    };
     expect(looseKeywords(loose).sort()).toEqual(['maxLength', 'minimum', 'pattern']);
   });
 

@@ -45,7 +45,8 @@ async function agentFor(handler: Handler, options: Partial<OpenAICompatibleOptio
 }
 
 const systemOf = (body: any): string => body.messages[0].content;
-const runtimeNotes = (body: any): string[] => body.messages.filter((m: any) => m.role === 'user' && m.content.startsWith('[runtime] ')).map((m: any) => m.content);
+const runtimeNotes = (body: any): string[] =>
+  body.messages.filter((m: any) => m.role === 'user' && m.content.startsWith('[runtime] ')).map((m: any) => m.content);
 
 describe('run(input, { output }) with a JSON Schema', () => {
   test('a matching answer is parsed into result.output, and the schema is taught in the system prompt', async () => {
@@ -123,7 +124,9 @@ describe('run(input, { output }) with a JSON Schema', () => {
     const runner = new ChatRunner();
     expect(() => runner.run(agent, 'x', { output: 5 as never })).toThrow(expect.objectContaining({ code: 'invalid_option', option: 'output' }));
     expect(() => runner.run(agent, 'x', { output: { type: 'no-such-type' } as never })).toThrow(expect.objectContaining({ code: 'invalid_option' }));
-    expect(() => runner.run(agent, 'x', { output: weather, maxOutputRetries: -1 })).toThrow(expect.objectContaining({ code: 'invalid_option', option: 'maxOutputRetries' }));
+    expect(() => runner.run(agent, 'x', { output: weather, maxOutputRetries: -1 })).toThrow(
+      expect.objectContaining({ code: 'invalid_option', option: 'maxOutputRetries' }),
+    );
     expect(local.server.requests).toHaveLength(0);
   });
 });
@@ -190,7 +193,9 @@ describe('openAICompatible({ structuredOutputs: true }): response_format on answ
   });
 
   test('with calls as text (nativeTools: false) and tools, no format is sent (it would forbid the call tags), unless toolChoice is none', async () => {
-    const agent = (await agentFor(replying('{"city": "A", "celsius": 1}', '{"city": "B", "celsius": 2}'), { structuredOutputs: true, nativeTools: false })).tool(add);
+    const agent = (
+      await agentFor(replying('{"city": "A", "celsius": 1}', '{"city": "B", "celsius": 2}'), { structuredOutputs: true, nativeTools: false })
+    ).tool(add);
     const runner = new ChatRunner();
     await runner.run(agent, 'x', { output: weather }).result;
     await runner.run(agent, 'x', { output: weather, toolChoice: 'none' }).result;
@@ -199,6 +204,8 @@ describe('openAICompatible({ structuredOutputs: true }): response_format on answ
   });
 
   test('a structuredOutputs that is neither a boolean nor { strict } is refused', () => {
-    expect(() => openAICompatible({ baseURL: 'http://127.0.0.1:1/v1', model: 'm', structuredOutputs: 'yes' as never })).toThrow(expect.objectContaining({ code: 'invalid_engine_config' }));
+    expect(() => openAICompatible({ baseURL: 'http://127.0.0.1:1/v1', model: 'm', structuredOutputs: 'yes' as never })).toThrow(
+      expect.objectContaining({ code: 'invalid_engine_config' }),
+    );
   });
 });

@@ -17,7 +17,12 @@ describe('tag payloads: the keys that carry the arguments', () => {
   });
 
   it('reads "parameters" in each element of a list', () => {
-    const result = hermes.parse(block([{ name: 'a', parameters: { x: 1 } }, { name: 'b', args: { y: 2 } }]));
+    const result = hermes.parse(
+      block([
+        { name: 'a', parameters: { x: 1 } },
+        { name: 'b', args: { y: 2 } },
+      ]),
+    );
     expect(result.errors).toEqual([]);
     expect(result.calls.map((c) => c.arguments)).toEqual([{ x: 1 }, { y: 2 }]);
   });
@@ -50,7 +55,12 @@ describe('tag payloads: the keys that carry the arguments', () => {
   });
 
   it('refuses such an element of a list and keeps the valid ones', () => {
-    const result = hermes.parse(block([{ name: 'a', location: 'x' }, { name: 'b', parameters: {} }]));
+    const result = hermes.parse(
+      block([
+        { name: 'a', location: 'x' },
+        { name: 'b', parameters: {} },
+      ]),
+    );
     expect(result.calls.map((c) => c.name)).toEqual(['b']);
     expect(result.errors).toHaveLength(1);
     expect(result.errors[0]!.message).toMatch(/^Item 1 of the list: /);

@@ -8,9 +8,19 @@ const empty = { type: 'object', properties: {} } as const;
 describe('an approval rule that never settles', () => {
   it('is stopped by abort(): the result rejects with aborted and the conversation is free again', async () => {
     let ran = 0;
-    const stuck = defineTool({ name: 'stuck', description: 'x', parameters: empty, idempotent: false, needsApproval: () => new Promise<boolean>(() => {}), call: () => ++ran });
+    const stuck = defineTool({
+      name: 'stuck',
+      description: 'x',
+      parameters: empty,
+      idempotent: false,
+      needsApproval: () => new Promise<boolean>(() => {}),
+      call: () => ++ran,
+    });
     const conversations = new MemoryConversationStore();
-    const engine = new StepEngine([[call('s1', 'stuck'), finish('tool_calls')], [text('free again'), finish()]]);
+    const engine = new StepEngine([
+      [call('s1', 'stuck'), finish('tool_calls')],
+      [text('free again'), finish()],
+    ]);
     const agent = (await Agent.make(engine, { conversations })).tool(stuck);
     const run = new ChatRunner().run(agent, 'go', { conversation: 'chat' });
     const events: RunEvent[] = [];
@@ -82,6 +92,16 @@ describe('run.events', () => {
     for await (const event of run.events) secondReader.push(event);
     const all = [...firstReader, ...secondReader];
     expect(firstReader.map((e) => e.type)).toEqual(['run_started', 'text_delta']);
-    expect(all.map((e) => e.type)).toEqual(['run_started', 'text_delta', 'tool_call', 'tool_started', 'tool_finished', 'iteration_finished', 'text_delta', 'iteration_finished', 'run_finished']);
+    expect(all.map((e) => e.type)).toEqual([
+      'run_started',
+      'text_delta',
+      'tool_call',
+      'tool_started',
+      'tool_finished',
+      'iteration_finished',
+      'text_delta',
+      'iteration_finished',
+      'run_finished',
+    ]);
   });
 });

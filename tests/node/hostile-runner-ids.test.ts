@@ -19,7 +19,17 @@ const noteSchema = { type: 'object', properties: { note: { type: 'string' } } } 
 
 /** A non-idempotent tool `remove` that needs approval and records the `note` of each call it runs. */
 function approvedRemove(ran: string[]) {
-  return defineTool({ name: 'remove', description: 'x', parameters: noteSchema, idempotent: false, needsApproval: true, call: ({ note }) => { ran.push(note ?? ''); return `removed ${note}`; } });
+  return defineTool({
+    name: 'remove',
+    description: 'x',
+    parameters: noteSchema,
+    idempotent: false,
+    needsApproval: true,
+    call: ({ note }) => {
+      ran.push(note ?? '');
+      return `removed ${note}`;
+    },
+  });
 }
 
 /** Read `run`'s events; once `count` approval cards are up, hand them to `decide`. */
@@ -39,7 +49,10 @@ async function answerCards(run: Run, count: number, decide: (cards: Array<Extrac
 describe('call ids within a run', () => {
   it('approving the second of two calls that share an id runs exactly that call, and denying the first runs nothing else', async () => {
     const ran: string[] = [];
-    const engine = new StepEngine([[call('x', 'remove', { note: 'first' }), call('x', 'remove', { note: 'second' }), finish('tool_calls')], [text('done'), finish()]]);
+    const engine = new StepEngine([
+      [call('x', 'remove', { note: 'first' }), call('x', 'remove', { note: 'second' }), finish('tool_calls')],
+      [text('done'), finish()],
+    ]);
     const agent = (await Agent.make(engine)).tool(approvedRemove(ran));
     const run = new ChatRunner().run(agent, 'go');
     const events = await answerCards(run, 2, ([first, second]) => {
@@ -53,14 +66,20 @@ describe('call ids within a run', () => {
     // The first keeps the model's id; the second gets one of its own.
     expect(cards[0]!.id).toBe('x');
     expect(cards[1]!.id).not.toBe('x');
-    expect(result.toolResults.map((r) => [r.id, r.ok])).toEqual([[cards[0]!.id, false], [cards[1]!.id, true]]);
+    expect(result.toolResults.map((r) => [r.id, r.ok])).toEqual([
+      [cards[0]!.id, false],
+      [cards[1]!.id, true],
+    ]);
   });
 
   it('gives every event, the stored assistant message, the tool messages and the journal the id the runner gave', async () => {
     const conversations = new MemoryConversationStore();
     const journal = new MemoryToolCallJournal();
     const send = defineTool({ name: 'send', description: 'x', parameters: noteSchema, idempotent: false, call: ({ note }) => `sent ${note}` });
-    const engine = new StepEngine([[call('x', 'send', { note: 'a' }), call('x', 'send', { note: 'b' }), finish('tool_calls')], [text('done'), finish()]]);
+    const engine = new StepEngine([
+      [call('x', 'send', { note: 'a' }), call('x', 'send', { note: 'b' }), finish('tool_calls')],
+      [text('done'), finish()],
+    ]);
     const agent = (await Agent.make(engine, { conversations, journal })).tool(send);
     const run = new ChatRunner().run(agent, 'go', { conversation: 'chat' });
     const events: RunEvent[] = [];
@@ -72,7 +91,10 @@ describe('call ids within a run', () => {
     const ids = assistant.toolCalls!.map((c) => c.id);
     expect(ids[0]).toBe('x');
     expect(new Set(ids).size).toBe(2);
-    expect(stored.flatMap((m) => (m.role === 'tool' ? [[m.toolCallId, JSON.parse(m.content).output]] : []))).toEqual([[ids[0], 'sent a'], [ids[1], 'sent b']]);
+    expect(stored.flatMap((m) => (m.role === 'tool' ? [[m.toolCallId, JSON.parse(m.content).output]] : []))).toEqual([
+      [ids[0], 'sent a'],
+      [ids[1], 'sent b'],
+    ]);
     expect(events.flatMap((e) => (e.type === 'tool_call' ? [e.call.id] : []))).toEqual(ids);
     expect(events.flatMap((e) => (e.type === 'tool_started' ? [e.callId] : []))).toEqual(ids);
     expect(events.flatMap((e) => (e.type === 'tool_finished' ? [e.result.id] : []))).toEqual(ids);
@@ -102,19 +124,46 @@ describe('call ids within a run', () => {
 describe('calls that share an id do not share a result', () => {
   it('runs a write that shares its id with a read, and gives each call its own result', async () => {
     const ran: string[] = [];
-    const read = defineTool({ name: 'read', description: 'x', parameters: noteSchema, idempotent: true, call: () => { ran.push('read'); return 'read it'; } });
-    const write = defineTool({ name: 'write', description: 'x', parameters: noteSchema, idempotent: false, call: () => { ran.push('write'); return 'wrote it'; } });
-    const engine = new StepEngine([[call('x', 'read'), call('x', 'write'), finish('tool_calls')], [text('done'), finish()]]);
+    const read = defineTool({
+      name: 'read',
+      description: 'x',
+      parameters: noteSchema,
+      idempotent: true,
+      call: () => {
+        ran.push('read');
+        return 'read it';
+      },
+    });
+    const write = defineTool({
+      name: 'write',
+      description: 'x',
+      parameters: noteSchema,
+      idempotent: false,
+      call: () => {
+        ran.push('write');
+        return 'wrote it';
+      },
+    });
+    const engine = new StepEngine([
+      [call('x', 'read'), call('x', 'write'), finish('tool_calls')],
+      [text('done'), finish()],
+    ]);
     const agent = (await Agent.make(engine)).tool(read).tool(write);
     const result = await new ChatRunner().run(agent, 'go').result;
     expect(ran.sort()).toEqual(['read', 'write']);
-    expect(result.toolResults.map((r) => [r.name, r.ok && r.output])).toEqual([['read', 'read it'], ['write', 'wrote it']]);
+    expect(result.toolResults.map((r) => [r.name, r.ok && r.output])).toEqual([
+      ['read', 'read it'],
+      ['write', 'wrote it'],
+    ]);
     expect(result.toolResults[0]!.id).not.toBe(result.toolResults[1]!.id);
   });
 
   it('gives two early-started reads with one id and different arguments their own outputs', async () => {
     const read = defineTool({ name: 'read', description: 'x', parameters: noteSchema, idempotent: true, call: ({ note }) => `page ${note}` });
-    const engine = new StepEngine([[call('x', 'read', { note: '1' }), call('x', 'read', { note: '2' }), finish('tool_calls')], [text('done'), finish()]]);
+    const engine = new StepEngine([
+      [call('x', 'read', { note: '1' }), call('x', 'read', { note: '2' }), finish('tool_calls')],
+      [text('done'), finish()],
+    ]);
     const agent = (await Agent.make(engine)).tool(read);
     const result = await new ChatRunner().run(agent, 'go').result;
     expect(result.toolResults.map((r) => r.ok && r.output)).toEqual(['page 1', 'page 2']);
@@ -125,7 +174,13 @@ describe('calls that share an id do not share a result', () => {
   it('gives two tagged calls their own results when a stream carries them', async () => {
     const read = defineTool({ name: 'read', description: 'x', parameters: noteSchema, idempotent: true, call: ({ note }) => `page ${note}` });
     const tagged = '[TOOL_CALL]{"name":"read","args":{"note":"1"}}[/TOOL_CALL][TOOL_CALL]{"name":"read","args":{"note":"2"}}[/TOOL_CALL]';
-    const engine = new StepEngine([[text(tagged), finish()], [text('done'), finish()]], false);
+    const engine = new StepEngine(
+      [
+        [text(tagged), finish()],
+        [text('done'), finish()],
+      ],
+      false,
+    );
     const agent = (await Agent.make(engine)).tool(read);
     const result = await new ChatRunner().run(agent, 'go').result;
     expect(result.toolResults.map((r) => r.ok && r.output)).toEqual(['page 1', 'page 2']);
@@ -188,8 +243,12 @@ describe('call ids across a parent and its leaves', () => {
 class CutOffStore implements ConversationStore {
   readonly inner = new MemoryConversationStore();
   cut = true;
-  load(id: string) { return this.inner.load(id); }
-  truncate(id: string, length: number) { return this.inner.truncate(id, length); }
+  load(id: string) {
+    return this.inner.load(id);
+  }
+  truncate(id: string, length: number) {
+    return this.inner.truncate(id, length);
+  }
   async append(id: string, messages: readonly Message[]) {
     if (this.cut && messages.some((m) => m.role === 'tool')) throw new Error('the page closed');
     return this.inner.append(id, messages);
@@ -201,8 +260,20 @@ describe('repairing an interrupted reply whose calls shared an id', () => {
     const conversations = new CutOffStore();
     const journal = new MemoryToolCallJournal();
     const sent: string[] = [];
-    const send = defineTool({ name: 'send', description: 'x', parameters: noteSchema, idempotent: false, call: ({ note }) => { sent.push(note ?? ''); return 'sent'; } });
-    const engine = new StepEngine([[call('x', 'send', { note: 'a' }), call('x', 'send', { note: 'b' }), finish('tool_calls')], [text('noted'), finish()]]);
+    const send = defineTool({
+      name: 'send',
+      description: 'x',
+      parameters: noteSchema,
+      idempotent: false,
+      call: ({ note }) => {
+        sent.push(note ?? '');
+        return 'sent';
+      },
+    });
+    const engine = new StepEngine([
+      [call('x', 'send', { note: 'a' }), call('x', 'send', { note: 'b' }), finish('tool_calls')],
+      [text('noted'), finish()],
+    ]);
     const agent = (await Agent.make(engine, { conversations, journal })).tool(send);
     await new ChatRunner().run(agent, 'go', { conversation: 'chat' }).result.catch(() => {});
     conversations.cut = false;
@@ -215,6 +286,9 @@ describe('repairing an interrupted reply whose calls shared an id', () => {
     expect(sent).toEqual(['a', 'b']);
     // Both calls ran and were journaled: each gets its own recorded result, under its own id.
     const repaired = stored.filter((m) => m.role === 'tool');
-    expect(repaired.map((m) => m.role === 'tool' && [m.toolCallId, JSON.parse(m.content).ok])).toEqual([[ids[0], true], [ids[1], true]]);
+    expect(repaired.map((m) => m.role === 'tool' && [m.toolCallId, JSON.parse(m.content).ok])).toEqual([
+      [ids[0], true],
+      [ids[1], true],
+    ]);
   });
 });

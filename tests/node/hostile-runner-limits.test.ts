@@ -45,7 +45,10 @@ describe('max_iterations after an effect', () => {
     const look = defineTool({ name: 'look', description: 'x', parameters: empty, idempotent: true, call: () => 'seen' });
     const conversations = new MemoryConversationStore();
     await conversations.append('chat', [{ role: 'user', content: 'earlier' }]);
-    const engine = new StepEngine([[call('a', 'look'), finish('tool_calls')], [call('b', 'look'), finish('tool_calls')]]);
+    const engine = new StepEngine([
+      [call('a', 'look'), finish('tool_calls')],
+      [call('b', 'look'), finish('tool_calls')],
+    ]);
     const agent = (await Agent.make(engine, { conversations })).tool(look);
     const error = await new ChatRunner().run(agent, 'go', { maxIterations: 2, conversation: 'chat' }).result.catch((e: unknown) => e);
     expect(isAmbiError(error, 'max_iterations')).toBe(true);
@@ -56,7 +59,10 @@ describe('max_iterations after an effect', () => {
   it('rolls back a run whose only non-idempotent call was denied, so never ran', async () => {
     const pay = defineTool({ name: 'send_payment', description: 'x', parameters: empty, idempotent: false, needsApproval: true, call: () => 'sent' });
     const conversations = new MemoryConversationStore();
-    const engine = new StepEngine([[call('p1', 'send_payment'), finish('tool_calls')], [call('p2', 'send_payment'), finish('tool_calls')]]);
+    const engine = new StepEngine([
+      [call('p1', 'send_payment'), finish('tool_calls')],
+      [call('p2', 'send_payment'), finish('tool_calls')],
+    ]);
     const agent = (await Agent.make(engine, { conversations })).tool(pay);
     const run = new ChatRunner().run(agent, 'go', { maxIterations: 2, conversation: 'chat' });
     for await (const event of run.events) if (event.type === 'approval_requested') run.deny(event.call.id);
@@ -66,7 +72,7 @@ describe('max_iterations after an effect', () => {
     expect(await conversations.load('chat')).toEqual([]);
   });
 
-  it("keeps the run when a leaf, which may have had effects, ran", async () => {
+  it('keeps the run when a leaf, which may have had effects, ran', async () => {
     const conversations = new MemoryConversationStore();
     const engine = new StepEngine([
       [call('l1', 'spawn_leaf', { task: 'do it' }), finish('tool_calls')],
@@ -82,8 +88,16 @@ describe('max_iterations after an effect', () => {
 
 describe('replies that would amplify', () => {
   it("caps the runtime's format-error note at maxResultChars, like a tool result", async () => {
-    const engine = new StepEngine([[text('[TOOL_CALL][/TOOL_CALL]'.repeat(2_000)), finish()], [text('sorry'), finish()]], false);
-    const agent = (await Agent.make(engine, { maxResultChars: 1_000 })).tool(defineTool({ name: 'look', description: 'x', parameters: empty, idempotent: true, call: () => 1 }));
+    const engine = new StepEngine(
+      [
+        [text('[TOOL_CALL][/TOOL_CALL]'.repeat(2_000)), finish()],
+        [text('sorry'), finish()],
+      ],
+      false,
+    );
+    const agent = (await Agent.make(engine, { maxResultChars: 1_000 })).tool(
+      defineTool({ name: 'look', description: 'x', parameters: empty, idempotent: true, call: () => 1 }),
+    );
     await new ChatRunner().run(agent, 'go').result;
     const note = engine.requests[1]!.messages.find((m) => m.role === 'user' && m.origin === 'runtime')!;
     expect(note.content).toContain('[truncated by ambi-web: 1000 of');
@@ -93,7 +107,10 @@ describe('replies that would amplify', () => {
   it('runs at most 16 calls of one reply by default; each call past it gets too_many_calls', async () => {
     let sent = 0;
     const send = defineTool({ name: 'send', description: 'x', parameters: empty, idempotent: false, call: () => ++sent });
-    const engine = new StepEngine([[...Array.from({ length: 20 }, (_, i) => call(`s${i}`, 'send')), finish('tool_calls')], [text('done'), finish()]]);
+    const engine = new StepEngine([
+      [...Array.from({ length: 20 }, (_, i) => call(`s${i}`, 'send')), finish('tool_calls')],
+      [text('done'), finish()],
+    ]);
     const agent = (await Agent.make(engine)).tool(send);
     const run = new ChatRunner().run(agent, 'go');
     const finished: RunEvent[] = [];
@@ -102,7 +119,9 @@ describe('replies that would amplify', () => {
     expect(sent).toBe(16);
     expect(result.toolResults).toHaveLength(20);
     expect(result.toolResults.slice(0, 16).every((r) => r.ok)).toBe(true);
-    expect(result.toolResults.slice(16).map((r) => [r.id, !r.ok && r.error.code, r.attempts])).toEqual([16, 17, 18, 19].map((i) => [`s${i}`, 'too_many_calls', 0]));
+    expect(result.toolResults.slice(16).map((r) => [r.id, !r.ok && r.error.code, r.attempts])).toEqual(
+      [16, 17, 18, 19].map((i) => [`s${i}`, 'too_many_calls', 0]),
+    );
     expect(finished).toHaveLength(20);
     const tools = engine.requests[1]!.messages.filter((m) => m.role === 'tool');
     expect(tools.slice(16).map((m) => JSON.parse(m.content).error.code)).toEqual(Array(4).fill('too_many_calls'));
@@ -110,8 +129,20 @@ describe('replies that would amplify', () => {
 
   it('takes maxCallsPerReply per run, and never starts a call past it early', async () => {
     const ran: number[] = [];
-    const look = defineTool({ name: 'look', description: 'x', parameters: { type: 'object', properties: { n: { type: 'number' } } }, idempotent: true, call: ({ n }) => { ran.push(n ?? -1); return n ?? null; } });
-    const engine = new StepEngine([[call('a', 'look', { n: 1 }), call('b', 'look', { n: 2 }), call('c', 'look', { n: 3 }), finish('tool_calls')], [text('done'), finish()]]);
+    const look = defineTool({
+      name: 'look',
+      description: 'x',
+      parameters: { type: 'object', properties: { n: { type: 'number' } } },
+      idempotent: true,
+      call: ({ n }) => {
+        ran.push(n ?? -1);
+        return n ?? null;
+      },
+    });
+    const engine = new StepEngine([
+      [call('a', 'look', { n: 1 }), call('b', 'look', { n: 2 }), call('c', 'look', { n: 3 }), finish('tool_calls')],
+      [text('done'), finish()],
+    ]);
     const agent = (await Agent.make(engine)).tool(look);
     const result = await new ChatRunner().run(agent, 'go', { maxCallsPerReply: 2 }).result;
     expect(ran).toEqual([1, 2]);

@@ -3,7 +3,16 @@
 // validators read and fill only own data properties; the mode applies whenever it is set.
 import Ajv from 'ajv';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { defineTool, isAmbiError, ToolManager, ToolRegistry, type ParametersSchema, type StandardSchemaV1, type Tool, type ToolResult } from '../../src/index.js';
+import {
+  defineTool,
+  isAmbiError,
+  ToolManager,
+  ToolRegistry,
+  type ParametersSchema,
+  type StandardSchemaV1,
+  type Tool,
+  type ToolResult,
+} from '../../src/index.js';
 
 const MODES = ['auto', 'no-eval'] as const;
 
@@ -58,14 +67,18 @@ describe('deep arguments', () => {
     expect(failure(result)).toEqual({ code: 'invalid_arguments', message: TOO_DEEP });
   });
 
-  it.each(MODES)('checks 1,000,000 levels without overflowing the stack, as an object and as JSON text (%s)', async (validation) => {
-    const manager = managerFor(validation, echo(RECURSIVE));
-    const deep = nested(1_000_000);
-    expect(failure(await manager.execute({ id: 'c', name: 'echo', arguments: deep }))).toEqual({ code: 'invalid_arguments', message: TOO_DEEP });
-    const text = `${'{"child":'.repeat(999_999)}{}${'}'.repeat(999_999)}`;
-    expect(failure(await manager.execute({ id: 'c', name: 'echo', arguments: text }))).toEqual({ code: 'invalid_arguments', message: TOO_DEEP });
-    // JSON.parse of those 10 MB alone takes most of a second; more on a loaded machine.
-  }, 30_000);
+  it.each(MODES)(
+    'checks 1,000,000 levels without overflowing the stack, as an object and as JSON text (%s)',
+    async (validation) => {
+      const manager = managerFor(validation, echo(RECURSIVE));
+      const deep = nested(1_000_000);
+      expect(failure(await manager.execute({ id: 'c', name: 'echo', arguments: deep }))).toEqual({ code: 'invalid_arguments', message: TOO_DEEP });
+      const text = `${'{"child":'.repeat(999_999)}{}${'}'.repeat(999_999)}`;
+      expect(failure(await manager.execute({ id: 'c', name: 'echo', arguments: text }))).toEqual({ code: 'invalid_arguments', message: TOO_DEEP });
+      // JSON.parse of those 10 MB alone takes most of a second; more on a loaded machine.
+    },
+    30_000,
+  );
 
   it.each(MODES)('counts arrays as levels too (%s)', async (validation) => {
     // 63 arrays in the top-level object: 64 levels.
@@ -93,8 +106,20 @@ describe('deep arguments', () => {
 
 describe('execute never rejects, whatever the arguments', () => {
   it.each(MODES)('arguments whose properties throw when read become invalid_arguments (%s)', async (validation) => {
-    const hostile = new Proxy({}, { ownKeys: () => { throw new Error('no keys for you'); } });
-    const trap = Object.defineProperty({}, 'a', { enumerable: true, get: () => { throw new Error('boom'); } });
+    const hostile = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error('no keys for you');
+        },
+      },
+    );
+    const trap = Object.defineProperty({}, 'a', {
+      enumerable: true,
+      get: () => {
+        throw new Error('boom');
+      },
+    });
     const manager = managerFor(validation, echo({ type: 'object', properties: { a: { type: 'number' } } }));
     for (const args of [hostile, trap, { nested: trap }]) {
       const result = await manager.execute({ id: 'c', name: 'echo', arguments: args });
@@ -126,7 +151,8 @@ describe('own data properties only', () => {
   });
 
   it.each(MODES)('never fills through "constructor" or "prototype" (%s)', async (validation) => {
-    const schema = '{"type":"object","properties":{"constructor":{"type":"object","properties":{"prototype":{"type":"object","properties":{"polluted":{"type":"number","default":1}}}}}}}';
+    const schema =
+      '{"type":"object","properties":{"constructor":{"type":"object","properties":{"prototype":{"type":"object","properties":{"polluted":{"type":"number","default":1}}}}}}}';
     const seen: unknown[] = [];
     const manager = managerFor(validation, echo(JSON.parse(schema), seen));
     expect(await manager.execute({ id: 'c', name: 'echo', arguments: {} })).toMatchObject({ ok: true });
@@ -148,12 +174,18 @@ describe('own data properties only', () => {
   it.each(MODES)('a property named like a member of Object.prototype is absent until the model sends it (%s)', async (validation) => {
     const manager = managerFor(validation, echo({ type: 'object', properties: { valueOf: { type: 'string' }, hasOwnProperty: { type: 'number' } } }));
     expect(await manager.execute({ id: 'c', name: 'echo', arguments: {} })).toMatchObject({ ok: true });
-    expect(failure(await manager.execute({ id: 'c', name: 'echo', arguments: { valueOf: 1 } }))).toEqual({ code: 'invalid_arguments', message: 'Invalid arguments for "echo": /valueOf must be string' });
+    expect(failure(await manager.execute({ id: 'c', name: 'echo', arguments: { valueOf: 1 } }))).toEqual({
+      code: 'invalid_arguments',
+      message: 'Invalid arguments for "echo": /valueOf must be string',
+    });
   });
 
   it.each(MODES)('fills the default of a property named "constructor" as an own property (%s)', async (validation) => {
     const seen: unknown[] = [];
-    const manager = managerFor(validation, echo({ type: 'object', properties: { constructor: { type: 'string', default: 'made' } }, required: ['constructor'] }, seen));
+    const manager = managerFor(
+      validation,
+      echo({ type: 'object', properties: { constructor: { type: 'string', default: 'made' } }, required: ['constructor'] }, seen),
+    );
     expect(await manager.execute({ id: 'c', name: 'echo', arguments: {} })).toMatchObject({ ok: true });
     expect(JSON.stringify(seen[0])).toBe('{"constructor":"made"}');
   });
@@ -175,7 +207,10 @@ describe('the mode applies to the registry whenever it is set', () => {
     const registry = new ToolRegistry().register(add());
     const manager = new ToolManager(registry, { validation: 'no-eval' });
     expect(await manager.execute({ id: 'c', name: 'add', arguments: { a: 2 } })).toMatchObject({ ok: true, output: 3 });
-    expect(failure(await manager.execute({ id: 'c', name: 'add', arguments: { a: 'x' } }))).toEqual({ code: 'invalid_arguments', message: 'Invalid arguments for "add": /a must be number' });
+    expect(failure(await manager.execute({ id: 'c', name: 'add', arguments: { a: 'x' } }))).toEqual({
+      code: 'invalid_arguments',
+      message: 'Invalid arguments for "add": /a must be number',
+    });
     expect(compile).not.toHaveBeenCalled();
     expect(functionSpy).not.toHaveBeenCalled();
   });
@@ -201,14 +236,18 @@ describe('the mode applies to the registry whenever it is set', () => {
       error = e;
     }
     expect(isAmbiError(error, 'invalid_tool')).toBe(true);
-    expect((error as Error).message).toMatch(/^Tool "add": invalid parameters schema: schema is invalid: data\/properties\/a\/type must be equal to one of the allowed values/);
+    expect((error as Error).message).toMatch(
+      /^Tool "add": invalid parameters schema: schema is invalid: data\/properties\/a\/type must be equal to one of the allowed values/,
+    );
     expect(compile).not.toHaveBeenCalled();
   });
 
-  it("a schema ajv refuses only when a call first needs it fails that call as invalid_tool, never a rejection", async () => {
-    spies.push(vi.spyOn(Ajv.prototype, 'compile').mockImplementation(() => {
-      throw new Error('ajv says no');
-    }));
+  it('a schema ajv refuses only when a call first needs it fails that call as invalid_tool, never a rejection', async () => {
+    spies.push(
+      vi.spyOn(Ajv.prototype, 'compile').mockImplementation(() => {
+        throw new Error('ajv says no');
+      }),
+    );
     const manager = new ToolManager(new ToolRegistry().register(add()));
     const result = await manager.execute({ id: 'c', name: 'add', arguments: { a: 1 } });
     expect(result).toMatchObject({ ok: false, attempts: 0, error: { code: 'invalid_tool', message: 'Tool "add": invalid parameters schema: ajv says no' } });

@@ -30,18 +30,44 @@ describe('tool-call journal', () => {
         return 'charged';
       },
     });
-    const engine = new StepEngine([[call('c1', 'charge'), finish('tool_calls')], [text('ok'), finish()]]);
+    const engine = new StepEngine([
+      [call('c1', 'charge'), finish('tool_calls')],
+      [text('ok'), finish()],
+    ]);
     const agent = (await Agent.make(engine, { journal })).tool(charge);
     await new ChatRunner().run(agent, 'go', { conversation: 'conv' }).result;
     expect(seen).toEqual(['started']);
-    expect(await journal.get(key)).toMatchObject({ state: 'succeeded', callId: 'c1', name: 'charge', conversation: 'conv', result: { ok: true, output: 'charged' } });
+    expect(await journal.get(key)).toMatchObject({
+      state: 'succeeded',
+      callId: 'c1',
+      name: 'charge',
+      conversation: 'conv',
+      result: { ok: true, output: 'charged' },
+    });
   });
 
   it('does not journal idempotent calls', async () => {
     const journal = new MemoryToolCallJournal();
     let key = '';
-    const read = defineTool({ name: 'read', description: 'x', parameters: empty, idempotent: true, call: (_a, ctx) => { key = ctx.idempotencyKey; return 1; } });
-    const agent = (await Agent.make(new StepEngine([[call('c1', 'read'), finish()], [text('ok'), finish()]]), { journal })).tool(read);
+    const read = defineTool({
+      name: 'read',
+      description: 'x',
+      parameters: empty,
+      idempotent: true,
+      call: (_a, ctx) => {
+        key = ctx.idempotencyKey;
+        return 1;
+      },
+    });
+    const agent = (
+      await Agent.make(
+        new StepEngine([
+          [call('c1', 'read'), finish()],
+          [text('ok'), finish()],
+        ]),
+        { journal },
+      )
+    ).tool(read);
     await new ChatRunner().run(agent, 'go').result;
     expect(key).not.toBe('');
     expect(await journal.get(key)).toBeUndefined();
@@ -50,12 +76,22 @@ describe('tool-call journal', () => {
   it('does not run a consequential call whose journal entry cannot be written', async () => {
     let ran = 0;
     const broken: ToolCallJournal = {
-      begin: async () => { throw new StorageError('disk full', { code: 'storage_quota' }); },
+      begin: async () => {
+        throw new StorageError('disk full', { code: 'storage_quota' });
+      },
       finish: async () => {},
       get: async () => undefined,
     };
     const charge = defineTool({ name: 'charge', description: 'x', parameters: empty, idempotent: false, call: () => ++ran });
-    const agent = (await Agent.make(new StepEngine([[call('c1', 'charge'), finish()], [text('ok'), finish()]]), { journal: broken })).tool(charge);
+    const agent = (
+      await Agent.make(
+        new StepEngine([
+          [call('c1', 'charge'), finish()],
+          [text('ok'), finish()],
+        ]),
+        { journal: broken },
+      )
+    ).tool(charge);
     const result = await new ChatRunner().run(agent, 'go').result;
     expect(ran).toBe(0);
     expect(result.toolResults).toMatchObject([{ ok: false, error: { code: 'storage_quota' }, attempts: 0 }]);
@@ -119,9 +155,15 @@ describe('resuming a conversation cut off mid-batch', () => {
     const unreadable: ToolCallJournal = {
       begin: async () => {},
       finish: async () => {},
-      get: async () => { throw new StorageError('database closed', { code: 'storage_error' }); },
+      get: async () => {
+        throw new StorageError('database closed', { code: 'storage_error' });
+      },
     };
-    expect(await repairedCodes(unreadable)).toEqual([['pay', 'outcome_unknown'], ['mail', 'outcome_unknown'], ['later', 'outcome_unknown']]);
+    expect(await repairedCodes(unreadable)).toEqual([
+      ['pay', 'outcome_unknown'],
+      ['mail', 'outcome_unknown'],
+      ['later', 'outcome_unknown'],
+    ]);
   });
 
   it("tells the model an idempotent tool's dangling call has an unknown outcome: such calls are never journaled, so no entry proves nothing", async () => {
@@ -132,10 +174,18 @@ describe('resuming a conversation cut off mid-batch', () => {
     const agent = (await Agent.make(engine, { journal, conversations })).tool(charge);
     await new ChatRunner().run(agent, 'did it work?', { conversation: 'conv' }).result;
     const codes = engine.requests[0]!.messages.flatMap((m) => (m.role === 'tool' ? [[m.toolCallId, JSON.parse(m.content).error?.code ?? 'ok']] : []));
-    expect(codes).toEqual([['pay', 'outcome_unknown'], ['mail', 'ok'], ['later', 'outcome_unknown']]);
+    expect(codes).toEqual([
+      ['pay', 'outcome_unknown'],
+      ['mail', 'ok'],
+      ['later', 'outcome_unknown'],
+    ]);
   });
 
   it('tells the model the outcome is unknown, never that a call did not run, when no journal is kept', async () => {
-    expect(await repairedCodes(undefined)).toEqual([['pay', 'outcome_unknown'], ['mail', 'outcome_unknown'], ['later', 'outcome_unknown']]);
+    expect(await repairedCodes(undefined)).toEqual([
+      ['pay', 'outcome_unknown'],
+      ['mail', 'outcome_unknown'],
+      ['later', 'outcome_unknown'],
+    ]);
   });
 });

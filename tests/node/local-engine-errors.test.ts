@@ -27,12 +27,9 @@ describe('local engine: generation failures', () => {
     'the sampler could not exceed its own limits',
     'KV cache type q4_0 is not supported',
     'failed to initialize the KV cache',
-  ])(
-    '"%s" mentions context or exceed but is generation_failed',
-    (message) => {
-      expect(codeOf(new Error(message))).toBe('generation_failed');
-    },
-  );
+  ])('"%s" mentions context or exceed but is generation_failed', (message) => {
+    expect(codeOf(new Error(message))).toBe('generation_failed');
+  });
 
   it('a KV cache that cannot be allocated is out_of_memory, not context_overflow', () => {
     expect(codeOf(new Error('failed to allocate buffer for the KV cache'))).toBe('out_of_memory');

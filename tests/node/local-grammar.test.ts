@@ -106,7 +106,10 @@ describe('grammar text', () => {
         }
         return undefined;
       });
-      expect(errors.map((error) => isAmbiError(error, 'invalid_tags')), JSON.stringify(tags)).toEqual([true, true]);
+      expect(
+        errors.map((error) => isAmbiError(error, 'invalid_tags')),
+        JSON.stringify(tags),
+      ).toEqual([true, true]);
     }
   });
 
@@ -244,15 +247,23 @@ describe('schema subset', () => {
     const schema = note.parameters;
     const validate = new Ajv().compile(schema);
     const grammar = schemaGrammar(schema);
-    const anyScalar = fc.oneof(fc.string({ maxLength: 14 }), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null));
+    const anyScalar = fc.oneof(
+      fc.string({ maxLength: 14 }),
+      fc.integer(),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.boolean(),
+      fc.constant(null),
+    );
     // Mostly fitting values, sometimes a wrong one, so both outcomes are common.
-    const mostly = <T,>(fits: fc.Arbitrary<T>) => fc.oneof({ arbitrary: fits, weight: 9 }, { arbitrary: anyScalar, weight: 1 });
+    const mostly = <T>(fits: fc.Arbitrary<T>) => fc.oneof({ arbitrary: fits, weight: 9 }, { arbitrary: anyScalar, weight: 1 });
     const candidate = fc.record(
       {
         title: mostly(fc.string({ minLength: 0, maxLength: 13 })),
         tags: mostly(fc.array(fc.constantFrom('work', 'home', 'home', 'office'), { maxLength: 3 })),
         due: mostly(fc.oneof(fc.string({ maxLength: 5 }), fc.constant(null))),
-        meta: mostly(fc.record({ pinned: mostly(fc.boolean()), score: mostly(fc.double({ noNaN: true, noDefaultInfinity: true })) }, { requiredKeys: ['score'] })),
+        meta: mostly(
+          fc.record({ pinned: mostly(fc.boolean()), score: mostly(fc.double({ noNaN: true, noDefaultInfinity: true })) }, { requiredKeys: ['score'] }),
+        ),
       },
       { requiredKeys: [] },
     );

@@ -78,7 +78,11 @@ describe('chat template choice', () => {
     const messages: Message[] = [
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: 'Add 2 and 3.' },
-      { role: 'assistant', content: '[TOOL_CALL]{"name":"add","args":{"a":2,"b":3}}[/TOOL_CALL]', toolCalls: [{ id: 'c1', name: 'add', arguments: { a: 2, b: 3 } }] },
+      {
+        role: 'assistant',
+        content: '[TOOL_CALL]{"name":"add","args":{"a":2,"b":3}}[/TOOL_CALL]',
+        toolCalls: [{ id: 'c1', name: 'add', arguments: { a: 2, b: 3 } }],
+      },
       { role: 'tool', toolCallId: 'c1', name: 'add', content: '{"ok":true,"output":5}' },
       { role: 'user', origin: 'runtime', content: 'A note from the runtime.' },
     ];

@@ -48,14 +48,12 @@ const ok = (name: string, input: string, calls: ExpectedCall[], text = '', tags?
   expect: { calls, errors: 0, text },
 });
 
-const bad = (
-  name: string,
-  input: string,
-  errors: number,
-  text = '',
-  calls: ExpectedCall[] = [],
-  tags?: CorpusCase['tags'],
-): CorpusCase => ({ name, input, ...(tags ? { tags } : {}), expect: { calls, errors, text } });
+const bad = (name: string, input: string, errors: number, text = '', calls: ExpectedCall[] = [], tags?: CorpusCase['tags']): CorpusCase => ({
+  name,
+  input,
+  ...(tags ? { tags } : {}),
+  expect: { calls, errors, text },
+});
 
 // ── Plain text and text that imitates tags: no complete open tag, so all of it is text.
 const plainText: CorpusCase[] = [
@@ -166,13 +164,19 @@ const lists: CorpusCase[] = [
   bad('valid then a number', block('[{"name":"a"}, 7]'), 1, '', [call('a')]),
   bad('valid, nameless, valid', block('[{"name":"a"},{"args":{}},{"name":"c"}]'), 1, '', [call('a'), call('c')]),
   bad('all three items invalid', block('[null, "x", {"name":""}]'), 3),
-  ok('"args" and "arguments" mixed across items', block('[{"name":"a","args":{"p":1}},{"name":"b","arguments":{"q":2}}]'), [call('a', { p: 1 }), call('b', { q: 2 })]),
+  ok('"args" and "arguments" mixed across items', block('[{"name":"a","args":{"p":1}},{"name":"b","arguments":{"q":2}}]'), [
+    call('a', { p: 1 }),
+    call('b', { q: 2 }),
+  ]),
   ok('list in a fence', block('```json\n[{"name":"a"},{"name":"b"}]\n```'), [call('a'), call('b')]),
   ok('pretty-printed list', block('[\n  {"name": "a"},\n  {"name": "b", "args": {"k": "v"}}\n]'), [call('a'), call('b', { k: 'v' })]),
   bad('null item among calls', block('[{"name":"a"}, null, {"name":"b"}]'), 1, '', [call('a'), call('b')]),
   bad('item with both argument keys', block('[{"name":"a","args":{},"arguments":{}},{"name":"b"}]'), 1, '', [call('b')]),
-  ok('fifty calls in one list', block(json(Array.from({ length: 50 }, (_, i) => ({ name: `t${i}`, args: { i } })))),
-    Array.from({ length: 50 }, (_, i) => call(`t${i}`, { i }))),
+  ok(
+    'fifty calls in one list',
+    block(json(Array.from({ length: 50 }, (_, i) => ({ name: `t${i}`, args: { i } })))),
+    Array.from({ length: 50 }, (_, i) => call(`t${i}`, { i })),
+  ),
   ok('double-encoded args inside a list', block(json([{ name: 'a', args: json({ k: 1 }) }])), [call('a', { k: 1 })]),
 ];
 
@@ -208,35 +212,33 @@ const empties: CorpusCase[] = [
   bad('empty bare fence', block('``````'), 1),
 ];
 
-export const corpusPartOne: CorpusCase[] = [
-  ...plainText,
-  ...styledCalls,
-  ...argumentForms,
-  ...names,
-  ...nonObjects,
-  ...lists,
-  ...brokenJson,
-  ...empties,
-];
+export const corpusPartOne: CorpusCase[] = [...plainText, ...styledCalls, ...argumentForms, ...names, ...nonObjects, ...lists, ...brokenJson, ...empties];
 
 // ── Close tags inside JSON strings do not end a block.
 const closeInString: CorpusCase[] = [
-  ok('close tag inside an argument string', block('{"name":"echo","args":{"text":"end with [/TOOL_CALL] please"}}'),
-    [call('echo', { text: 'end with [/TOOL_CALL] please' })]),
-  ok('two close tags inside strings', block('{"name":"echo","args":{"a":"[/TOOL_CALL]","b":"x[/TOOL_CALL]y"}}'),
-    [call('echo', { a: '[/TOOL_CALL]', b: 'x[/TOOL_CALL]y' })]),
-  ok('open tag inside an argument string', block('{"name":"echo","args":{"text":"[TOOL_CALL] nested"}}'),
-    [call('echo', { text: '[TOOL_CALL] nested' })]),
-  ok('escaped quotes around a close tag', block('{"name":"echo","args":{"text":"say \\"[/TOOL_CALL]\\" now"}}'),
-    [call('echo', { text: 'say "[/TOOL_CALL]" now' })]),
+  ok('close tag inside an argument string', block('{"name":"echo","args":{"text":"end with [/TOOL_CALL] please"}}'), [
+    call('echo', { text: 'end with [/TOOL_CALL] please' }),
+  ]),
+  ok('two close tags inside strings', block('{"name":"echo","args":{"a":"[/TOOL_CALL]","b":"x[/TOOL_CALL]y"}}'), [
+    call('echo', { a: '[/TOOL_CALL]', b: 'x[/TOOL_CALL]y' }),
+  ]),
+  ok('open tag inside an argument string', block('{"name":"echo","args":{"text":"[TOOL_CALL] nested"}}'), [call('echo', { text: '[TOOL_CALL] nested' })]),
+  ok('escaped quotes around a close tag', block('{"name":"echo","args":{"text":"say \\"[/TOOL_CALL]\\" now"}}'), [
+    call('echo', { text: 'say "[/TOOL_CALL]" now' }),
+  ]),
   ok('escaped backslash right before the closing quote', block('{"name":"fs","args":{"path":"C:\\\\"}}'), [call('fs', { path: 'C:\\' })]),
-  ok('escaped backslash then escaped quote then a close tag', block(json({ name: 'x', args: { s: 'a\\"[/TOOL_CALL]b' } })),
-    [call('x', { s: 'a\\"[/TOOL_CALL]b' })]),
+  ok('escaped backslash then escaped quote then a close tag', block(json({ name: 'x', args: { s: 'a\\"[/TOOL_CALL]b' } })), [
+    call('x', { s: 'a\\"[/TOOL_CALL]b' }),
+  ]),
   ok('close tag in a key', block('{"name":"x","args":{"[/TOOL_CALL]":1}}'), [call('x', { '[/TOOL_CALL]': 1 })]),
   ok('close tag in the name', block('{"name":"odd[/TOOL_CALL]name"}'), [call('odd[/TOOL_CALL]name')]),
   ok('unicode-escaped close tag', block('{"name":"echo","args":{"t":"\\u005B/TOOL_CALL]"}}'), [call('echo', { t: '[/TOOL_CALL]' })]),
-  ok('close tag inside a string, then text after the block', `a${block('{"name":"n","args":{"s":"[/TOOL_CALL]"}}')}b`,
-    [call('n', { s: '[/TOOL_CALL]' })], 'ab'),
+  ok(
+    'close tag inside a string, then text after the block',
+    `a${block('{"name":"n","args":{"s":"[/TOOL_CALL]"}}')}b`,
+    [call('n', { s: '[/TOOL_CALL]' })],
+    'ab',
+  ),
 ];
 
 // ── A string never closes: the block is cut at the first literal close tag.
@@ -245,8 +247,10 @@ const fallback: CorpusCase[] = [
   bad('unterminated string with nothing after the close tag', `${O}{"name":"a","args":{"q":"x}${C}`, 1),
   bad('stray quote before the close tag', `${O}{"name":"a"}"${C} tail`, 1, ' tail'),
   bad('broken block then a valid one', `${O}{"name":"a","args":{"q":"x}${C} mid ${O}{"name":"b","args":{}}${C} end`, 1, ' mid  end', [call('b')]),
-  bad('broken block, two valid ones after', `${O}{"name":"a","args":{"q":"x}${C}1${block('{"name":"b"}')}2${block('{"name":"c"}')}3`, 1, '123',
-    [call('b'), call('c')]),
+  bad('broken block, two valid ones after', `${O}{"name":"a","args":{"q":"x}${C}1${block('{"name":"b"}')}2${block('{"name":"c"}')}3`, 1, '123', [
+    call('b'),
+    call('c'),
+  ]),
   bad('unterminated string and two literal close tags', `${O}{"name":"a","args":{"q":"x}${C} one ${C} two`, 1, ` one ${C} two`),
   bad('quote in text after a cut block starts no string', `${O}"${C} say "hi" ${block('{"name":"b"}')}`, 1, ' say "hi" ', [call('b')]),
   bad('every close tag inside a string, three times', `${O} "${C}" `.repeat(3), 3, '" '.repeat(3)),
@@ -290,16 +294,37 @@ const multiple: CorpusCase[] = [
 
 // ── Hermes tags.
 const hermes: CorpusCase[] = [
-  ok('hermes call with "arguments"', '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
-    [call('get_weather', { city: 'Paris' })], '', HERMES),
-  ok('two hermes blocks on separate lines', '<tool_call>\n{"name": "a"}\n</tool_call>\n<tool_call>\n{"name": "b"}\n</tool_call>',
-    [call('a'), call('b')], '\n', HERMES),
-  ok('hermes close tag inside a string', '<tool_call>{"name":"html","args":{"s":"</tool_call>"}}</tool_call>', [call('html', { s: '</tool_call>' })], '', HERMES),
+  ok(
+    'hermes call with "arguments"',
+    '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
+    [call('get_weather', { city: 'Paris' })],
+    '',
+    HERMES,
+  ),
+  ok(
+    'two hermes blocks on separate lines',
+    '<tool_call>\n{"name": "a"}\n</tool_call>\n<tool_call>\n{"name": "b"}\n</tool_call>',
+    [call('a'), call('b')],
+    '\n',
+    HERMES,
+  ),
+  ok(
+    'hermes close tag inside a string',
+    '<tool_call>{"name":"html","args":{"s":"</tool_call>"}}</tool_call>',
+    [call('html', { s: '</tool_call>' })],
+    '',
+    HERMES,
+  ),
   bad('hermes block never closed', 'ok <tool_call>{"name":"a"', 1, 'ok ', [], HERMES),
   ok('hermes list', '<tool_call>[{"name":"a"},{"name":"b"}]</tool_call>', [call('a'), call('b')], '', HERMES),
   bad('hermes broken JSON', '<tool_call>{name: a}</tool_call> sorry', 1, ' sorry', [], HERMES),
-  ok('hermes call after think tags', '<think>\nneed weather\n</think>\n<tool_call>\n{"name": "w"}\n</tool_call>', [call('w')],
-    '<think>\nneed weather\n</think>\n', HERMES),
+  ok(
+    'hermes call after think tags',
+    '<think>\nneed weather\n</think>\n<tool_call>\n{"name": "w"}\n</tool_call>',
+    [call('w')],
+    '<think>\nneed weather\n</think>\n',
+    HERMES,
+  ),
   ok('hermes fenced payload', '<tool_call>\n```json\n{"name": "a", "args": {"k": [1]}}\n```\n</tool_call>', [call('a', { k: [1] })], '', HERMES),
 ];
 
@@ -314,8 +339,10 @@ const custom: CorpusCase[] = [
   ok('close tag whose first characters repeat', '<c>{"name":"a"}   END', [call('a')], '', { open: '<c>', close: '  END' }),
   ok('close tag that starts with the open tag', '@@{"name":"a"}@@end', [call('a')], '', { open: '@@', close: '@@end' }),
   textOnly('default tags are text under custom tags', block('{"name":"a"}'), { open: '<<call>>', close: '<</call>>' }),
-  ok('custom close tag inside a string', '<<call>>{"name":"a","args":{"s":"<</call>>"}}<</call>>', [call('a', { s: '<</call>>' })], '',
-    { open: '<<call>>', close: '<</call>>' }),
+  ok('custom close tag inside a string', '<<call>>{"name":"a","args":{"s":"<</call>>"}}<</call>>', [call('a', { s: '<</call>>' })], '', {
+    open: '<<call>>',
+    close: '<</call>>',
+  }),
 ];
 
 // ── Unicode in text, names and arguments.
@@ -325,8 +352,9 @@ const unicode: CorpusCase[] = [
   ok('RTL text and arguments', `سأبحث ${block('{"name":"search","args":{"q":"שלום"}}')} تم`, [call('search', { q: 'שלום' })], 'سأبحث  تم'),
   ok('surrogate pairs as JSON escapes', block('{"name":"e","args":{"s":"\\ud83d\\ude00"}}'), [call('e', { s: '😀' })]),
   ok('ZWJ emoji sequence argument', block(json({ name: 'e', args: { s: '👩‍💻🧑🏿‍🚀' } })), [call('e', { s: '👩‍💻🧑🏿‍🚀' })]),
-  ok('combining marks in arguments', block(json({ name: 'e', args: { s: 'Zalgo: Z\u0351\u036b\u0343a\u0344l' } })),
-    [call('e', { s: 'Zalgo: Z\u0351\u036b\u0343a\u0344l' })]),
+  ok('combining marks in arguments', block(json({ name: 'e', args: { s: 'Zalgo: Z\u0351\u036b\u0343a\u0344l' } })), [
+    call('e', { s: 'Zalgo: Z\u0351\u036b\u0343a\u0344l' }),
+  ]),
   ok('byte-order mark before the JSON counts as whitespace', block('\ufeff{"name":"a"}'), [call('a')]),
   ok('non-breaking spaces around the JSON', block('\u00a0{"name":"a"}\u00a0'), [call('a')]),
 ];
@@ -361,9 +389,17 @@ const huge: CorpusCase[] = [
   textOnly('200 KB of plain text', `${big}\n`.repeat(2)),
   textOnly('200 KB of open brackets', '['.repeat(200_000)),
   textOnly('200 KB of almost-tags', '[TOOL_CAL'.repeat(25_000)),
-  ok('1000 blocks with text between', ticks.map((i) => `step ${i} ${block(json({ name: 'tick', args: { i } }))}`).join(''),
-    ticks.map((i) => call('tick', { i })), ticks.map((i) => `step ${i} `).join('')),
-  ok('list of 1000 calls', block(json(ticks.map((i) => ({ name: 'tick', args: { i } })))), ticks.map((i) => call('tick', { i }))),
+  ok(
+    '1000 blocks with text between',
+    ticks.map((i) => `step ${i} ${block(json({ name: 'tick', args: { i } }))}`).join(''),
+    ticks.map((i) => call('tick', { i })),
+    ticks.map((i) => `step ${i} `).join(''),
+  ),
+  ok(
+    'list of 1000 calls',
+    block(json(ticks.map((i) => ({ name: 'tick', args: { i } })))),
+    ticks.map((i) => call('tick', { i })),
+  ),
   ok('arguments nested 400 deep', block(json({ name: 'deep', args: deep })), [call('deep', deep)]),
   ok('200 KB of escaped quotes', block(json({ name: 'q', args: { s: 'a"'.repeat(100_000) } })), [call('q', { s: 'a"'.repeat(100_000) })]),
   bad('200 KB broken JSON', block(`{"name":"a","args":{"s":"${big}"`), 1),

@@ -23,7 +23,7 @@ describe('TagToolCallParser.instructions', () => {
     }
   });
 
-  it('teaches the parser\'s own tags', () => {
+  it("teaches the parser's own tags", () => {
     const text = TagToolCallParser.hermes().instructions([weather]);
     expect(text).toContain('<tool_call>{"name": "tool_name", "args": {"parameter": "value"}}</tool_call>');
     expect(text).not.toContain('[TOOL_CALL]');

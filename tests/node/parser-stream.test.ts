@@ -109,7 +109,12 @@ describe('streaming agrees with one-shot parsing', () => {
   it('for one-character chunks of every corpus reply', () => {
     for (const { name, input, tags } of corpus) {
       const p = parserFor(tags);
-      const streamed = collected(streamAll(p.stream(), Array.from({ length: input.length }, (_, i) => input[i]!)));
+      const streamed = collected(
+        streamAll(
+          p.stream(),
+          Array.from({ length: input.length }, (_, i) => input[i]!),
+        ),
+      );
       expect(streamed, name).toEqual(withoutIds(p.parse(input)));
     }
   });
@@ -196,32 +201,34 @@ const tagPairs = [
   { open: 'aab', close: 'aac' },
   { open: '@@', close: '@@end' },
 ];
-const generatedReply = fc.constantFrom(...tagPairs).chain((tags) =>
-  fc
-    .array(
-      fc.constantFrom(
-        tags.open,
-        tags.close,
-        tags.open.slice(0, 2),
-        tags.open.slice(2),
-        tags.close.slice(0, 3),
-        '"',
-        '\\',
-        '\\"',
-        'a',
-        ' ',
-        '\n',
-        '{"name":"t"}',
-        '{"name":"u","args":{"s":"',
-        '"}}',
-        '[{"name":"v"},1]',
-        '{',
-        '}',
-        '```json\n',
-        '```',
-        '😀',
-      ),
-      { maxLength: 40 },
-    )
-    .map((pieces) => ({ tags, input: pieces.join('') })),
-);
+const generatedReply = fc
+  .constantFrom(...tagPairs)
+  .chain((tags) =>
+    fc
+      .array(
+        fc.constantFrom(
+          tags.open,
+          tags.close,
+          tags.open.slice(0, 2),
+          tags.open.slice(2),
+          tags.close.slice(0, 3),
+          '"',
+          '\\',
+          '\\"',
+          'a',
+          ' ',
+          '\n',
+          '{"name":"t"}',
+          '{"name":"u","args":{"s":"',
+          '"}}',
+          '[{"name":"v"},1]',
+          '{',
+          '}',
+          '```json\n',
+          '```',
+          '😀',
+        ),
+        { maxLength: 40 },
+      )
+      .map((pieces) => ({ tags, input: pieces.join('') })),
+  );

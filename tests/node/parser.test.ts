@@ -88,7 +88,7 @@ describe('TagToolCallParser.parse', () => {
     expect(result.text).toBe('before  after');
   });
 
-  it('writes error messages for the model, with the expected format in the parser\'s own tags', () => {
+  it("writes error messages for the model, with the expected format in the parser's own tags", () => {
     const [error] = TagToolCallParser.hermes().parse('<tool_call>{"args":{}}</tool_call>').errors;
     expect(error?.message).toContain('no "name"');
     expect(error?.message).toContain('<tool_call>{"name": "tool_name", "args": {"key": "value"}}</tool_call>');
@@ -107,9 +107,7 @@ describe('TagToolCallParser.parse', () => {
   it('reports an unclosed block with the open tag and the rest as raw, and keeps it out of the text', () => {
     const result = parser.parse('Looking. [TOOL_CALL]{"name":"a"');
     expect(result.text).toBe('Looking. ');
-    expect(result.errors).toEqual([
-      { code: 'malformed_tool_call', message: expect.stringContaining('never closed'), raw: '[TOOL_CALL]{"name":"a"' },
-    ]);
+    expect(result.errors).toEqual([{ code: 'malformed_tool_call', message: expect.stringContaining('never closed'), raw: '[TOOL_CALL]{"name":"a"' }]);
   });
 
   it('does not end a call at a close tag inside a JSON string', () => {

@@ -18,7 +18,10 @@ const events: RunEvent[] = [
   { type: 'tool_call', call },
   { type: 'tool_started', callId: 'call_1', name: 'ping', attempt: 1 },
   { type: 'tool_finished', result: { id: 'call_1', name: 'ping', ok: true, output: { when: 'now', list: [1, null, 'a'] }, attempts: 1, durationMs: 0.25 } },
-  { type: 'tool_finished', result: { id: 'call_2', name: 'ping', ok: false, error: { code: 'timeout', message: 'slow' }, attempts: 2, durationMs: Number.NaN } },
+  {
+    type: 'tool_finished',
+    result: { id: 'call_2', name: 'ping', ok: false, error: { code: 'timeout', message: 'slow' }, attempts: 2, durationMs: Number.NaN },
+  },
   { type: 'text_delta', text: 'hello' },
   // The same types with keys the runner does not give them cross as they are.
   { type: 'tool_started', callId: 'call_3', name: 'ping', attempt: 1, leafId: 'leaf-1' },

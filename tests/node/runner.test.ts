@@ -103,7 +103,14 @@ describe('ChatRunner', () => {
   it('peaks at exactly the concurrency limit', async () => {
     const { tool, state, releaseAll } = heldTool();
     const calls = Array.from({ length: 8 }, (_, i) => call(`c${i}`, 'held', { n: i }));
-    const agent = (await Agent.make(new StepEngine([[...calls, finish('tool_calls')], [text('done'), finish()]]))).tool(tool);
+    const agent = (
+      await Agent.make(
+        new StepEngine([
+          [...calls, finish('tool_calls')],
+          [text('done'), finish()],
+        ]),
+      )
+    ).tool(tool);
     const run = new ChatRunner(3).run(agent, 'go');
     await releaseAll();
     await run.result;
@@ -114,7 +121,14 @@ describe('ChatRunner', () => {
   it('defaults to a limit of 5 calls at once', async () => {
     const { tool, state, releaseAll } = heldTool();
     const calls = Array.from({ length: 9 }, (_, i) => call(`c${i}`, 'held', { n: i }));
-    const agent = (await Agent.make(new StepEngine([[...calls, finish('tool_calls')], [text('done'), finish()]]))).tool(tool);
+    const agent = (
+      await Agent.make(
+        new StepEngine([
+          [...calls, finish('tool_calls')],
+          [text('done'), finish()],
+        ]),
+      )
+    ).tool(tool);
     const run = new ChatRunner().run(agent, 'go');
     await releaseAll();
     await run.result;
@@ -124,7 +138,10 @@ describe('ChatRunner', () => {
   it('caps calls across runners with a shared ConcurrencyBudget', async () => {
     const { tool, state, releaseAll } = heldTool();
     const budget = new ConcurrencyBudget(2);
-    const replies = () => [[...[0, 1, 2, 3].map((i) => call(`c${i}`, 'held', { n: i })), finish('tool_calls')], [text('done'), finish()]];
+    const replies = () => [
+      [...[0, 1, 2, 3].map((i) => call(`c${i}`, 'held', { n: i })), finish('tool_calls')],
+      [text('done'), finish()],
+    ];
     const a = (await Agent.make(new StepEngine(replies()))).tool(tool);
     const b = (await Agent.make(new StepEngine(replies()))).tool(tool);
     const runs = [new ChatRunner({ concurrency: 5, budget }).run(a, 'go'), new ChatRunner({ concurrency: 5, budget }).run(b, 'go')];
@@ -146,7 +163,10 @@ describe('ChatRunner', () => {
       },
     });
     const finished: number[] = [];
-    const engine = new StepEngine([[call('a', 'wait', { ms: 30 }), call('b', 'wait', { ms: 15 }), call('c', 'wait', { ms: 1 }), finish('tool_calls')], [text('ok'), finish()]]);
+    const engine = new StepEngine([
+      [call('a', 'wait', { ms: 30 }), call('b', 'wait', { ms: 15 }), call('c', 'wait', { ms: 1 }), finish('tool_calls')],
+      [text('ok'), finish()],
+    ]);
     const agent = (await Agent.make(engine)).tool(slowFirst);
     const run = new ChatRunner().run(agent, 'go');
     for await (const event of run.events) if (event.type === 'tool_finished' && event.result.ok) finished.push(event.result.output as number);
@@ -158,8 +178,19 @@ describe('ChatRunner', () => {
   });
 
   it("feeds a tool's failure back to the model as a result and goes on", async () => {
-    const failing = defineTool({ name: 'lookup', description: 'x', parameters: empty, idempotent: true, call: () => { throw new ToolError('No such record'); } });
-    const engine = new StepEngine([[call('c1', 'lookup'), call('c2', 'missing'), finish('tool_calls')], [text('Sorry.'), finish()]]);
+    const failing = defineTool({
+      name: 'lookup',
+      description: 'x',
+      parameters: empty,
+      idempotent: true,
+      call: () => {
+        throw new ToolError('No such record');
+      },
+    });
+    const engine = new StepEngine([
+      [call('c1', 'lookup'), call('c2', 'missing'), finish('tool_calls')],
+      [text('Sorry.'), finish()],
+    ]);
     const agent = (await Agent.make(engine)).tool(failing);
     const result = await new ChatRunner().run(agent, 'go').result;
     expect(result.text).toBe('Sorry.');
@@ -171,7 +202,10 @@ describe('ChatRunner', () => {
   });
 
   it('feeds a malformed tagged call back as a runtime message, so the model can correct itself', async () => {
-    const engine = new StepEngine([[text('[TOOL_CALL]{"name": "add", "args": {"a": 1[/TOOL_CALL]'), finish()], [text('Fixed.'), finish()]]);
+    const engine = new StepEngine([
+      [text('[TOOL_CALL]{"name": "add", "args": {"a": 1[/TOOL_CALL]'), finish()],
+      [text('Fixed.'), finish()],
+    ]);
     const agent = await Agent.make(engine);
     const run = new ChatRunner().run(agent, 'go');
     const events = await collect(run);
@@ -186,7 +220,10 @@ describe('ChatRunner', () => {
 
   it('cuts a tool result longer than maxResultChars with a visible marker', async () => {
     const big = defineTool({ name: 'page', description: 'x', parameters: empty, idempotent: true, call: () => 'x'.repeat(50_000) });
-    const engine = new StepEngine([[call('c1', 'page'), finish('tool_calls')], [text('ok'), finish()]]);
+    const engine = new StepEngine([
+      [call('c1', 'page'), finish('tool_calls')],
+      [text('ok'), finish()],
+    ]);
     const agent = (await Agent.make(engine, { maxResultChars: 1_000 })).tool(big);
     await new ChatRunner().run(agent, 'go').result;
     const content = engine.requests[1]!.messages.find((m) => m.role === 'tool')!.content;
@@ -199,14 +236,20 @@ describe('ChatRunner', () => {
     let runs = 0;
     const counter = defineTool({ name: 'again', description: 'x', parameters: empty, idempotent: true, call: () => ++runs });
     const conversations = new MemoryConversationStore();
-    await conversations.append('chat', [{ role: 'user', content: 'earlier' }, { role: 'assistant', content: 'reply' }]);
+    await conversations.append('chat', [
+      { role: 'user', content: 'earlier' },
+      { role: 'assistant', content: 'reply' },
+    ]);
     const engine = new StepEngine([1, 2, 3].map((i) => [call(`c${i}`, 'again'), finish('tool_calls')]));
     const agent = (await Agent.make(engine, { conversations })).tool(counter);
     const error = await new ChatRunner().run(agent, 'loop', { maxIterations: 2, conversation: 'chat' }).result.catch((e: unknown) => e);
     expect(isAmbiError(error, 'max_iterations')).toBe(true);
     expect(runs).toBe(1);
     expect(engine.requests).toHaveLength(2);
-    expect(await conversations.load('chat')).toEqual([{ role: 'user', content: 'earlier' }, { role: 'assistant', content: 'reply' }]);
+    expect(await conversations.load('chat')).toEqual([
+      { role: 'user', content: 'earlier' },
+      { role: 'assistant', content: 'reply' },
+    ]);
   });
 
   it('aborts every running tool signal, records the aborted results, then rejects with code aborted', async () => {
@@ -224,7 +267,10 @@ describe('ChatRunner', () => {
     run.abort('stop pressed');
     const error = await run.result.catch((e: unknown) => e);
     expect(isAmbiError(error, 'aborted')).toBe(true);
-    expect(signals.map((s) => [s.aborted, s.reason])).toEqual([[true, 'stop pressed'], [true, 'stop pressed']]);
+    expect(signals.map((s) => [s.aborted, s.reason])).toEqual([
+      [true, 'stop pressed'],
+      [true, 'stop pressed'],
+    ]);
     const stored = await conversations.load('chat');
     expect(stored.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool']);
     expect(stored.slice(2).map((m) => JSON.parse(m.content).error.code)).toEqual(['aborted', 'aborted']);
@@ -289,7 +335,16 @@ describe('ChatRunner', () => {
   it('starts an idempotent call as soon as it closes, but a non-idempotent one only after the whole reply', async () => {
     const order: string[] = [];
     const make = (name: string, idempotent: boolean) =>
-      defineTool({ name, description: 'x', parameters: empty, idempotent, call: () => { order.push(`run ${name}`); return name; } });
+      defineTool({
+        name,
+        description: 'x',
+        parameters: empty,
+        idempotent,
+        call: () => {
+          order.push(`run ${name}`);
+          return name;
+        },
+      });
     const rest = gate();
     const engine = new StepEngine([
       [
@@ -316,7 +371,13 @@ describe('ChatRunner', () => {
       description: 'x',
       parameters: empty,
       idempotent: true,
-      call: (_a, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => { reasons.push(signal.reason); reject(signal.reason); })),
+      call: (_a, { signal }) =>
+        new Promise((_, reject) =>
+          signal.addEventListener('abort', () => {
+            reasons.push(signal.reason);
+            reject(signal.reason);
+          }),
+        ),
     });
     const engine = new StepEngine([[text('[TOOL_CALL]{"name":"watch"}[/TOOL_CALL] waiting'), finish()]]);
     const run = new ChatRunner().run((await Agent.make(engine)).tool(watch), 'go');
@@ -340,7 +401,11 @@ describe('ChatRunner', () => {
   it("hands each turn's engine and tools a conversation the loop never changes afterwards", async () => {
     const seen: Array<{ by: string; messages: readonly unknown[]; then: unknown }> = [];
     const keep = (by: string, messages: readonly unknown[]) => seen.push({ by, messages, then: structuredClone(messages) });
-    const replies: EngineEvent[][] = [[call('c1', 'look'), finish('tool_calls')], [call('c2', 'look'), finish('tool_calls')], [text('Done.'), finish()]];
+    const replies: EngineEvent[][] = [
+      [call('c1', 'look'), finish('tool_calls')],
+      [call('c2', 'look'), finish('tool_calls')],
+      [text('Done.'), finish()],
+    ];
     const engine: Engine = {
       nativeTools: true,
       async *stream(request) {
@@ -352,12 +417,21 @@ describe('ChatRunner', () => {
     const agent = (await Agent.make(engine)).tool(look);
     const result = await new ChatRunner().run(agent, 'go').result;
     expect(result.messages).toHaveLength(6);
-    expect(seen.map(({ by, messages }) => [by, messages.length])).toEqual([['engine', 1], ['tool', 1], ['engine', 3], ['tool', 3], ['engine', 5]]);
+    expect(seen.map(({ by, messages }) => [by, messages.length])).toEqual([
+      ['engine', 1],
+      ['tool', 1],
+      ['engine', 3],
+      ['tool', 3],
+      ['engine', 5],
+    ]);
     for (const { by, messages, then } of seen) expect(messages, by).toEqual(then);
   });
 
   it('tells the model about a tool added between runs', async () => {
-    const engine = new StepEngine([[text('One.'), finish()], [text('Two.'), finish()]]);
+    const engine = new StepEngine([
+      [text('One.'), finish()],
+      [text('Two.'), finish()],
+    ]);
     const agent = (await Agent.make(engine)).tool(defineTool({ name: 'first', description: 'x', parameters: empty, idempotent: true, call: () => 1 }));
     await new ChatRunner().run(agent, 'go').result;
     agent.tool(defineTool({ name: 'second', description: 'x', parameters: empty, idempotent: true, call: () => 2 }));
@@ -367,13 +441,23 @@ describe('ChatRunner', () => {
 
   it('emits events in order for a run with one call', async () => {
     const echo = defineTool({ name: 'echo', description: 'x', parameters: empty, idempotent: false, call: () => 'hi' });
-    const engine = new StepEngine([[text('Calling.'), call('c1', 'echo'), finish('tool_calls')], [text('Done.'), finish()]]);
+    const engine = new StepEngine([
+      [text('Calling.'), call('c1', 'echo'), finish('tool_calls')],
+      [text('Done.'), finish()],
+    ]);
     const agent = (await Agent.make(engine)).tool(echo);
     const run = new ChatRunner().run(agent, 'go');
     const types = (await collect(run)).map((e) => e.type);
     expect(types).toEqual([
-      'run_started', 'text_delta', 'tool_call', 'tool_started', 'tool_finished', 'iteration_finished',
-      'text_delta', 'iteration_finished', 'run_finished',
+      'run_started',
+      'text_delta',
+      'tool_call',
+      'tool_started',
+      'tool_finished',
+      'iteration_finished',
+      'text_delta',
+      'iteration_finished',
+      'run_finished',
     ]);
   });
 

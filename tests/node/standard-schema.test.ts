@@ -78,9 +78,21 @@ describe('defineTool with a zod schema', () => {
       },
     };
     expect(() => defineTool({ name: 'even', description: 'x', parameters: evens, idempotent: true, call: () => 1 })).toThrow(/no JSON Schema converter/);
-    const tool = defineTool({ name: 'even', description: 'x', parameters: evens, jsonSchema: { type: 'object', properties: { n: { type: 'integer' } } }, idempotent: true, call: ({ n }) => n / 2 });
+    const tool = defineTool({
+      name: 'even',
+      description: 'x',
+      parameters: evens,
+      jsonSchema: { type: 'object', properties: { n: { type: 'integer' } } },
+      idempotent: true,
+      call: ({ n }) => n / 2,
+    });
     expect(tool.parameters).toEqual({ type: 'object', properties: { n: { type: 'integer' } } });
-    return expect(Promise.all([manager(tool).execute({ id: 'c1', name: 'even', arguments: { n: 4 } }), manager(tool).execute({ id: 'c2', name: 'even', arguments: { n: 3 } })])).resolves.toMatchObject([
+    return expect(
+      Promise.all([
+        manager(tool).execute({ id: 'c1', name: 'even', arguments: { n: 4 } }),
+        manager(tool).execute({ id: 'c2', name: 'even', arguments: { n: 3 } }),
+      ]),
+    ).resolves.toMatchObject([
       { ok: true, output: 2 },
       { ok: false, error: { code: 'invalid_arguments', message: 'Invalid arguments for "even": /n must be even' } },
     ]);
@@ -112,7 +124,13 @@ describe('validating with the Standard Schema, in process', () => {
   });
 
   it('escapes path segments as a JSON pointer does', async () => {
-    const tool = defineTool({ name: 'odd', description: 'x', parameters: z.object({ 'a/b': z.object({ 'c~d': z.number() }) }), idempotent: true, call: () => null });
+    const tool = defineTool({
+      name: 'odd',
+      description: 'x',
+      parameters: z.object({ 'a/b': z.object({ 'c~d': z.number() }) }),
+      idempotent: true,
+      call: () => null,
+    });
     const result = failure(await manager(tool).execute({ id: 'c1', name: 'odd', arguments: { 'a/b': { 'c~d': 'x' } } }));
     expect(result.error.message).toBe('Invalid arguments for "odd": /a~1b/c~0d Invalid input: expected number, received string');
   });
@@ -136,7 +154,13 @@ describe('validating with the Standard Schema, in process', () => {
 
   it('never calls a tool whose arguments the schema refuses, refinements included', async () => {
     const call = vi.fn();
-    const tool = defineTool({ name: 'mail', description: 'x', parameters: z.object({ to: z.email(), body: z.string().refine((s) => !s.includes('spam'), 'no spam') }), idempotent: false, call });
+    const tool = defineTool({
+      name: 'mail',
+      description: 'x',
+      parameters: z.object({ to: z.email(), body: z.string().refine((s) => !s.includes('spam'), 'no spam') }),
+      idempotent: false,
+      call,
+    });
     const results = await Promise.all([
       manager(tool).execute({ id: 'c1', name: 'mail', arguments: { to: 'not-an-address', body: 'hi' } }),
       manager(tool).execute({ id: 'c2', name: 'mail', arguments: { to: 'a@b.co', body: 'buy spam' } }),
@@ -157,17 +181,33 @@ describe('validating with the Standard Schema, in process', () => {
       call: ({ n }) => n,
     });
     expect(await manager(tool).execute({ id: 'c1', name: 'slowcheck', arguments: { n: 2 } })).toMatchObject({ ok: true, output: 2 });
-    expect(failure(await manager(tool).execute({ id: 'c2', name: 'slowcheck', arguments: { n: -1 } })).error.message).toBe('Invalid arguments for "slowcheck": /n must be positive');
+    expect(failure(await manager(tool).execute({ id: 'c2', name: 'slowcheck', arguments: { n: -1 } })).error.message).toBe(
+      'Invalid arguments for "slowcheck": /n must be positive',
+    );
   });
 
   it('compiles nothing for it: the JSON Schema is only what the model reads', () => {
-    const strange = defineTool({ name: 'strange', description: 'x', parameters: z.object({ a: z.number() }), jsonSchema: { type: 'object', properties: { a: { type: 'number', nonsense: true } } } as never, idempotent: true, call: () => 1 });
+    const strange = defineTool({
+      name: 'strange',
+      description: 'x',
+      parameters: z.object({ a: z.number() }),
+      jsonSchema: { type: 'object', properties: { a: { type: 'number', nonsense: true } } } as never,
+      idempotent: true,
+      call: () => 1,
+    });
     expect(() => new ToolRegistry({ validation: 'no-eval' }).register(strange)).not.toThrow();
   });
 
   it('asks for approval with the parsed arguments, and never for arguments the schema refuses', async () => {
     const rule = vi.fn((args: { amount: number }) => args.amount > 100);
-    const pay = defineTool({ name: 'pay', description: 'x', parameters: z.object({ amount: z.coerce.number() }), idempotent: false, needsApproval: rule, call: ({ amount }) => amount });
+    const pay = defineTool({
+      name: 'pay',
+      description: 'x',
+      parameters: z.object({ amount: z.coerce.number() }),
+      idempotent: false,
+      needsApproval: rule,
+      call: ({ amount }) => amount,
+    });
     const agent = (await Agent.make(scriptedEngine([{ toolCalls: [{ id: 'p1', name: 'pay', arguments: { amount: '250' } }] }, 'paid']))).tool(pay);
     const run = new ChatRunner().run(agent, 'pay');
     for await (const event of run.events) if (event.type === 'approval_requested') run.approve(event.call.id);
@@ -202,13 +242,25 @@ describe('validating again where a remote tool lives (page or tool worker)', () 
   const signal = new LazyAbortController();
 
   it('calls with the schema output, transforms applied', async () => {
-    const tool = defineTool({ name: 'len', description: 'x', parameters: z.object({ s: z.string().transform((s) => s.length) }), idempotent: true, call: ({ s }) => s * 2 });
+    const tool = defineTool({
+      name: 'len',
+      description: 'x',
+      parameters: z.object({ s: z.string().transform((s) => s.length) }),
+      idempotent: true,
+      call: ({ s }) => s * 2,
+    });
     expect(await callHere(tool, { s: 'abc' }, ctx, signal)).toBe(6);
   });
 
   it('refuses, with code invalid_arguments and the same wording, what the JSON Schema let through', async () => {
     const call = vi.fn();
-    const tool = defineTool({ name: 'pos', description: 'x', parameters: z.object({ n: z.number().refine((n) => n > 0, 'must be positive') }), idempotent: true, call });
+    const tool = defineTool({
+      name: 'pos',
+      description: 'x',
+      parameters: z.object({ n: z.number().refine((n) => n > 0, 'must be positive') }),
+      idempotent: true,
+      call,
+    });
     const error = await Promise.resolve(callHere(tool, { n: -3 }, ctx, signal)).catch((e: unknown) => e);
     expect(isAmbiError(error, 'invalid_arguments')).toBe(true);
     expect((error as Error).message).toBe('Invalid arguments for "pos": /n must be positive');
@@ -217,7 +269,14 @@ describe('validating again where a remote tool lives (page or tool worker)', () 
 
   it('decides approval on the schema output, and says no for refused arguments', async () => {
     const rule = vi.fn((args: { n: number }) => args.n > 1);
-    const tool = defineTool({ name: 'big', description: 'x', parameters: z.object({ n: z.coerce.number() }), idempotent: true, needsApproval: rule, call: () => null });
+    const tool = defineTool({
+      name: 'big',
+      description: 'x',
+      parameters: z.object({ n: z.coerce.number() }),
+      idempotent: true,
+      needsApproval: rule,
+      call: () => null,
+    });
     expect(await askHere(tool, { n: '5' })).toBe(true);
     expect(rule).toHaveBeenCalledWith({ n: 5 });
     expect(await askHere(tool, { n: 'five' })).toBe(false);
@@ -227,7 +286,10 @@ describe('validating again where a remote tool lives (page or tool worker)', () 
     const refusing = {
       ...add,
       standardSchema: undefined,
-      call: () => Promise.reject(Object.assign(new Error('Invalid arguments for "add": /a must be positive'), { code: 'invalid_arguments', [Symbol.for('ambi-web.error')]: true })),
+      call: () =>
+        Promise.reject(
+          Object.assign(new Error('Invalid arguments for "add": /a must be positive'), { code: 'invalid_arguments', [Symbol.for('ambi-web.error')]: true }),
+        ),
     };
     const result = failure(await manager(refusing).execute({ id: 'c1', name: 'add', arguments: { a: 1, b: 2 } }));
     expect(result).toMatchObject({ attempts: 0, error: { code: 'invalid_arguments', message: 'Invalid arguments for "add": /a must be positive' } });
@@ -235,8 +297,18 @@ describe('validating again where a remote tool lives (page or tool worker)', () 
 
   it('ends an attempt refused where the tool lives as invalid arguments, not as a crash', async () => {
     const refused = new AmbiError('invalid_arguments', 'Invalid arguments for "add": /a must be positive');
-    for (const call of [() => { throw refused; }, () => Promise.reject(refused)]) {
-      const outcome = await runAttempt({ ...add, standardSchema: undefined, call }, { a: 1, b: 2 }, { callId: 'c1', attempt: 1, idempotencyKey: 'k' }, undefined);
+    for (const call of [
+      () => {
+        throw refused;
+      },
+      () => Promise.reject(refused),
+    ]) {
+      const outcome = await runAttempt(
+        { ...add, standardSchema: undefined, call },
+        { a: 1, b: 2 },
+        { callId: 'c1', attempt: 1, idempotencyKey: 'k' },
+        undefined,
+      );
       expect(outcome).toEqual({ kind: 'invalid_arguments', message: 'Invalid arguments for "add": /a must be positive' });
     }
   });

@@ -53,7 +53,14 @@ describe('argument types from a zod schema', () => {
 
   it('takes any Standard Schema, typed by its declared output', () => {
     const schema = {} as StandardSchemaV1<{ raw: string }, { parsed: number }>;
-    const tool = defineTool({ name: 'std', description: 'x', parameters: schema, jsonSchema: { type: 'object' }, idempotent: true, call: (args) => args.parsed });
+    const tool = defineTool({
+      name: 'std',
+      description: 'x',
+      parameters: schema,
+      jsonSchema: { type: 'object' },
+      idempotent: true,
+      call: (args) => args.parsed,
+    });
     expectTypeOf(tool.call).parameter(0).toEqualTypeOf<{ parsed: number }>();
   });
 

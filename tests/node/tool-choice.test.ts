@@ -34,7 +34,10 @@ describe('tool choice in a run', () => {
 
   for (const forced of ['required', { name: 'add' }] satisfies ToolChoice[]) {
     it(`sends ${JSON.stringify(forced)} on the turn that answers the person and auto after the tool results, whatever the engine`, async () => {
-      const engine = new StepEngine([[call('c1', 'add', { a: 2, b: 3 }), finish('tool_calls')], [text('It is 5.'), finish()]]);
+      const engine = new StepEngine([
+        [call('c1', 'add', { a: 2, b: 3 }), finish('tool_calls')],
+        [text('It is 5.'), finish()],
+      ]);
       const agent = (await Agent.make(engine)).tool(add);
       const result = await new ChatRunner().run(agent, 'what is 2+3?', { toolChoice: forced, maxIterations: 3 }).result;
       expect(result.text).toBe('It is 5.');
@@ -43,7 +46,10 @@ describe('tool choice in a run', () => {
   }
 
   it('sends no tool choice when the run sets none', async () => {
-    const engine = new StepEngine([[call('c1', 'add', { a: 2, b: 3 }), finish('tool_calls')], [text('It is 5.'), finish()]]);
+    const engine = new StepEngine([
+      [call('c1', 'add', { a: 2, b: 3 }), finish('tool_calls')],
+      [text('It is 5.'), finish()],
+    ]);
     await new ChatRunner().run((await Agent.make(engine)).tool(add), 'go').result;
     expect(engine.requests.map((r) => r.toolChoice)).toEqual([undefined, undefined]);
   });

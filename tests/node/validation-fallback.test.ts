@@ -48,7 +48,10 @@ describe("'auto' where eval is refused", () => {
 
     for (const name of ['first', 'second']) {
       const result = await manager.execute({ id: 'c', name, arguments: { a: 1, b: 'x' } });
-      expect(result).toMatchObject({ ok: false, error: { code: 'invalid_arguments', message: (expected as { error: { message: string } }).error.message.replace('"add"', `"${name}"`) } });
+      expect(result).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_arguments', message: (expected as { error: { message: string } }).error.message.replace('"add"', `"${name}"`) },
+      });
       expect(await manager.execute({ id: 'c', name, arguments: { a: 1, b: 2 } })).toMatchObject({ ok: true, output: 3 });
     }
   });

@@ -18,7 +18,8 @@ const calls = [
   { id: 'missing', name: 'add', arguments: {} },
 ];
 
-const outcome = ({ ok, ...rest }: ToolResult) => (ok ? { ok, output: (rest as { output: unknown }).output } : { ok, error: (rest as { error: unknown }).error });
+const outcome = ({ ok, ...rest }: ToolResult) =>
+  ok ? { ok, output: (rest as { output: unknown }).output } : { ok, error: (rest as { error: unknown }).error };
 
 async function runAll(manager: ToolManager) {
   return Promise.all(calls.map(async (call) => outcome(await manager.execute(call))));
@@ -57,7 +58,10 @@ describe('validation modes', () => {
     expect(auto).toEqual([
       { ok: true, output: 5 },
       { ok: true, output: 3 },
-      { ok: false, error: { code: 'invalid_arguments', message: 'Invalid arguments for "add": arguments must NOT have additional properties (\'c\'); /a must be number' } },
+      {
+        ok: false,
+        error: { code: 'invalid_arguments', message: 'Invalid arguments for "add": arguments must NOT have additional properties (\'c\'); /a must be number' },
+      },
       { ok: false, error: { code: 'invalid_arguments', message: 'Invalid arguments for "add": arguments must have required property \'a\'' } },
     ]);
   });
@@ -89,10 +93,19 @@ describe('validation modes', () => {
     const manager = new ToolManager(registry, { validation: 'no-eval' });
     expect(registry.validation).toBe('no-eval');
     expect(compile).not.toHaveBeenCalled();
-    const late = defineTool({ name: 'late', description: 'x', parameters: { type: 'object', properties: { n: { type: 'integer' } } }, idempotent: true, call: ({ n }) => n ?? 0 });
+    const late = defineTool({
+      name: 'late',
+      description: 'x',
+      parameters: { type: 'object', properties: { n: { type: 'integer' } } },
+      idempotent: true,
+      call: ({ n }) => n ?? 0,
+    });
     registry.register(late);
     expect(compile).not.toHaveBeenCalled();
-    expect(await manager.execute({ id: 'c', name: 'late', arguments: { n: 1.5 } })).toMatchObject({ ok: false, error: { message: 'Invalid arguments for "late": /n must be integer' } });
+    expect(await manager.execute({ id: 'c', name: 'late', arguments: { n: 1.5 } })).toMatchObject({
+      ok: false,
+      error: { message: 'Invalid arguments for "late": /n must be integer' },
+    });
   });
 
   it('refuses an unknown mode rather than guessing', () => {

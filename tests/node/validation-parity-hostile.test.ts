@@ -17,34 +17,66 @@ const props = (names: readonly string[], schema: object) => Object.fromEntries(n
 const json = (value: unknown) => JSON.stringify(value);
 
 const cases: Case[] = [
-  ['required names of Object.prototype', json({ type: 'object', required: INHERITED }), ['{}', json(Object.fromEntries(INHERITED.map((n) => [n, 1]))), '{"toString":1}']],
-  ['properties named like Object.prototype members', json({ type: 'object', properties: props(INHERITED, { type: 'string' }) }), [
-    '{}', '{"toString":"x","valueOf":"y"}', '{"toString":1,"__proto__":2,"constructor":null}', '{"hasOwnProperty":"h","isPrototypeOf":[]}',
-  ]],
-  ['those properties and additionalProperties: false', json({ type: 'object', properties: props(INHERITED, { type: 'number' }), additionalProperties: false }), [
-    '{}', '{"__proto__":1}', '{"__proto__":"x","other":1}', '{"constructor":1,"toLocaleString":"x"}',
-  ]],
-  ['"__proto__" as the only property, with additionalProperties: false', json({ type: 'object', properties: { ['__proto__']: { type: 'string' } }, additionalProperties: false }), [
-    '{}', '{"__proto__":"x"}', '{"__proto__":1}',
-  ]],
-  ['defaults on those names', json({ type: 'object', properties: props(INHERITED, { type: 'string', default: 'd' }) }), ['{}', '{"toString":"mine"}', '{"__proto__":"own"}']],
-  ['a nested default under "__proto__"', '{"type":"object","properties":{"__proto__":{"type":"object","properties":{"polluted":{"type":"number","default":1}}}}}', [
-    '{}', '{"__proto__":{}}', '{"__proto__":{"polluted":2}}', '{"__proto__":"x"}',
-  ]],
-  ['a nested default under "constructor" and "prototype"', '{"type":"object","properties":{"constructor":{"type":"object","properties":{"prototype":{"type":"object","properties":{"polluted":{"default":1}}}}}}}', [
-    '{}', '{"constructor":{}}', '{"constructor":{"prototype":{}}}',
-  ]],
-  ['a default that holds a "__proto__" key', '{"type":"object","properties":{"o":{"type":"object","default":{"__proto__":{"x":1}},"required":["__proto__"]}}}', ['{}', '{"o":{}}']],
-  ['dependencies on those names', json({ type: 'object', dependencies: { toString: ['valueOf'], a: ['constructor', '__proto__'], valueOf: { required: ['hasOwnProperty'] } } }), [
-    '{}', '{"a":1}', '{"toString":1}', '{"valueOf":1}', '{"a":1,"constructor":1,"__proto__":1}', '{"valueOf":1,"hasOwnProperty":1,"toString":1}',
-  ]],
-  ['patternProperties and additionalProperties on those names', json({ type: 'object', properties: { a: {} }, patternProperties: { '^to': { type: 'number' } }, additionalProperties: { type: 'boolean' } }), [
-    '{"toString":1,"valueOf":true}', '{"toString":"x","__proto__":1}', '{"__proto__":true,"constructor":false}',
-  ]],
-  ['propertyNames and min/maxProperties count own keys', json({ type: 'object', propertyNames: { maxLength: 8 }, minProperties: 1, maxProperties: 2 }), ['{}', '{"__proto__":1}', '{"constructor":1,"toString":2,"valueOf":3}']],
-  ['enum and const over objects with those keys', json({ type: 'object', properties: { e: { enum: [{ toString: 1 }, { ['__proto__']: 1 }] }, c: { const: { valueOf: 'v' } } } }), [
-    '{"e":{"toString":1},"c":{"valueOf":"v"}}', '{"e":{"__proto__":1}}', '{"e":{"toString":2},"c":{"valueOf":1}}', '{"e":{},"c":{}}',
-  ]],
+  [
+    'required names of Object.prototype',
+    json({ type: 'object', required: INHERITED }),
+    ['{}', json(Object.fromEntries(INHERITED.map((n) => [n, 1]))), '{"toString":1}'],
+  ],
+  [
+    'properties named like Object.prototype members',
+    json({ type: 'object', properties: props(INHERITED, { type: 'string' }) }),
+    ['{}', '{"toString":"x","valueOf":"y"}', '{"toString":1,"__proto__":2,"constructor":null}', '{"hasOwnProperty":"h","isPrototypeOf":[]}'],
+  ],
+  [
+    'those properties and additionalProperties: false',
+    json({ type: 'object', properties: props(INHERITED, { type: 'number' }), additionalProperties: false }),
+    ['{}', '{"__proto__":1}', '{"__proto__":"x","other":1}', '{"constructor":1,"toLocaleString":"x"}'],
+  ],
+  [
+    '"__proto__" as the only property, with additionalProperties: false',
+    json({ type: 'object', properties: { ['__proto__']: { type: 'string' } }, additionalProperties: false }),
+    ['{}', '{"__proto__":"x"}', '{"__proto__":1}'],
+  ],
+  [
+    'defaults on those names',
+    json({ type: 'object', properties: props(INHERITED, { type: 'string', default: 'd' }) }),
+    ['{}', '{"toString":"mine"}', '{"__proto__":"own"}'],
+  ],
+  [
+    'a nested default under "__proto__"',
+    '{"type":"object","properties":{"__proto__":{"type":"object","properties":{"polluted":{"type":"number","default":1}}}}}',
+    ['{}', '{"__proto__":{}}', '{"__proto__":{"polluted":2}}', '{"__proto__":"x"}'],
+  ],
+  [
+    'a nested default under "constructor" and "prototype"',
+    '{"type":"object","properties":{"constructor":{"type":"object","properties":{"prototype":{"type":"object","properties":{"polluted":{"default":1}}}}}}}',
+    ['{}', '{"constructor":{}}', '{"constructor":{"prototype":{}}}'],
+  ],
+  [
+    'a default that holds a "__proto__" key',
+    '{"type":"object","properties":{"o":{"type":"object","default":{"__proto__":{"x":1}},"required":["__proto__"]}}}',
+    ['{}', '{"o":{}}'],
+  ],
+  [
+    'dependencies on those names',
+    json({ type: 'object', dependencies: { toString: ['valueOf'], a: ['constructor', '__proto__'], valueOf: { required: ['hasOwnProperty'] } } }),
+    ['{}', '{"a":1}', '{"toString":1}', '{"valueOf":1}', '{"a":1,"constructor":1,"__proto__":1}', '{"valueOf":1,"hasOwnProperty":1,"toString":1}'],
+  ],
+  [
+    'patternProperties and additionalProperties on those names',
+    json({ type: 'object', properties: { a: {} }, patternProperties: { '^to': { type: 'number' } }, additionalProperties: { type: 'boolean' } }),
+    ['{"toString":1,"valueOf":true}', '{"toString":"x","__proto__":1}', '{"__proto__":true,"constructor":false}'],
+  ],
+  [
+    'propertyNames and min/maxProperties count own keys',
+    json({ type: 'object', propertyNames: { maxLength: 8 }, minProperties: 1, maxProperties: 2 }),
+    ['{}', '{"__proto__":1}', '{"constructor":1,"toString":2,"valueOf":3}'],
+  ],
+  [
+    'enum and const over objects with those keys',
+    json({ type: 'object', properties: { e: { enum: [{ toString: 1 }, { ['__proto__']: 1 }] }, c: { const: { valueOf: 'v' } } } }),
+    ['{"e":{"toString":1},"c":{"valueOf":"v"}}', '{"e":{"__proto__":1}}', '{"e":{"toString":2},"c":{"valueOf":1}}', '{"e":{},"c":{}}'],
+  ],
 ];
 
 // (`{ ['__proto__']: x }`, a computed key, makes an own property; `{ __proto__: x }` would set the prototype.)

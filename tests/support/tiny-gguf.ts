@@ -146,9 +146,7 @@ function buildTensors(vocab: Token[], random: () => number, f16: boolean): Tenso
   const norm = (name: string): Tensor => ({ name, shape: [N_EMBD], type: GGML_F32, bytes: new Uint8Array(new Float32Array(N_EMBD).fill(1).buffer) });
   const uniform = (scale: number) => () => (random() * 2 - 1) * scale;
 
-  const tensors: Tensor[] = [
-    matrix('token_embd.weight', [N_EMBD, vocab.length], (_token, channel) => (channel === 0 ? 1 : (random() * 2 - 1) * 0.1)),
-  ];
+  const tensors: Tensor[] = [matrix('token_embd.weight', [N_EMBD, vocab.length], (_token, channel) => (channel === 0 ? 1 : (random() * 2 - 1) * 0.1))];
   for (let block = 0; block < N_LAYER; block++) {
     const p = `blk.${block}.`;
     tensors.push(

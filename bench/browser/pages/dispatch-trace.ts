@@ -83,6 +83,9 @@ export function breakDown(page: TraceRecord[], worker: TraceRecord[], request: s
 /** One line for the table's notes. */
 export function describeTrace(name: string, t: LoopTrace): string {
   const f = (x: number) => x.toFixed(1);
-  const counts = (c: Record<string, number>) => Object.entries(c).map(([kind, x]) => `${kind} ${x}`).join(', ');
+  const counts = (c: Record<string, number>) =>
+    Object.entries(c)
+      .map(([kind, x]) => `${kind} ${x}`)
+      .join(', ');
   return `${name}: round trip ${f(t.roundTrip)} = page leg ${f(t.pageLeg)} + page JS ${f(t.pageAnswer)} (then ${f(t.pageTail)} after answering) + worker leg ${f(t.workerLeg)} (${f(t.workerLegBusy)} of it waiting for the worker's previous handling to end) + worker JS ${f(t.workerNext)} (then ${f(t.workerTail)} after posting); answers posted while the worker was still busy ${(t.answeredWhileWorkerBusy * 100).toFixed(0)}%; messages per call worker->page {${counts(t.perCall.workerToPage)}}, page->worker {${counts(t.perCall.pageToWorker)}}, worker timer tasks ${t.perCall.workerTimers.toFixed(3)}, other page tasks ${t.perCall.pageOtherTasks.toFixed(3)} (${f(t.pageOtherTaskUs)} µs each)`;
 }

@@ -26,7 +26,9 @@ const add: ToolDefinition = {
 expose<GrammarCostOptions, GrammarCostRound[]>({
   async run(options) {
     // `endless`: no end-of-text token, so free text runs to maxTokens; the grammar still ends when its call is complete.
-    const engine = createLocalEngine(localModel({ source: new Blob([tinyGguf({ endless: true })]), maxTokens: options.maxTokens, temperature: 0.8, seed: 1, threads: 1 }));
+    const engine = createLocalEngine(
+      localModel({ source: new Blob([tinyGguf({ endless: true })]), maxTokens: options.maxTokens, temperature: 0.8, seed: 1, threads: 1 }),
+    );
     await engine.load();
     const messages = [{ role: 'user' as const, content: 'Add 379 and 5678.' }];
     const constrained: EngineRequest = { messages, tools: [add], toolChoice: 'required' };
@@ -40,7 +42,8 @@ expose<GrammarCostOptions, GrammarCostRound[]>({
     const rounds: GrammarCostRound[] = [];
     for (let i = 0; i < options.warmup + options.rounds; i++) {
       // Alternating order, so drift hits both alike (an object literal is evaluated in written order).
-      const round = i % 2 === 0 ? { constrained: await one(constrained), free: await one(free) } : { free: await one(free), constrained: await one(constrained) };
+      const round =
+        i % 2 === 0 ? { constrained: await one(constrained), free: await one(free) } : { free: await one(free), constrained: await one(constrained) };
       if (i >= options.warmup) rounds.push(round);
     }
     await engine.unload();

@@ -42,7 +42,8 @@ expose<LongConversationOptions, LongConversationRound[]>({
     const rounds: LongConversationRound[] = [];
     for (let i = 0; i < runs; i++) {
       // Alternating order, so drift hits both alike (an object literal is evaluated in written order).
-      const round = i % 2 === 0 ? { longMs: await timed('long'), shortMs: await timed('short') } : { shortMs: await timed('short'), longMs: await timed('long') };
+      const round =
+        i % 2 === 0 ? { longMs: await timed('long'), shortMs: await timed('short') } : { shortMs: await timed('short'), longMs: await timed('long') };
       if (i >= options.warmup) rounds.push(round);
     }
     runner.close();

@@ -24,7 +24,15 @@ export function conversation(length: number): Message[] {
     const cycle: Message[] = [
       { role: 'user', content: `Please find my note about topic ${i} and summarise it in two sentences.` },
       { role: 'assistant', content: '', toolCalls: [{ id, name: 'search_notes', arguments: { query: `topic ${i}`, limit: 5 } }] },
-      { role: 'tool', toolCallId: id, name: 'search_notes', content: JSON.stringify({ ok: true, output: [{ id: i, title: `Topic ${i}`, body: 'lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(4) }] }) },
+      {
+        role: 'tool',
+        toolCallId: id,
+        name: 'search_notes',
+        content: JSON.stringify({
+          ok: true,
+          output: [{ id: i, title: `Topic ${i}`, body: 'lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(4) }],
+        }),
+      },
       { role: 'assistant', content: `Your note "Topic ${i}" says: ${'lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(3)}` },
     ];
     for (const message of cycle) if (out.length < length) out.push(message);

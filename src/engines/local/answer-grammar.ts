@@ -24,9 +24,28 @@ export function answerGrammar(tools: readonly ToolDefinition[], choice: ToolChoi
 
 /** Keywords the schema → GBNF translation leaves out (local-grammar-schema.ts): the grammar is looser there. */
 const LOOSE_KEYWORDS = [
-  'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', '$ref', 'not',
-  'if', 'then', 'else', 'prefixItems', 'uniqueItems', 'contains', 'minProperties', 'maxProperties', 'patternProperties',
-  'propertyNames', 'dependentRequired', 'dependentSchemas', 'dependencies',
+  'pattern',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  '$ref',
+  'not',
+  'if',
+  'then',
+  'else',
+  'prefixItems',
+  'uniqueItems',
+  'contains',
+  'minProperties',
+  'maxProperties',
+  'patternProperties',
+  'propertyNames',
+  'dependentRequired',
+  'dependentSchemas',
+  'dependencies',
 ];
 const BOUNDS = ['minLength', 'maxLength', 'minItems', 'maxItems'];
 

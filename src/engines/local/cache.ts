@@ -64,7 +64,8 @@ export async function isLocalModelCached(url: string): Promise<boolean> {
 export async function deleteCachedLocalModel(url: string): Promise<boolean> {
   if (typeof caches === 'undefined') return false;
   const cache = await openModelCache();
-  if (!cache) throw new StorageError('Could not delete the cached model: Cache Storage refused to open (private browsing modes do)', { code: 'storage_unavailable' });
+  if (!cache)
+    throw new StorageError('Could not delete the cached model: Cache Storage refused to open (private browsing modes do)', { code: 'storage_unavailable' });
   try {
     return await cache.delete(modelCacheKey(url));
   } catch (cause) {

@@ -80,7 +80,9 @@ async function fetchModel(url: string, options: DownloadLocalModelOptions): Prom
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => {});
-    throw new LocalModelError('download_failed', `Downloading the model from ${url} failed: HTTP ${response.status} ${response.statusText}`.trim(), { status: response.status });
+    throw new LocalModelError('download_failed', `Downloading the model from ${url} failed: HTTP ${response.status} ${response.statusText}`.trim(), {
+      status: response.status,
+    });
   }
   // A compressed body's length is not the file's: then only the GGUF check can tell a cut file.
   const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';

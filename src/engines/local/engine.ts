@@ -70,7 +70,11 @@ async function* generate(config: LocalModelConfig, loader: ModelLoader, lock: Li
   const grammar = request.output ? answerGrammar(request.tools, choice, tags, request.output) : toolCallGrammar(request.tools, choice, tags);
   const loose = request.output ? looseKeywords(request.output.schema) : [];
   if (loose.length > 0) {
-    yield { type: 'warning', code: 'output_grammar_loose', message: `The local model's grammar cannot express ${loose.join(', ')} of the output schema: the answer is validated after generation, and retried if it does not match` };
+    yield {
+      type: 'warning',
+      code: 'output_grammar_loose',
+      message: `The local model's grammar cannot express ${loose.join(', ')} of the output schema: the answer is validated after generation, and retried if it does not match`,
+    };
   }
   const model = await loader.acquire(signal);
   const release = await lock.acquire(signal).catch((error: unknown) => {
@@ -104,7 +108,8 @@ async function* generate(config: LocalModelConfig, loader: ModelLoader, lock: Li
       const text = choice?.delta?.content;
       if (text) yield { type: 'text', text };
       if (choice?.finish_reason) finish = choice.finish_reason;
-      if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens, totalTokens: chunk.usage.total_tokens };
+      if (chunk.usage)
+        usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens, totalTokens: chunk.usage.total_tokens };
     }
   } catch (error) {
     if (signal?.aborted || (error instanceof Error && error.name === 'AbortError')) throw abortedError(signal);

@@ -33,7 +33,10 @@ function hexEscape(char: string): string {
 
 /** A rule name (letters, digits, `-`) made from any text. */
 export function ruleName(hint: string): string {
-  const name = hint.replace(/[^a-zA-Z0-9-]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '');
+  const name = hint
+    .replace(/[^a-zA-Z0-9-]+/g, '-')
+    .replace(/-+/g, '-')
+    .replace(/^-|-$/g, '');
   return name === '' ? 'r' : name;
 }
 

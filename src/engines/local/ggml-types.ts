@@ -40,5 +40,5 @@ export function tensorBytes(type: number, shape: readonly number[]): number | un
   if (!block) return undefined;
   const [perBlock, blockBytes] = block;
   const [inner = 1, ...outer] = shape;
-  return (Math.ceil(inner / perBlock) * blockBytes) * outer.reduce((product, size) => product * size, 1);
+  return Math.ceil(inner / perBlock) * blockBytes * outer.reduce((product, size) => product * size, 1);
 }

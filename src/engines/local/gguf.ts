@@ -101,7 +101,10 @@ class HeaderReader {
   count(itemBytes: number): number {
     const count = this.u64();
     if (count * itemBytes > this.fileSize - this.position) {
-      throw new LocalModelError('truncated_model', `The model file is cut short: its GGUF header announces ${count} items that ${this.fileSize} bytes cannot hold`);
+      throw new LocalModelError(
+        'truncated_model',
+        `The model file is cut short: its GGUF header announces ${count} items that ${this.fileSize} bytes cannot hold`,
+      );
     }
     return count;
   }
@@ -115,20 +118,34 @@ class HeaderReader {
   /** One metadata value of GGUF value type `type`; arrays are skipped (undefined). */
   value(type: number): string | number | boolean | undefined {
     switch (type) {
-      case 0: return this.view.getUint8(this.take(1));
-      case 1: return this.view.getInt8(this.take(1));
-      case 2: return this.view.getUint16(this.take(2), true);
-      case 3: return this.view.getInt16(this.take(2), true);
-      case 4: return this.u32();
-      case 5: return this.view.getInt32(this.take(4), true);
-      case 6: return this.view.getFloat32(this.take(4), true);
-      case 7: return this.view.getUint8(this.take(1)) !== 0;
-      case 8: return this.string();
-      case 9: return this.skipArray();
-      case 10: return Number(this.view.getBigUint64(this.take(8), true));
-      case 11: return Number(this.view.getBigInt64(this.take(8), true));
-      case 12: return this.view.getFloat64(this.take(8), true);
-      default: throw new LocalModelError('not_gguf', `The GGUF header holds an unknown value type ${type}: it is corrupt`);
+      case 0:
+        return this.view.getUint8(this.take(1));
+      case 1:
+        return this.view.getInt8(this.take(1));
+      case 2:
+        return this.view.getUint16(this.take(2), true);
+      case 3:
+        return this.view.getInt16(this.take(2), true);
+      case 4:
+        return this.u32();
+      case 5:
+        return this.view.getInt32(this.take(4), true);
+      case 6:
+        return this.view.getFloat32(this.take(4), true);
+      case 7:
+        return this.view.getUint8(this.take(1)) !== 0;
+      case 8:
+        return this.string();
+      case 9:
+        return this.skipArray();
+      case 10:
+        return Number(this.view.getBigUint64(this.take(8), true));
+      case 11:
+        return Number(this.view.getBigInt64(this.take(8), true));
+      case 12:
+        return this.view.getFloat64(this.take(8), true);
+      default:
+        throw new LocalModelError('not_gguf', `The GGUF header holds an unknown value type ${type}: it is corrupt`);
     }
   }
 

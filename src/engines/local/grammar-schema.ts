@@ -55,16 +55,29 @@ export function schemaRule(rules: GbnfRules, schema: unknown, hint: string): str
   if (choices && choices.length > 0) return alternatives(rules, choices, hint);
   if (Array.isArray(s.allOf) && s.allOf.length === 1) return schemaRule(rules, s.allOf[0], hint);
   if ('$ref' in s || 'allOf' in s || 'not' in s) return jsonRule(rules, 'json-value');
-  if (Array.isArray(s.type)) return alternatives(rules, s.type.map((type) => ({ ...s, type })), hint);
+  if (Array.isArray(s.type))
+    return alternatives(
+      rules,
+      s.type.map((type) => ({ ...s, type })),
+      hint,
+    );
   switch (s.type ?? impliedType(s)) {
-    case 'string': return stringRule(rules, s, hint);
-    case 'integer': return jsonRule(rules, 'json-integer');
-    case 'number': return jsonRule(rules, 'json-number');
-    case 'boolean': return jsonRule(rules, 'json-boolean');
-    case 'null': return jsonRule(rules, 'json-null');
-    case 'array': return arrayRule(rules, s, hint);
-    case 'object': return objectRule(rules, s, hint);
-    default: return jsonRule(rules, 'json-value');
+    case 'string':
+      return stringRule(rules, s, hint);
+    case 'integer':
+      return jsonRule(rules, 'json-integer');
+    case 'number':
+      return jsonRule(rules, 'json-number');
+    case 'boolean':
+      return jsonRule(rules, 'json-boolean');
+    case 'null':
+      return jsonRule(rules, 'json-null');
+    case 'array':
+      return arrayRule(rules, s, hint);
+    case 'object':
+      return objectRule(rules, s, hint);
+    default:
+      return jsonRule(rules, 'json-value');
   }
 }
 

@@ -83,7 +83,12 @@ export class ModelLoader {
     const { source } = config;
     const bytes =
       typeof source === 'string'
-        ? await obtainModelBytes(source, { signal, cache: config.cache, ...(deps.fetch ? { fetch: deps.fetch } : {}), ...(deps.onProgress ? { onProgress: deps.onProgress } : {}) })
+        ? await obtainModelBytes(source, {
+            signal,
+            cache: config.cache,
+            ...(deps.fetch ? { fetch: deps.fetch } : {}),
+            ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
+          })
         : { blob: source, info: await inspectGguf(source), from: 'blob' as const };
     throwIfAborted(signal);
     deps.onProgress?.({ phase: 'load', bytes: bytes.blob.size, from: bytes.from });

@@ -72,7 +72,7 @@ export function localModel(options: LocalModelOptions): LocalModelConfig {
     invalid('`temperature` must be a number >= 0');
   }
   if ('toolTags' in options) {
-    invalid('`toolTags` is gone: the grammar now uses the agent parser\'s tags (`Agent.make(engine, { parser: new TagToolCallParser({ open, close }) })`)');
+    invalid("`toolTags` is gone: the grammar now uses the agent parser's tags (`Agent.make(engine, { parser: new TagToolCallParser({ open, close }) })`)");
   }
   if (options.template !== undefined && (typeof options.template !== 'string' || options.template.trim() === '')) {
     invalid('`template` must be a non-empty Jinja template (or "chatml")');

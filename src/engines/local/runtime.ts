@@ -40,10 +40,12 @@ export async function loadModel(blob: Blob, info: GgufInfo, config: LocalModelCo
   const runtime = await importWllama(config.wasmUrl);
   if (signal?.aborted) throw abortedError(signal);
   const log: string[] = [];
-  const keep = (level: string) => (...parts: unknown[]) => {
-    log.push(`${level} ${parts.map(String).join(' ')}`);
-    if (log.length > LOG_LINES) log.shift();
-  };
+  const keep =
+    (level: string) =>
+    (...parts: unknown[]) => {
+      log.push(`${level} ${parts.map(String).join(' ')}`);
+      if (log.length > LOG_LINES) log.shift();
+    };
   const wllama = new runtime.Wllama({ default: runtime.wasmUrl }, { logger: { debug: () => {}, log: keep('info'), warn: keep('warn'), error: keep('error') } });
   const trained = Number(info.metadata.get(`${String(info.metadata.get('general.architecture'))}.context_length`));
   const contextSize = config.contextSize ?? (Number.isFinite(trained) && trained > 0 ? Math.min(trained, DEFAULT_MAX_CONTEXT) : DEFAULT_MAX_CONTEXT);
@@ -79,12 +81,16 @@ export async function loadModel(blob: Blob, info: GgufInfo, config: LocalModelCo
   return { wllama, contextSize, template: source, log };
 }
 
-const OUT_OF_MEMORY = /out of memory|insufficient memory|\bOOM\b|failed to allocate|unable to allocate|cannot enlarge memory|allocation failed|could not allocate|memory access out of bounds/i;
+const OUT_OF_MEMORY =
+  /out of memory|insufficient memory|\bOOM\b|failed to allocate|unable to allocate|cannot enlarge memory|allocation failed|could not allocate|memory access out of bounds/i;
 
 /** A load failure as a coded error: `out_of_memory` when llama.cpp or the wasm ran out, else `load_failed`. */
 function loadError(error: unknown, log: readonly string[]): LocalModelError {
   const message = errorMessage(error);
-  const detail = log.filter((line) => line.startsWith('error')).slice(-5).join('\n');
+  const detail = log
+    .filter((line) => line.startsWith('error'))
+    .slice(-5)
+    .join('\n');
   const text = `${message}\n${detail}`;
   if (OUT_OF_MEMORY.test(text)) {
     return new LocalModelError('out_of_memory', `The model does not fit in memory: ${message}${detail ? `\n${detail}` : ''}`, { cause: error });
@@ -109,6 +115,9 @@ export function generationError(error: unknown, log: readonly string[]): LocalMo
   if (CONTEXT_OVERFLOW.test(message) || (error as { type?: unknown } | null)?.type === 'kv_cache_full') {
     return new LocalModelError('context_overflow', `The conversation does not fit in the model's context: ${message}`, { cause: error });
   }
-  const detail = log.filter((line) => line.startsWith('error')).slice(-3).join('\n');
+  const detail = log
+    .filter((line) => line.startsWith('error'))
+    .slice(-3)
+    .join('\n');
   return new LocalModelError('generation_failed', `llama.cpp failed while generating: ${message}${detail ? `\n${detail}` : ''}`, { cause: error });
 }

@@ -23,23 +23,34 @@ export async function localTokenCount(model: LoadedModel, lock: Limiter, text: s
 export async function localContextBudget(model: LoadedModel, lock: Limiter, config: LocalModelConfig, signal?: AbortSignal): Promise<ContextBudget> {
   const size = model.contextSize;
   const reserve = Math.min(config.maxTokens ?? Math.min(512, Math.floor(size / 4)), size - 1);
-  framing.set(model, (framing.get(model) ?? promptTokens(model, lock, signal, { messages: [{ role: 'user', content: '' }] })).catch((error: unknown) => {
-    framing.delete(model);
-    throw error;
-  }));
+  framing.set(
+    model,
+    (framing.get(model) ?? promptTokens(model, lock, signal, { messages: [{ role: 'user', content: '' }] })).catch((error: unknown) => {
+      framing.delete(model);
+      throw error;
+    }),
+  );
   return { maxTokens: size, reserveTokens: reserve, tokensPerMessage: await framing.get(model)! };
 }
 
 const framing = new WeakMap<LoadedModel, Promise<number>>();
 
 /** llama.cpp's prompt tokens for a one-token completion of `input` (raw text, or chat messages through the template). */
-async function promptTokens(model: LoadedModel, lock: Limiter, signal: AbortSignal | undefined, input: { prompt: string } | { messages: Array<{ role: 'user'; content: string }> }): Promise<number> {
+async function promptTokens(
+  model: LoadedModel,
+  lock: Limiter,
+  signal: AbortSignal | undefined,
+  input: { prompt: string } | { messages: Array<{ role: 'user'; content: string }> },
+): Promise<number> {
   const release = await lock.acquire(signal).catch((error: unknown) => {
     throw signal?.aborted ? abortedError(signal) : error;
   });
   try {
     const options = { max_tokens: 1, temperature: 0, ...(signal ? { abortSignal: signal } : {}) };
-    const response = 'prompt' in input ? await model.wllama.createCompletion({ ...options, prompt: input.prompt }) : await model.wllama.createChatCompletion({ ...options, messages: input.messages });
+    const response =
+      'prompt' in input
+        ? await model.wllama.createCompletion({ ...options, prompt: input.prompt })
+        : await model.wllama.createChatCompletion({ ...options, messages: input.messages });
     return response.usage.prompt_tokens;
   } catch (error) {
     const over = OVER_CONTEXT.exec(error instanceof Error ? error.message : String(error));

@@ -69,12 +69,18 @@ export function openAICompatible(options: OpenAICompatibleOptions): OpenAICompat
 export function checkedBaseURL(baseURL: string): URL {
   const url = resolveURL(baseURL);
   if (!url) {
-    throw new EngineError('invalid_engine_config', `openAICompatible: \`baseURL\` ${JSON.stringify(redactURL(baseURL))} is not a URL, or is relative where there is no page location to resolve it against`);
+    throw new EngineError(
+      'invalid_engine_config',
+      `openAICompatible: \`baseURL\` ${JSON.stringify(redactURL(baseURL))} is not a URL, or is relative where there is no page location to resolve it against`,
+    );
   }
   if (url.username !== '' || url.password !== '') {
     url.username = '';
     url.password = '';
-    throw new EngineError('invalid_engine_config', `openAICompatible: \`baseURL\` must not hold a user name or password (fetch refuses such a URL): give the key as \`apiKey\` or in \`headers\`, and the URL as ${redactURL(url.href)}`);
+    throw new EngineError(
+      'invalid_engine_config',
+      `openAICompatible: \`baseURL\` must not hold a user name or password (fetch refuses such a URL): give the key as \`apiKey\` or in \`headers\`, and the URL as ${redactURL(url.href)}`,
+    );
   }
   return url;
 }

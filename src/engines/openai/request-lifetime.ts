@@ -50,4 +50,3 @@ export function startLifetime(callerSignal: AbortSignal | undefined, idleMs: num
     },
   };
 }
-

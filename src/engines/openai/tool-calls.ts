@@ -72,8 +72,7 @@ export function createToolCallMerger(): ToolCallMerger {
       const id = typeof piece.id === 'string' && piece.id !== '' ? piece.id : undefined;
       const fn = asRecord(piece.function) ?? {};
       const name = typeof fn.name === 'string' ? fn.name : '';
-      const call =
-        typeof piece.index === 'number' ? withIndex(piece.index, id) : withoutIndex(id, name);
+      const call = typeof piece.index === 'number' ? withIndex(piece.index, id) : withoutIndex(id, name);
       if (call.id === undefined && id !== undefined) {
         call.id = id;
         byId.set(id, call);
@@ -130,7 +129,8 @@ function nestsDeeperThan(text: string, limit: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (inString) {
-      if (code === 0x5c) i++; // a backslash: the next character is escaped
+      if (code === 0x5c)
+        i++; // a backslash: the next character is escaped
       else if (code === 0x22) inString = false;
     } else if (code === 0x22) inString = true;
     else if (code === 0x5b || code === 0x7b) {

@@ -22,7 +22,10 @@ export function createScriptedEngine(config: ScriptedEngineConfig): Engine {
     stream(request) {
       return serve(request, () => {
         if (next >= replies.length) {
-          throw new EngineError('script_exhausted', `The scripted engine has no reply left: its script had ${replies.length} ${replies.length === 1 ? 'reply' : 'replies'}, all used`);
+          throw new EngineError(
+            'script_exhausted',
+            `The scripted engine has no reply left: its script had ${replies.length} ${replies.length === 1 ? 'reply' : 'replies'}, all used`,
+          );
         }
         return replies[next++]!;
       });

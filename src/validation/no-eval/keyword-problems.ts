@@ -77,7 +77,8 @@ export function missingDependencies(node: SchemaNode, data: unknown): Array<Word
     if (!Array.isArray(deps) || ownValue(object, property) === undefined) continue;
     const message = `must have ${deps.length === 1 ? 'property' : 'properties'} ${deps.join(', ')} when property ${property} is present`;
     for (const missingProperty of deps as string[]) {
-      if (ownValue(object, missingProperty) === undefined) found.push({ entry, params: { property, missingProperty, depsCount: deps.length, deps: deps.join(', ') }, message });
+      if (ownValue(object, missingProperty) === undefined)
+        found.push({ entry, params: { property, missingProperty, depsCount: deps.length, deps: deps.join(', ') }, message });
     }
   }
   return found;

@@ -42,7 +42,10 @@ function compareOrder(a: number[], b: number[]): number {
 /** The segments of a cfworker location (`#/a/b%20c`), decoded. */
 function segments(location: string): string[] {
   if (location === '#' || location === '') return [];
-  return location.slice(2).split('/').map((s) => decodeURIComponent(s).replaceAll('~1', '/').replaceAll('~0', '~'));
+  return location
+    .slice(2)
+    .split('/')
+    .map((s) => decodeURIComponent(s).replaceAll('~1', '/').replaceAll('~0', '~'));
 }
 
 const keyIndex = (object: unknown, key: string | undefined) => (isSchemaNode(object) && key !== undefined ? Object.keys(object).indexOf(key) : -1);
@@ -96,7 +99,12 @@ class Walker {
       if (node[FALSE_SCHEMA] === true) return [...extra, ...this.#falseSchema(here, keywords.slice(0, i).join('/'))];
       const order = [...here.order, keywordRank(node, keyword)];
       const next = keywords[i + 1];
-      if (last && !['properties', 'patternProperties', 'additionalProperties', 'items', 'additionalItems', '$ref', 'allOf', 'propertyNames', 'then', 'else'].includes(keyword)) {
+      if (
+        last &&
+        !['properties', 'patternProperties', 'additionalProperties', 'items', 'additionalItems', '$ref', 'allOf', 'propertyNames', 'then', 'else'].includes(
+          keyword,
+        )
+      ) {
         return [...extra, ...this.#terminal(unit, node, keyword, here, order)];
       }
       if (last) return extra; // a unit that only says "a subschema failed": its own units say how
@@ -147,7 +155,12 @@ class Walker {
         }
         case 'dependencies':
           // Property dependencies report before schema dependencies.
-          here = { ...here, node: (node.dependencies as SchemaNode)[next!], order: [...order, 1, Object.keys(node.dependencies as object).indexOf(next!)], via: undefined };
+          here = {
+            ...here,
+            node: (node.dependencies as SchemaNode)[next!],
+            order: [...order, 1, Object.keys(node.dependencies as object).indexOf(next!)],
+            via: undefined,
+          };
           i += 2;
           break;
         case 'anyOf':
@@ -192,12 +205,28 @@ class Walker {
   /** The unit of a `false` schema (prepared as `{ not: {} }`), reported as ajv reports where it sits. */
   #falseSchema({ path, order, via }: Position, location: string): Found[] {
     if (via?.keyword === 'additionalProperties') {
-      return [{ problem: { instancePath: jsonPointer(via.path), keyword: 'additionalProperties', params: { additionalProperty: via.name }, message: 'must NOT have additional properties' }, order: [...order, END] }];
+      return [
+        {
+          problem: {
+            instancePath: jsonPointer(via.path),
+            keyword: 'additionalProperties',
+            params: { additionalProperty: via.name },
+            message: 'must NOT have additional properties',
+          },
+          order: [...order, END],
+        },
+      ];
     }
     if (via?.keyword === 'additionalItems') {
       const limit = (via.parent.items as unknown[]).length;
       const instancePath = jsonPointer(via.path);
-      return [{ problem: { instancePath, keyword: 'additionalItems', params: { limit }, message: `must NOT have more than ${limit} items` }, order: [...order.slice(0, -1), END], once: `additionalItems|${location}|${instancePath}` }];
+      return [
+        {
+          problem: { instancePath, keyword: 'additionalItems', params: { limit }, message: `must NOT have more than ${limit} items` },
+          order: [...order.slice(0, -1), END],
+          once: `additionalItems|${location}|${instancePath}`,
+        },
+      ];
     }
     return [{ problem: { instancePath: jsonPointer(path), keyword: 'false schema', params: {}, message: 'boolean schema is false' }, order: [...order, END] }];
   }
@@ -216,7 +245,9 @@ class Walker {
         return missingRequired(node, here.data).map((w) => found(w, [], once(String(w.params.missingProperty))));
       case 'dependencies':
         // Property dependencies report before schema dependencies (see #walk).
-        return missingDependencies(node, here.data).map((w) => found(w, [0, w.entry], once(`${String(w.params.property)}|${String(w.params.missingProperty)}`)));
+        return missingDependencies(node, here.data).map((w) =>
+          found(w, [0, w.entry], once(`${String(w.params.property)}|${String(w.params.missingProperty)}`)),
+        );
       case 'if': {
         const clause = this.#holds(here.data, node.if) ? 'then' : 'else';
         return [found({ params: { failingKeyword: clause }, message: `must match "${clause}" schema` })];
@@ -236,7 +267,16 @@ class Walker {
   #containsItems(unit: OutputUnit, node: SchemaNode, data: unknown): Found[] {
     if (!Array.isArray(data)) return [];
     return data.flatMap((item, index) => {
-      const result = validate(item, node.contains as Schema, '2019-09', this.prepared.lookup, false, null, `${unit.instanceLocation}/${index}`, `${unit.keywordLocation}`);
+      const result = validate(
+        item,
+        node.contains as Schema,
+        '2019-09',
+        this.prepared.lookup,
+        false,
+        null,
+        `${unit.instanceLocation}/${index}`,
+        `${unit.keywordLocation}`,
+      );
       return this.collect(result.errors);
     });
   }

@@ -44,7 +44,10 @@ export function planDefaults(schema: object, prepared: PreparedSchema): Defaults
     seen.add(node);
     if (node.default !== undefined && !isPlainJson(node.default)) plan.json = false;
     if (isSchemaNode(node.patternProperties)) {
-      plan.patterns.set(node, Object.entries(node.patternProperties).map(([pattern, sub]) => [new RegExp(pattern, 'u'), sub] as const));
+      plan.patterns.set(
+        node,
+        Object.entries(node.patternProperties).map(([pattern, sub]) => [new RegExp(pattern, 'u'), sub] as const),
+      );
     }
     if (node.$ref !== undefined) visit(resolveRef(node, prepared.lookup));
     for (const [keyword, , sub] of subschemas(node)) if (keyword !== 'definitions' && keyword !== '$defs') visit(sub);

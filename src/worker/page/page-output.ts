@@ -13,7 +13,8 @@ type RunFinished = Extract<RunEvent, { type: 'run_finished' }>;
 export function wireOutput(output: unknown): { schema: Record<string, unknown>; standard?: StandardSchemaV1 } | undefined {
   if (output === undefined) return undefined;
   if (!isStandardSchema(output)) {
-    if (typeof output !== 'object' || output === null || Array.isArray(output)) throw new InvalidOptionError('output', 'must be a JSON Schema object or a Standard Schema');
+    if (typeof output !== 'object' || output === null || Array.isArray(output))
+      throw new InvalidOptionError('output', 'must be a JSON Schema object or a Standard Schema');
     return { schema: output as Record<string, unknown> };
   }
   try {

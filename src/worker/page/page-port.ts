@@ -6,7 +6,6 @@ import { sessionLink } from '../wire/session-link.js';
 import { fromWireReason, toWireError } from '../wire/wire-error.js';
 import { unpackEvents } from '../wire/event-codec.js';
 
-
 /**
  * The page's end of the session link: runs the worker's tool calls and approval rules
  * here, each with its own abort (dropped when it settles), and hands run events on. A tool that
@@ -96,7 +95,11 @@ export class PagePort {
     } catch (error) {
       return this.#fail(id, error);
     }
-    if (later) void Promise.resolve(value).then((settled) => this.#reply({ t: 'done', id, ok: true, value: settled }), (error: unknown) => this.#fail(id, error));
+    if (later)
+      void Promise.resolve(value).then(
+        (settled) => this.#reply({ t: 'done', id, ok: true, value: settled }),
+        (error: unknown) => this.#fail(id, error),
+      );
     else this.#reply({ t: 'done', id, ok: true, value });
   }
 

@@ -180,7 +180,9 @@ export class WorkerRunner {
     });
     // The result crosses once, inside the run's own run_finished (or run_failed) event.
     let run!: PageRun;
-    const result = new Promise<RunResult>((resolve, reject) => (run = { channel, resolve, reject, ...(output?.standard ? { standard: output.standard } : {}) }));
+    const result = new Promise<RunResult>(
+      (resolve, reject) => (run = { channel, resolve, reject, ...(output?.standard ? { standard: output.standard } : {}) }),
+    );
     result.catch(() => {});
     this.#runs.set(runId, run);
     // A run that fails to start (or a worker that dies first) still ends its events.
@@ -281,5 +283,9 @@ export class WorkerRunner {
 function refusal(errors: unknown[]): unknown {
   if (errors.length === 1) return errors[0];
   const first = errors[0];
-  return new AmbiError(isAmbiError(first) ? first.code : 'invalid_tool', `The runner worker refused ${errors.length} tools: ${errors.map(errorMessage).join('; ')}`, { cause: errors });
+  return new AmbiError(
+    isAmbiError(first) ? first.code : 'invalid_tool',
+    `The runner worker refused ${errors.length} tools: ${errors.map(errorMessage).join('; ')}`,
+    { cause: errors },
+  );
 }

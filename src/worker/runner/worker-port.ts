@@ -50,7 +50,10 @@ export class WorkerPort {
   invoker(tool: string): ToolInvoker {
     return {
       call: (args, ctx, abort) =>
-        this.#request<JsonValue>({ t: 'call', id: this.#next++, tool, args, callId: ctx.callId, attempt: ctx.attempt, idempotencyKey: ctx.idempotencyKey }, abort),
+        this.#request<JsonValue>(
+          { t: 'call', id: this.#next++, tool, args, callId: ctx.callId, attempt: ctx.attempt, idempotencyKey: ctx.idempotencyKey },
+          abort,
+        ),
       needsApproval: (args, abort) => this.#request<boolean>({ t: 'ask', id: this.#next++, tool, args }, abort),
     };
   }

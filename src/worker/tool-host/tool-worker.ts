@@ -63,7 +63,13 @@ export class ToolWorkerSupervisor {
     const live = this.#live();
     // A module that never calls exposeTools, or spins as it loads, would never answer.
     const stop = deadline(this.startTimeoutMs, () =>
-      this.#kill(live, new AmbiError('worker_start_timeout', `The tool worker offered no tools within ${this.startTimeoutMs} ms: it never called exposeTools, or it is stuck loading`)),
+      this.#kill(
+        live,
+        new AmbiError(
+          'worker_start_timeout',
+          `The tool worker offered no tools within ${this.startTimeoutMs} ms: it never called exposeTools, or it is stuck loading`,
+        ),
+      ),
     );
     try {
       return await this.#track(live, live.api.descriptors());
@@ -99,7 +105,8 @@ export class ToolWorkerSupervisor {
       if (this.#current === live) this.#current = undefined; // takes no new calls
       // On the deadlines' timer, which re-arms past setTimeout's range (a bare setTimeout fires a grace of 2**31 ms at once).
       deadline(this.graceMs, () => {
-        if (!settled) this.#kill(live, new AmbiError('worker_terminated', `The tool worker was terminated: ${what} did not stop within ${this.graceMs} ms of its abort`));
+        if (!settled)
+          this.#kill(live, new AmbiError('worker_terminated', `The tool worker was terminated: ${what} did not stop within ${this.graceMs} ms of its abort`));
       });
     });
     return this.#track<T>(live, send(live.api, key), () => {

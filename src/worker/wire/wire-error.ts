@@ -14,9 +14,10 @@ export type WireError =
 export function toWireError(error: unknown): WireError {
   try {
     if (isAmbiError(error)) {
-      const fields = Object.fromEntries(
-        Object.entries(error).filter(([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v)),
-      ) as Record<string, string | number | boolean | null>;
+      const fields = Object.fromEntries(Object.entries(error).filter(([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v))) as Record<
+        string,
+        string | number | boolean | null
+      >;
       return { ambi: true, code: String(error.code), name: String(error.name), message: String(error.message), fields, ...stackOf(error) };
     }
     if (error instanceof Error) return { ambi: false, name: String(error.name), message: String(error.message), ...stackOf(error) };
