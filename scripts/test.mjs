@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs every test: type check, Vitest (node + browser projects), the MCP conformance suite, Playwright e2e.
+// Runs every test: type check, lint and format, the import-cycle check, Vitest (node + browser projects), the MCP conformance suite, Playwright e2e.
 // Every step runs even if an earlier one failed; the last line is `tests: N passed, N failed`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -33,6 +33,14 @@ const lines = [];
 const typesOk = run('type check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
 if (!typesOk) failed += 1; // a broken type check counts as one failure
 lines.push(`type check: ${typesOk ? 'ok' : 'FAILED'}`);
+
+// The habits of the house: lint and format (Biome), and no import cycle, type-only imports included (dpdm).
+const lintOk = run('lint and format (Biome)', 'npx', ['biome', 'check', '.']);
+if (!lintOk) failed += 1;
+lines.push(`lint and format: ${lintOk ? 'ok' : 'FAILED'}`);
+const cyclesOk = run('import cycles (dpdm)', 'npm', ['run', '-s', 'check:cycles']);
+if (!cyclesOk) failed += 1;
+lines.push(`import cycles: ${cyclesOk ? 'none' : 'FOUND'}`);
 
 const vitestOk = run('vitest (node + browser)', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/vitest.json`]);
 const vitest = readJson(`${reports}/vitest.json`);
@@ -74,4 +82,4 @@ if (!e2eOk && (!e2e || (e2e.stats?.unexpected ?? 0) === 0)) {
 
 console.log(`\n${lines.join('\n')}`);
 console.log(`tests: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && typesOk && vitestOk && conformanceOk && e2eOk ? 0 : 1);
+process.exit(failed === 0 && typesOk && lintOk && cyclesOk && vitestOk && conformanceOk && e2eOk ? 0 : 1);
