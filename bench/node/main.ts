@@ -1,12 +1,14 @@
 // Node benchmarks, one per process: `node dist/bench/node/main.js <name>` prints one line
 // `BENCH_RESULT <json>` (an array of measurements) that bench/run.mjs collects.
 import { loopOverhead } from './loop-overhead.js';
+import { mcpCall } from './mcp-call.js';
 import { parserThroughput } from './parser-throughput.js';
 import type { Measurement } from '../lib/stats.js';
 
 const benches: Record<string, () => Promise<Measurement[]>> = {
   'loop-overhead': loopOverhead,
   'parser-throughput': parserThroughput,
+  'mcp-call': mcpCall,
 };
 
 const name = process.argv[2] ?? '';
