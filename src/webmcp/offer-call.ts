@@ -3,7 +3,7 @@ import { errorMessage } from '../util/error-message.js';
 import { onAbort } from '../util/abort-source.js';
 import { decodeArgs } from '../validation/decode-args.js';
 import type { RegisteredTool, ToolRegistry } from '../tools/registry.js';
-import { executeEntry } from '../tools/tool-manager.js';
+import { executeEntry } from '../tools/execute-entry.js';
 import type { JsonValue } from '../core/types.js';
 import type { WebMcpClient } from './model-context.js';
 
