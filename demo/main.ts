@@ -2,6 +2,7 @@
 import { mountAssistant } from './ui/assistant.js';
 import { mountNotes } from './ui/notes-view.js';
 import { mountSettings, showMode } from './ui/settings.js';
+import { mountWebMcp } from './ui/webmcp.js';
 import { SAMPLE_CSV } from './walkthrough.js';
 
 // Every part wires its handlers before it touches a store, and says a failing store on the page
@@ -9,7 +10,7 @@ import { SAMPLE_CSV } from './walkthrough.js';
 mountSettings(showMode);
 document.querySelector<HTMLTextAreaElement>('#csv')!.value = SAMPLE_CSV;
 try {
-  await Promise.all([mountNotes(), mountAssistant()]);
+  await Promise.all([mountNotes(), mountAssistant(), mountWebMcp()]);
 } finally {
   document.body.dataset.ready = 'true';
 }

@@ -6,7 +6,7 @@ export const searchNotesTool = defineTool({
   name: 'search_notes',
   description: 'Find notes whose title or body contains all the given words. An empty query lists every note.',
   parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'], additionalProperties: false },
-  idempotent: true,
+  readOnly: true,
   call: async ({ query }) => (await searchNotes(query)).map(({ id, title, body }) => ({ id, title, body })),
 });
 

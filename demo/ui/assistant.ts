@@ -2,6 +2,7 @@
 // Everything comes from the page-side entry `ambi-web/worker`, as in an app built on the package.
 import { createWorkerRunner, downloadLocalModel, localModel, openAICompatible, scriptedEngine, type Run, type WorkerRunner } from 'ambi-web/worker';
 import { fillField, highlight, readPage } from '../tools/dom-tools.js';
+import { pageTools } from './webmcp.js';
 import { addNoteTool, deleteNoteTool, searchNotesTool, updateNoteTool } from '../tools/note-tools.js';
 import { offlineReply, WALKTHROUGH_PROMPT, walkthroughReplies } from '../walkthrough.js';
 import { ApprovalCards } from './approval-cards.js';
@@ -98,6 +99,7 @@ async function makeRunner(settings: Settings, input: string, signal: AbortSignal
     .tool(addNoteTool)
     .tool(updateNoteTool)
     .tool(deleteNoteTool);
+  for (const tool of pageTools) runner.tool(tool);
   try {
     await runner.workerTools(() => new Worker(new URL('../tools.worker.ts', import.meta.url), { type: 'module' }));
   } catch (error) {
