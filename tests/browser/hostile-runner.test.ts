@@ -1,35 +1,12 @@
 // Issue 13 (runner), through the WorkerRunner in Chromium: ids, Stop, bad options and event readers hold across the boundary.
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createWorkerRunner,
-  defineTool,
-  isAmbiError,
-  scriptedEngine,
-  type Run,
-  type RunEvent,
-  type ScriptedReply,
-  type WorkerRunner,
-} from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { defineTool, isAmbiError, type RunEvent } from '../../src/index.js';
+import { collect } from '../support/run-events.js';
+import { runnersClosedAfterEach } from '../support/worker-runners.js';
 
-const open: WorkerRunner[] = [];
-afterEach(() => open.splice(0).forEach((runner) => runner.close()));
-
-function runnerWith(replies: ScriptedReply[]): WorkerRunner {
-  const runner = createWorkerRunner({ engine: scriptedEngine(replies) });
-  open.push(runner);
-  return runner;
-}
+const { runnerWith } = runnersClosedAfterEach();
 
 const noteSchema = { type: 'object', properties: { note: { type: 'string' } } } as const;
-
-async function collect(run: Run, onEvent?: (event: RunEvent) => void): Promise<RunEvent[]> {
-  const events: RunEvent[] = [];
-  for await (const event of run.events) {
-    events.push(event);
-    onEvent?.(event);
-  }
-  return events;
-}
 
 describe('WorkerRunner: call ids', () => {
   it('approving the second of two calls that share an id runs exactly that call', async () => {

@@ -1,37 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createWorkerRunner,
-  defineTool,
-  isAmbiError,
-  scriptedEngine,
-  ToolError,
-  type Run,
-  type RunEvent,
-  type ScriptedReply,
-  type WorkerRunner,
-} from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { defineTool, isAmbiError, ToolError } from '../../src/index.js';
+import { collect } from '../support/run-events.js';
+import { callOf, runnersClosedAfterEach } from '../support/worker-runners.js';
 
-const open: WorkerRunner[] = [];
-afterEach(() => open.splice(0).forEach((runner) => runner.close()));
-
-function runnerWith(replies: ScriptedReply[], concurrency?: number): WorkerRunner {
-  const runner = createWorkerRunner({ engine: scriptedEngine(replies), ...(concurrency ? { concurrency } : {}) });
-  open.push(runner);
-  return runner;
-}
+const { runnerWith } = runnersClosedAfterEach();
 
 const toolWorker = () => new Worker(new URL('./fixtures/tools.worker.ts', import.meta.url), { type: 'module' });
-
-async function collect(run: Run, onEvent?: (event: RunEvent) => void): Promise<RunEvent[]> {
-  const events: RunEvent[] = [];
-  for await (const event of run.events) {
-    events.push(event);
-    onEvent?.(event);
-  }
-  return events;
-}
-
-const callOf = (name: string, args: unknown = {}, id?: string): ScriptedReply => ({ toolCalls: [{ ...(id ? { id } : {}), name, arguments: args }] });
 
 /** A page tool named `name` that takes an empty object and returns what `call` does. */
 const pageTool = (name: string, call: () => unknown) => defineTool({ name, description: 'x', parameters: { type: 'object' }, idempotent: true, call });
@@ -356,8 +330,7 @@ describe('WorkerRunner: dedicated tool workers', () => {
 
 describe('WorkerRunner: failure without hangs', () => {
   it('rejects a run with worker_crashed when the runner worker fails to load', async () => {
-    const runner = createWorkerRunner({ engine: scriptedEngine(['x']), worker: () => new Worker('/no-such-runner.js', { type: 'module' }) });
-    open.push(runner);
+    const runner = runnerWith(['x'], { worker: () => new Worker('/no-such-runner.js', { type: 'module' }) });
     const run = runner.run('go');
     const events = await collect(run);
     const error = await run.result.catch((e: unknown) => e);
