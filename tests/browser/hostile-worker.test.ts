@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defineTool, isAmbiError, type Run, type RunEvent } from '../../src/index.js';
 import { freshDatabases } from '../support/fresh-databases.js';
 import { collect } from '../support/run-events.js';
+import { untilAborted } from '../support/tools.js';
 import { callOf, openRunners } from '../support/worker-runners.js';
 
 const runners = openRunners();
@@ -191,19 +192,7 @@ describe('WorkerRunner under hostile callers and page tools', () => {
 
   it('aborts a run with a reason neither cloneable nor stringifiable: the run ends aborted and the page tool is told', async () => {
     const seen: unknown[] = [];
-    const hang = defineTool({
-      name: 'hang',
-      description: 'x',
-      parameters: { type: 'object' },
-      idempotent: false,
-      call: (_args, { signal }) =>
-        new Promise((_, reject) =>
-          signal.addEventListener('abort', () => {
-            seen.push(signal.aborted);
-            reject(signal.reason);
-          }),
-        ),
-    });
+    const hang = untilAborted('hang', (signal) => seen.push(signal.aborted));
     const run = runnerWith([callOf('hang')])
       .tool(hang)
       .run('go');

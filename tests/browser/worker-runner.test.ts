@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defineTool, isAmbiError, ToolError } from '../../src/index.js';
-import { collect } from '../support/run-events.js';
+import { collect, ONE_CALL_EVENT_TYPES } from '../support/run-events.js';
+import { untilAborted } from '../support/tools.js';
 import { callOf, runnersClosedAfterEach } from '../support/worker-runners.js';
 
 const { runnerWith } = runnersClosedAfterEach();
@@ -11,20 +12,7 @@ const toolWorker = () => new Worker(new URL('./fixtures/tools.worker.ts', import
 const pageTool = (name: string, call: () => unknown) => defineTool({ name, description: 'x', parameters: { type: 'object' }, idempotent: true, call });
 
 /** A page tool `hang` that runs until its signal aborts, records the reason in `seen`, then rejects with it. */
-const hangingTool = (seen: unknown[]) =>
-  defineTool({
-    name: 'hang',
-    description: 'x',
-    parameters: { type: 'object' },
-    idempotent: false,
-    call: (_args, { signal }) =>
-      new Promise((_, reject) =>
-        signal.addEventListener('abort', () => {
-          seen.push(signal.reason);
-          reject(signal.reason);
-        }),
-      ),
-  });
+const hangingTool = (seen: unknown[]) => untilAborted('hang', (signal) => seen.push(signal.reason));
 
 describe('WorkerRunner: main-thread tools', () => {
   it('runs a main-thread tool that reads the DOM, from the runner worker', async () => {
@@ -54,17 +42,7 @@ describe('WorkerRunner: main-thread tools', () => {
     const events = await collect(run);
     // Text may arrive in several deltas; what matters is the order of the steps and the whole text.
     const types = events.map((e) => e.type).filter((type, i, all) => !(type === 'text_delta' && all[i - 1] === 'text_delta'));
-    expect(types).toEqual([
-      'run_started',
-      'text_delta',
-      'tool_call',
-      'tool_started',
-      'tool_finished',
-      'iteration_finished',
-      'text_delta',
-      'iteration_finished',
-      'run_finished',
-    ]);
+    expect(types).toEqual(ONE_CALL_EVENT_TYPES);
     expect(events.flatMap((e) => (e.type === 'text_delta' ? [e.text] : [])).join('')).toBe('Calling.Done.');
   });
 

@@ -15,6 +15,8 @@ import {
   type ToolContext,
   type ToolResult,
 } from '../../src/index.js';
+import { ONE_CALL_EVENT_TYPES } from '../support/run-events.js';
+import { untilAborted } from '../support/tools.js';
 import { call, finish, gate, StepEngine, text } from '../support/engines.js';
 
 const empty = { type: 'object', properties: {} } as const;
@@ -366,19 +368,7 @@ describe('ChatRunner', () => {
 
   it('aborts a call that started early and is still running after its reply ended', async () => {
     const reasons: unknown[] = [];
-    const watch = defineTool({
-      name: 'watch',
-      description: 'x',
-      parameters: empty,
-      idempotent: true,
-      call: (_a, { signal }) =>
-        new Promise((_, reject) =>
-          signal.addEventListener('abort', () => {
-            reasons.push(signal.reason);
-            reject(signal.reason);
-          }),
-        ),
-    });
+    const watch = untilAborted('watch', (signal) => reasons.push(signal.reason), true);
     const engine = new StepEngine([[text('[TOOL_CALL]{"name":"watch"}[/TOOL_CALL] waiting'), finish()]]);
     const run = new ChatRunner().run((await Agent.make(engine)).tool(watch), 'go');
     // The reply has ended (the engine is immediate) by the time the abort comes; the call still runs.
@@ -448,17 +438,7 @@ describe('ChatRunner', () => {
     const agent = (await Agent.make(engine)).tool(echo);
     const run = new ChatRunner().run(agent, 'go');
     const types = (await collect(run)).map((e) => e.type);
-    expect(types).toEqual([
-      'run_started',
-      'text_delta',
-      'tool_call',
-      'tool_started',
-      'tool_finished',
-      'iteration_finished',
-      'text_delta',
-      'iteration_finished',
-      'run_finished',
-    ]);
+    expect(types).toEqual(ONE_CALL_EVENT_TYPES);
   });
 
   it('completes a run whose events nobody reads, and keeps text deltas merged meanwhile', async () => {
