@@ -2,11 +2,10 @@
 // server-everything's `get-sum`: our validation, policy and events, then the official client)
 // against a bare `client.callTool` of the same tool on the same server, in the same run.
 // Both sides talk to one server process on 127.0.0.1, each over its own session.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Agent, ChatRunner, mcpServer, type Engine, type EngineEvent, type EngineRequest } from '../../src/index.js';
+import { startEverythingServer } from '../../tests/support/mcp-everything.js';
 import { median, paired, spread, type Measurement } from '../lib/stats.js';
 
 const SAMPLES = 15;
@@ -87,36 +86,11 @@ export async function mcpCall(): Promise<Measurement[]> {
       },
     ];
   } finally {
-    server.stop();
+    void server.stop();
   }
 }
 
-/** The reference server on a free port (bench/run.mjs runs from the project root). */
-async function startEverything(): Promise<{ url: string; stop: () => void }> {
-  const port = await new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-  const entry = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-  const child: ChildProcess = spawn(process.execPath, [entry, 'streamableHttp'], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let seen = '';
-    const look = (chunk: Buffer) => {
-      seen += chunk.toString();
-      if (seen.includes(`listening on port ${port}`)) resolve();
-    };
-    child.stdout?.on('data', look);
-    child.stderr?.on('data', look);
-    child.once('exit', (code) => reject(new Error(`server-everything exited (${code}): ${seen}`)));
-  });
-  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => child.kill() };
-}
+/** The reference server on a free port (bench/run.mjs runs from the project root; the bundle is not where tests/support is). */
+const startEverything = () => startEverythingServer(join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'));
 
 const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
