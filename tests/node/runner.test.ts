@@ -68,6 +68,24 @@ function heldTool(name = 'held', idempotent = true) {
   return { tool, state, releaseAll };
 }
 
+/** Run on `runner` one reply of `count` calls to a held tool, released as they come; the tool's counts once the run ends. */
+async function heldReply(count: number, runner: ChatRunner) {
+  const { tool, state, releaseAll } = heldTool();
+  const calls = Array.from({ length: count }, (_, i) => call(`c${i}`, 'held', { n: i }));
+  const agent = (
+    await Agent.make(
+      new StepEngine([
+        [...calls, finish('tool_calls')],
+        [text('done'), finish()],
+      ]),
+    )
+  ).tool(tool);
+  const run = runner.run(agent, 'go');
+  await releaseAll();
+  await run.result;
+  return state;
+}
+
 describe('ChatRunner', () => {
   it('returns the model text when the reply holds no calls, in one iteration', async () => {
     const agent = await Agent.make(scriptedEngine(['Hello there.']));
@@ -103,37 +121,13 @@ describe('ChatRunner', () => {
   });
 
   it('peaks at exactly the concurrency limit', async () => {
-    const { tool, state, releaseAll } = heldTool();
-    const calls = Array.from({ length: 8 }, (_, i) => call(`c${i}`, 'held', { n: i }));
-    const agent = (
-      await Agent.make(
-        new StepEngine([
-          [...calls, finish('tool_calls')],
-          [text('done'), finish()],
-        ]),
-      )
-    ).tool(tool);
-    const run = new ChatRunner(3).run(agent, 'go');
-    await releaseAll();
-    await run.result;
+    const state = await heldReply(8, new ChatRunner(3));
     expect(state.peak).toBe(3);
     expect(state.started).toBe(8);
   });
 
   it('defaults to a limit of 5 calls at once', async () => {
-    const { tool, state, releaseAll } = heldTool();
-    const calls = Array.from({ length: 9 }, (_, i) => call(`c${i}`, 'held', { n: i }));
-    const agent = (
-      await Agent.make(
-        new StepEngine([
-          [...calls, finish('tool_calls')],
-          [text('done'), finish()],
-        ]),
-      )
-    ).tool(tool);
-    const run = new ChatRunner().run(agent, 'go');
-    await releaseAll();
-    await run.result;
+    const state = await heldReply(9, new ChatRunner());
     expect(state.peak).toBe(5);
   });
 
