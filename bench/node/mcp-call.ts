@@ -4,8 +4,9 @@
 // Both sides talk to one server process on 127.0.0.1, each over its own session.
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { Agent, ChatRunner, mcpServer, type Engine, type EngineEvent, type EngineRequest } from '../../src/index.js';
+import { Agent, ChatRunner, mcpServer, type Engine } from '../../src/index.js';
 import { startEverythingServer } from '../../tests/support/mcp-everything.js';
+import { callingEngine } from '../lib/calling-engine.js';
 import { median, paired, spread, type Measurement } from '../lib/stats.js';
 
 const SAMPLES = 15;
@@ -14,21 +15,7 @@ const FINAL_TEXT = 'The sum is 3.';
 const EXPECTED = 'The sum of 1 and 2 is 3.';
 
 /** A reusable in-process model: one `get-sum` call, then the final text once the result is in. */
-function benchEngine(): Engine {
-  let next = 0;
-  return {
-    nativeTools: true,
-    async *stream(request: EngineRequest): AsyncGenerator<EngineEvent> {
-      if (request.messages.at(-1)?.role === 'tool') {
-        yield { type: 'text', text: FINAL_TEXT };
-        yield { type: 'finish', reason: 'stop' };
-        return;
-      }
-      yield { type: 'tool_call', call: { id: `call_${next++}`, name: 'get-sum', arguments: '{"a":1,"b":2}' } };
-      yield { type: 'finish', reason: 'tool_calls' };
-    },
-  };
-}
+const benchEngine = (): Engine => callingEngine({ name: 'get-sum', calls: 1, argsText: () => '{"a":1,"b":2}', finalText: FINAL_TEXT });
 
 async function ours(url: string): Promise<{ run: () => Promise<void>; close: () => Promise<void> }> {
   const agent = await Agent.make(benchEngine());
