@@ -392,8 +392,8 @@ export function describeToolCore(realm: string): void {
       });
 
       it('gives a tool one signal, the same on every read and in a copy of its context', async () => {
-        // biome-ignore lint/suspicious/noSelfCompare: two reads of the lazy getter must give one signal
         const { tool, contexts } = recorded({ idempotent: true }, (ctx) => ({
+          // biome-ignore lint/suspicious/noSelfCompare: two reads of the lazy getter must give one signal
           same: ctx.signal === ctx.signal,
           spread: { ...ctx }.signal === ctx.signal,
           keys: Object.keys(ctx).includes('signal'),
