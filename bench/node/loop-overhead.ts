@@ -5,7 +5,8 @@
 import Ajv from 'ajv';
 import { generateText, jsonSchema, stepCountIs, tool, type ToolSet } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { Agent, ChatRunner, defineTool, type Engine, type EngineEvent, type EngineRequest } from '../../src/index.js';
+import { Agent, ChatRunner, defineTool, type Engine } from '../../src/index.js';
+import { callingEngine } from '../lib/calling-engine.js';
 import { median, paired, spread, type Measurement } from '../lib/stats.js';
 
 const schema = {
@@ -19,25 +20,8 @@ const SAMPLES = 21;
 const FINAL_TEXT = 'The sums are done.';
 const argsText = (i: number) => `{"a":${i},"b":2}`;
 
-/**
- * A reusable in-process model: a request whose last message is a tool result gets the final
- * text; any other gets `calls` native tool calls (arguments as JSON text, as a server sends them).
- */
-function benchEngine(calls: number): Engine {
-  let next = 0;
-  return {
-    nativeTools: true,
-    async *stream(request: EngineRequest): AsyncGenerator<EngineEvent> {
-      if (request.messages.at(-1)?.role === 'tool') {
-        yield { type: 'text', text: FINAL_TEXT };
-        yield { type: 'finish', reason: 'stop' };
-        return;
-      }
-      for (let i = 0; i < calls; i++) yield { type: 'tool_call', call: { id: `call_${next++}`, name: 'add', arguments: argsText(i) } };
-      yield { type: 'finish', reason: 'tool_calls' };
-    },
-  };
-}
+/** `calls` native calls of the trivial `add` tool, then the final text. */
+const benchEngine = (calls: number): Engine => callingEngine({ name: 'add', calls, argsText, finalText: FINAL_TEXT });
 
 async function ours(calls: number): Promise<() => Promise<void>> {
   const add = defineTool({

@@ -2,11 +2,11 @@
 // server-everything's `get-sum`: our validation, policy and events, then the official client)
 // against a bare `client.callTool` of the same tool on the same server, in the same run.
 // Both sides talk to one server process on 127.0.0.1, each over its own session.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { Agent, ChatRunner, mcpServer, type Engine, type EngineEvent, type EngineRequest } from '../../src/index.js';
+import { Agent, ChatRunner, mcpServer, type Engine } from '../../src/index.js';
+import { startEverythingServer } from '../../tests/support/mcp-everything.js';
+import { callingEngine } from '../lib/calling-engine.js';
 import { median, paired, spread, type Measurement } from '../lib/stats.js';
 
 const SAMPLES = 15;
@@ -15,21 +15,7 @@ const FINAL_TEXT = 'The sum is 3.';
 const EXPECTED = 'The sum of 1 and 2 is 3.';
 
 /** A reusable in-process model: one `get-sum` call, then the final text once the result is in. */
-function benchEngine(): Engine {
-  let next = 0;
-  return {
-    nativeTools: true,
-    async *stream(request: EngineRequest): AsyncGenerator<EngineEvent> {
-      if (request.messages.at(-1)?.role === 'tool') {
-        yield { type: 'text', text: FINAL_TEXT };
-        yield { type: 'finish', reason: 'stop' };
-        return;
-      }
-      yield { type: 'tool_call', call: { id: `call_${next++}`, name: 'get-sum', arguments: '{"a":1,"b":2}' } };
-      yield { type: 'finish', reason: 'tool_calls' };
-    },
-  };
-}
+const benchEngine = (): Engine => callingEngine({ name: 'get-sum', calls: 1, argsText: () => '{"a":1,"b":2}', finalText: FINAL_TEXT });
 
 async function ours(url: string): Promise<{ run: () => Promise<void>; close: () => Promise<void> }> {
   const agent = await Agent.make(benchEngine());
@@ -87,36 +73,11 @@ export async function mcpCall(): Promise<Measurement[]> {
       },
     ];
   } finally {
-    server.stop();
+    void server.stop();
   }
 }
 
-/** The reference server on a free port (bench/run.mjs runs from the project root). */
-async function startEverything(): Promise<{ url: string; stop: () => void }> {
-  const port = await new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-  const entry = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-  const child: ChildProcess = spawn(process.execPath, [entry, 'streamableHttp'], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let seen = '';
-    const look = (chunk: Buffer) => {
-      seen += chunk.toString();
-      if (seen.includes(`listening on port ${port}`)) resolve();
-    };
-    child.stdout?.on('data', look);
-    child.stderr?.on('data', look);
-    child.once('exit', (code) => reject(new Error(`server-everything exited (${code}): ${seen}`)));
-  });
-  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => child.kill() };
-}
+/** The reference server on a free port (bench/run.mjs runs from the project root; the bundle is not where tests/support is). */
+const startEverything = () => startEverythingServer(join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'));
 
 const pct = (x: number) => `${(x * 100).toFixed(0)}%`;

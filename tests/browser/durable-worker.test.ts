@@ -1,33 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  closeAmbiDatabase,
-  createWorkerRunner,
-  defineTool,
-  IndexedDbConversationStore,
-  IndexedDbSnapshotStore,
-  scriptedEngine,
-  type RunEvent,
-  type WorkerRunner,
-} from '../../src/index.js';
+import { createWorkerRunner, defineTool, IndexedDbConversationStore, IndexedDbSnapshotStore, scriptedEngine, type RunEvent } from '../../src/index.js';
+import { freshDatabases } from '../support/fresh-databases.js';
+import { openRunners } from '../support/worker-runners.js';
 
-const open: WorkerRunner[] = [];
-const databases: string[] = [];
+const runners = openRunners();
+const databases = freshDatabases('durable');
 afterEach(async () => {
-  open.splice(0).forEach((runner) => runner.close());
-  for (const name of databases.splice(0)) {
-    await closeAmbiDatabase(name);
-    await new Promise((resolve) => {
-      const req = indexedDB.deleteDatabase(name);
-      req.onsuccess = req.onerror = req.onblocked = resolve;
-    });
-  }
+  runners.closeAll();
+  await databases.deleteAll();
 });
-
-function freshDatabase(): string {
-  const name = `durable-${crypto.randomUUID()}`;
-  databases.push(name);
-  return name;
-}
+const freshDatabase = databases.fresh;
 
 describe('durable state through the worker runner', () => {
   it('resumes a conversation after the runner worker dies mid-call: the cut-off call is not run again', async () => {
@@ -53,7 +35,7 @@ describe('durable state through the worker runner', () => {
 
     // Second "tab": same database, same conversation.
     const second = createWorkerRunner({ engine: scriptedEngine(['I could not confirm the payment; please check your bank.']), database }).tool(charge);
-    open.push(second);
+    runners.keep(second);
     const result = await second.run('did it go through?', { conversation: 'bill' }).result;
     expect(charges).toBe(1);
     const repaired = result.messages.find((m) => m.role === 'tool');
@@ -73,7 +55,7 @@ describe('durable state through the worker runner', () => {
       database,
       leaf: { maxDepth: 1 },
     });
-    open.push(runner);
+    runners.keep(runner);
     const run = runner.run('Summarise my notes');
     const events: RunEvent[] = [];
     for await (const event of run.events) events.push(event);
@@ -110,7 +92,7 @@ describe('durable state through the worker runner', () => {
       ]),
       leaf: {},
     }).tool(remove);
-    open.push(runner);
+    runners.keep(runner);
     const run = runner.run('go');
     const leafFinished: unknown[] = [];
     for await (const event of run.events) {

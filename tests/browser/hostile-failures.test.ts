@@ -1,9 +1,9 @@
 // Issue 13 (item 4 through the worker): a failed run's error keeps its class name and data fields across the boundary.
-import { afterEach, describe, expect, it } from 'vitest';
-import { createWorkerRunner, defineTool, isAmbiError, scriptedEngine, type RunEvent, type WorkerRunner } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { createWorkerRunner, defineTool, isAmbiError, scriptedEngine, type RunEvent } from '../../src/index.js';
+import { runnersClosedAfterEach } from '../support/worker-runners.js';
 
-const open: WorkerRunner[] = [];
-afterEach(() => open.splice(0).forEach((runner) => runner.close()));
+const { keep } = runnersClosedAfterEach();
 
 describe('WorkerRunner: a failed run', () => {
   it('max_iterations after an effect: the page gets the MaxIterationsError with every call that ran', async () => {
@@ -21,7 +21,7 @@ describe('WorkerRunner: a failed run', () => {
         { toolCalls: [{ id: 'p2', name: 'send_payment', arguments: {} }] },
       ]),
     }).tool(pay);
-    open.push(runner);
+    keep(runner);
     const run = runner.run('pay', { maxIterations: 2 });
     const events: RunEvent[] = [];
     for await (const event of run.events) events.push(event);

@@ -1,18 +1,10 @@
 // Structured output and a context budget through the WorkerRunner: the schema crosses as data, a zod schema is finished on the page.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { createWorkerRunner, scriptedEngine, type RunEvent, type ScriptedReply, type WorkerRunner, type WorkerRunnerOptions } from '../../src/index.js';
+import type { RunEvent } from '../../src/index.js';
+import { runnersClosedAfterEach } from '../support/worker-runners.js';
 
-const open: WorkerRunner[] = [];
-afterEach(() => {
-  for (const runner of open.splice(0)) runner.close();
-});
-
-function runnerFor(replies: ScriptedReply[], options: Partial<WorkerRunnerOptions> = {}): WorkerRunner {
-  const runner = createWorkerRunner({ engine: scriptedEngine(replies), ...options });
-  open.push(runner);
-  return runner;
-}
+const { runnerWith: runnerFor } = runnersClosedAfterEach();
 
 async function eventsOf(run: { events: AsyncIterable<RunEvent> }): Promise<RunEvent[]> {
   const events: RunEvent[] = [];

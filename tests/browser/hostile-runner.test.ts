@@ -1,50 +1,16 @@
 // Issue 13 (runner), through the WorkerRunner in Chromium: ids, Stop, bad options and event readers hold across the boundary.
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createWorkerRunner,
-  defineTool,
-  isAmbiError,
-  scriptedEngine,
-  type Run,
-  type RunEvent,
-  type ScriptedReply,
-  type WorkerRunner,
-} from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { defineTool, isAmbiError, type RunEvent } from '../../src/index.js';
+import { approvedRemove, noteSchema, stuckApproval } from '../support/tools.js';
+import { collect } from '../support/run-events.js';
+import { runnersClosedAfterEach } from '../support/worker-runners.js';
 
-const open: WorkerRunner[] = [];
-afterEach(() => open.splice(0).forEach((runner) => runner.close()));
-
-function runnerWith(replies: ScriptedReply[]): WorkerRunner {
-  const runner = createWorkerRunner({ engine: scriptedEngine(replies) });
-  open.push(runner);
-  return runner;
-}
-
-const noteSchema = { type: 'object', properties: { note: { type: 'string' } } } as const;
-
-async function collect(run: Run, onEvent?: (event: RunEvent) => void): Promise<RunEvent[]> {
-  const events: RunEvent[] = [];
-  for await (const event of run.events) {
-    events.push(event);
-    onEvent?.(event);
-  }
-  return events;
-}
+const { runnerWith } = runnersClosedAfterEach();
 
 describe('WorkerRunner: call ids', () => {
   it('approving the second of two calls that share an id runs exactly that call', async () => {
     const ran: string[] = [];
-    const remove = defineTool({
-      name: 'remove',
-      description: 'x',
-      parameters: noteSchema,
-      idempotent: false,
-      needsApproval: true,
-      call: ({ note }) => {
-        ran.push(note ?? '');
-        return 'removed';
-      },
-    });
+    const remove = approvedRemove(ran);
     const runner = runnerWith([
       {
         toolCalls: [
@@ -87,22 +53,14 @@ type ToolCallCard = Extract<RunEvent, { type: 'approval_requested' }>['call'];
 
 describe('WorkerRunner: Stop', () => {
   it('stops a run whose page tool has an approval rule that never settles, and frees its conversation', async () => {
-    let ran = 0;
-    const stuck = defineTool({
-      name: 'stuck',
-      description: 'x',
-      parameters: noteSchema,
-      idempotent: false,
-      needsApproval: () => new Promise<boolean>(() => {}),
-      call: () => ++ran,
-    });
+    const { stuck, ran } = stuckApproval();
     const runner = runnerWith([{ toolCalls: [{ name: 'stuck', arguments: {} }] }, 'free again']).tool(stuck);
     const run = runner.run('go', { conversation: 'stuck-chat' });
     const events = await collect(run, (event) => event.type === 'tool_call' && run.abort('stop pressed'));
     const error = await run.result.catch((e: unknown) => e);
     expect(isAmbiError(error, 'aborted')).toBe(true);
     expect(events.at(-1)).toMatchObject({ type: 'run_failed', error: { code: 'aborted' } });
-    expect(ran).toBe(0);
+    expect(ran.count).toBe(0);
     // The Web Lock was let go: a run that refuses to wait for it gets it.
     const next = await runner.run('again', { conversation: 'stuck-chat', lock: 'fail' }).result;
     expect(next.text).toBe('free again');

@@ -1,35 +1,21 @@
 // A corrupted conversation and a database deleted mid-run, through the runner worker (issue 13, items 18 and 25).
 import { deleteDB } from 'idb';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  closeAmbiDatabase,
-  createWorkerRunner,
-  defineTool,
-  IndexedDbConversationStore,
-  isAmbiError,
-  scriptedEngine,
-  type RunEvent,
-  type WorkerRunner,
-} from '../../src/index.js';
+import { createWorkerRunner, defineTool, IndexedDbConversationStore, isAmbiError, scriptedEngine, type RunEvent, type WorkerRunner } from '../../src/index.js';
+import { freshDatabases } from '../support/fresh-databases.js';
+import { openRunners } from '../support/worker-runners.js';
 import { openAmbiDatabase } from '../../src/store/database.js';
 import { rejection } from '../contract/store-contracts.js';
 
-const open: WorkerRunner[] = [];
-const databases: string[] = [];
+const runners = openRunners();
+// Deleted with idb's deleteDB, which waits out a blocked deletion.
+const databases = freshDatabases('hostile-worker', deleteDB);
 afterEach(async () => {
   // The runner worker's connection ends with the worker; the page's own is closed before the deletion.
-  open.splice(0).forEach((runner) => runner.close());
-  for (const name of databases.splice(0)) {
-    await closeAmbiDatabase(name);
-    await deleteDB(name);
-  }
+  runners.closeAll();
+  await databases.deleteAll();
 });
-
-function freshDatabase(): string {
-  const name = `hostile-worker-${crypto.randomUUID()}`;
-  databases.push(name);
-  return name;
-}
+const freshDatabase = databases.fresh;
 
 /** Every event of a run, then its rejection (it must reject). */
 async function failedRun(run: ReturnType<WorkerRunner['run']>): Promise<{ events: RunEvent[]; error: unknown }> {
@@ -48,7 +34,7 @@ describe('the runner worker and a hostile store', () => {
     ]);
     await (await openAmbiDatabase(database)).put('messages', { conversationId: 'c1', seq: 1 } as never);
     const runner = createWorkerRunner({ engine: scriptedEngine(['never asked']), database });
-    open.push(runner);
+    runners.keep(runner);
 
     const { events, error } = await failedRun(runner.run('again', { conversation: 'c1' }));
 
@@ -74,7 +60,7 @@ describe('the runner worker and a hostile store', () => {
       engine: scriptedEngine([{ toolCalls: [{ id: 't1', name: 'wipe', arguments: {} }] }, 'All clear.']),
       database,
     }).tool(wipe);
-    open.push(runner);
+    runners.keep(runner);
 
     const { events, error } = await failedRun(runner.run('clear everything', { conversation: 'c1' }));
 

@@ -34,6 +34,19 @@ async function storedConversation() {
   return { name, store };
 }
 
+/** A tool `wipe` that deletes the database `name`, then says so. */
+const wipeTool = (name: string) =>
+  defineTool({
+    name: 'wipe',
+    description: 'x',
+    parameters: empty,
+    idempotent: true,
+    call: async () => {
+      await deleteDB(name);
+      return 'wiped';
+    },
+  });
+
 /** Write a raw row or record as something other than ambi-web (a bug, an extension, a hand in DevTools) would. */
 async function writeRaw(name: string, storeName: 'messages' | 'conversations' | 'journal' | 'snapshots', value: unknown) {
   await (await openAmbiDatabase(name)).put(storeName, value as never);
@@ -132,16 +145,7 @@ describe('a corrupted stored conversation', () => {
 describe('a database deleted or closed mid-conversation', () => {
   it('deleting the database during a tool call fails the run with storage_closed, and no conversation starts with an orphan tool message', async () => {
     const { name, store } = await storedConversation();
-    const wipe = defineTool({
-      name: 'wipe',
-      description: 'x',
-      parameters: empty,
-      idempotent: true,
-      call: async () => {
-        await deleteDB(name);
-        return 'wiped';
-      },
-    });
+    const wipe = wipeTool(name);
     const engine = scriptedEngine([{ toolCalls: [{ id: 't1', name: 'wipe', arguments: {} }] }, 'finished']);
     const agent = (await Agent.make(engine, { conversations: store })).tool(wipe);
 
@@ -189,16 +193,7 @@ describe('a database deleted or closed mid-conversation', () => {
   it('a consequential call queued behind the call that deleted the database is not run', async () => {
     const { name, store } = await storedConversation();
     let charges = 0;
-    const wipe = defineTool({
-      name: 'wipe',
-      description: 'x',
-      parameters: empty,
-      idempotent: true,
-      call: async () => {
-        await deleteDB(name);
-        return 'wiped';
-      },
-    });
+    const wipe = wipeTool(name);
     const charge = defineTool({ name: 'charge', description: 'x', parameters: empty, idempotent: false, call: () => ++charges });
     const engine = new StepEngine([
       [call('t1', 'wipe'), call('t2', 'charge'), finish('tool_calls')],

@@ -1,17 +1,13 @@
 // Issue 13, validation, in Chromium through the WorkerRunner: a hostile model's deep
 // arguments never fail a run in `no-eval` mode (the demo's and every strict-CSP page's),
 // and what the model reads of an output, from the page or a tool worker, is JSON.stringify's.
-import { afterEach, describe, expect, it } from 'vitest';
-import { createWorkerRunner, defineTool, scriptedEngine, type ParametersSchema, type ScriptedReply, type WorkerRunner } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { defineTool, type ParametersSchema, type ScriptedReply } from '../../src/index.js';
+import { runnersClosedAfterEach } from '../support/worker-runners.js';
 
-const open: WorkerRunner[] = [];
-afterEach(() => open.splice(0).forEach((runner) => runner.close()));
+const runners = runnersClosedAfterEach();
 
-const runnerWith = (replies: ScriptedReply[], validation: 'auto' | 'no-eval' = 'no-eval') => {
-  const runner = createWorkerRunner({ engine: scriptedEngine(replies), validation });
-  open.push(runner);
-  return runner;
-};
+const runnerWith = (replies: ScriptedReply[], validation: 'auto' | 'no-eval' = 'no-eval') => runners.runnerWith(replies, { validation });
 
 /** `{"child":{"child":…}}`, `levels` objects deep, as JSON text. */
 const nestedText = (levels: number) => `${'{"child":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`;

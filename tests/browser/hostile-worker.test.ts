@@ -1,40 +1,21 @@
 // The worker runtime under hostile tools, tool workers and callers (issue 13): every run ends, with a code.
 import { openDB, type IDBPDatabase } from 'idb';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  closeAmbiDatabase,
-  createWorkerRunner,
-  defineTool,
-  isAmbiError,
-  scriptedEngine,
-  type Run,
-  type RunEvent,
-  type ScriptedReply,
-  type WorkerRunner,
-} from '../../src/index.js';
+import { defineTool, isAmbiError, type Run, type RunEvent } from '../../src/index.js';
+import { freshDatabases } from '../support/fresh-databases.js';
+import { collect } from '../support/run-events.js';
+import { untilAborted } from '../support/tools.js';
+import { callOf, openRunners } from '../support/worker-runners.js';
 
-const open: WorkerRunner[] = [];
+const runners = openRunners();
+const { runnerWith } = runners;
 const handOpened: IDBPDatabase[] = [];
-const databases: string[] = [];
+const databases = freshDatabases('hostile-worker');
 afterEach(async () => {
-  open.splice(0).forEach((runner) => runner.close());
+  runners.closeAll();
   handOpened.splice(0).forEach((db) => db.close());
-  for (const name of databases.splice(0)) {
-    await closeAmbiDatabase(name);
-    await new Promise((resolve) => {
-      const req = indexedDB.deleteDatabase(name);
-      req.onsuccess = req.onerror = req.onblocked = resolve;
-    });
-  }
+  await databases.deleteAll();
 });
-
-function runnerWith(replies: ScriptedReply[], options: { database?: string } = {}): WorkerRunner {
-  const runner = createWorkerRunner({ engine: scriptedEngine(replies), ...options });
-  open.push(runner);
-  return runner;
-}
-
-const callOf = (name: string, args: unknown = {}, id?: string): ScriptedReply => ({ toolCalls: [{ ...(id ? { id } : {}), name, arguments: args }] });
 
 /** A tool-worker factory that counts the workers it started and the ones terminated. */
 function countedWorkers(url: URL) {
@@ -53,15 +34,6 @@ function countedWorkers(url: URL) {
 }
 
 const hostileTools = () => countedWorkers(new URL('./fixtures/hostile-tools.worker.ts', import.meta.url));
-
-async function collect(run: Run, onEvent?: (event: RunEvent) => void): Promise<RunEvent[]> {
-  const events: RunEvent[] = [];
-  for await (const event of run.events) {
-    events.push(event);
-    onEvent?.(event);
-  }
-  return events;
-}
 
 /** Neither structured-cloneable (a function) nor convertible to text (no prototype, so no toString). */
 const unclonable = () => Object.assign(Object.create(null) as object, { run() {} });
@@ -220,19 +192,7 @@ describe('WorkerRunner under hostile callers and page tools', () => {
 
   it('aborts a run with a reason neither cloneable nor stringifiable: the run ends aborted and the page tool is told', async () => {
     const seen: unknown[] = [];
-    const hang = defineTool({
-      name: 'hang',
-      description: 'x',
-      parameters: { type: 'object' },
-      idempotent: false,
-      call: (_args, { signal }) =>
-        new Promise((_, reject) =>
-          signal.addEventListener('abort', () => {
-            seen.push(signal.aborted);
-            reject(signal.reason);
-          }),
-        ),
-    });
+    const hang = untilAborted('hang', (signal) => seen.push(signal.aborted));
     const run = runnerWith([callOf('hang')])
       .tool(hang)
       .run('go');
@@ -272,8 +232,7 @@ describe('WorkerRunner under hostile callers and page tools', () => {
 
 describe('WorkerRunner: a failed start-up is retried', () => {
   it('after storage_blocked at start-up, the next run configures the runner again and runs with its tools', async () => {
-    const database = `hostile-worker-${crypto.randomUUID()}`;
-    databases.push(database);
+    const database = databases.fresh();
     // An old connection with no versionchange handler: it blocks the worker's upgrade until it closes.
     const old = await openDB(database, 1, { upgrade: (db) => void db.createObjectStore('snapshots', { keyPath: 'id' }) });
     handOpened.push(old);
@@ -291,8 +250,7 @@ describe('WorkerRunner: a failed start-up is retried', () => {
   });
 
   it('workerTools during a failed start-up rejects with its error and adds none of its tools; after it, they can be added', async () => {
-    const database = `hostile-worker-${crypto.randomUUID()}`;
-    databases.push(database);
+    const database = databases.fresh();
     const old = await openDB(database, 1, { upgrade: (db) => void db.createObjectStore('snapshots', { keyPath: 'id' }) });
     handOpened.push(old);
     const { counts, factory } = hostileTools();

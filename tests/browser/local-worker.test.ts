@@ -1,15 +1,15 @@
 // The local model inside the runner worker: the config (a Blob) crosses as plain data, the
 // model loads in the worker, a page tool answers the grammar-constrained call.
-import { afterEach, expect, test } from 'vitest';
-import { createWorkerRunner, defineTool, downloadLocalModel, localModel, type RunEvent, type WorkerRunner } from '../../src/index.js';
+import { expect, test } from 'vitest';
+import { createWorkerRunner, defineTool, downloadLocalModel, localModel, type RunEvent } from '../../src/index.js';
+import { runnersClosedAfterEach } from '../support/worker-runners.js';
 import { tinyGguf } from '../support/tiny-gguf.js';
 
-const open: WorkerRunner[] = [];
-afterEach(() => open.splice(0).forEach((runner) => runner.close()));
+const { keep } = runnersClosedAfterEach();
 
 test('a run in the runner worker on a local model calls a page tool and answers', async () => {
   const runner = createWorkerRunner({ engine: localModel({ source: new Blob([tinyGguf()]), maxTokens: 150, temperature: 0, threads: 1 }) });
-  open.push(runner);
+  keep(runner);
   const seen: Array<{ a: number; b: number }> = [];
   runner.tool(
     defineTool({
@@ -45,7 +45,7 @@ test('the page downloads with progress; the worker then loads the same URL from 
   expect(progress.at(-1)).toBe(bytes.length);
 
   const runner = createWorkerRunner({ engine: localModel({ source: url, maxTokens: 8, threads: 1 }) });
-  open.push(runner);
+  keep(runner);
   const result = await runner.run('Hello').result;
   expect(result.iterations).toBe(1);
   expect(fetches).toBe(1);

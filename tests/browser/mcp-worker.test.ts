@@ -1,25 +1,12 @@
 // MCP servers as tools through the WorkerRunner, in real Chromium: the connection and the client live in the runner worker.
-import { afterEach, describe, expect, inject, it } from 'vitest';
-import {
-  createWorkerRunner,
-  mcpServer,
-  scriptedEngine,
-  type Run,
-  type RunEvent,
-  type ScriptedReply,
-  type ValidationMode,
-  type WorkerRunner,
-} from '../../src/index.js';
+import { describe, expect, inject, it } from 'vitest';
+import { mcpServer, type Run, type RunEvent, type ScriptedReply, type ValidationMode, type WorkerRunner } from '../../src/index.js';
+import { runnersClosedAfterEach } from '../support/worker-runners.js';
 
 const url = inject('mcpEverythingUrl');
-const open: WorkerRunner[] = [];
-afterEach(() => open.splice(0).forEach((runner) => runner.close()));
+const runners = runnersClosedAfterEach();
 
-function runnerWith(replies: ScriptedReply[], validation: ValidationMode = 'auto'): WorkerRunner {
-  const runner = createWorkerRunner({ engine: scriptedEngine(replies), validation });
-  open.push(runner);
-  return runner;
-}
+const runnerWith = (replies: ScriptedReply[], validation: ValidationMode = 'auto'): WorkerRunner => runners.runnerWith(replies, { validation });
 const calls = (...toolCalls: Array<{ name: string; arguments: unknown }>): ScriptedReply => ({ toolCalls });
 async function collect(run: Run): Promise<RunEvent[]> {
   const events: RunEvent[] = [];

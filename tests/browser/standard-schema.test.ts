@@ -1,21 +1,17 @@
 // Standard Schema (zod) tools across the worker boundary, in Chromium: the runner worker
 // validates with the JSON Schema, the tool's own realm (the page, a tool worker) again with zod.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createWorkerRunner, defineTool, scriptedEngine, type ScriptedReply, type WorkerRunner } from '../../src/index.js';
+import { defineTool, type ScriptedReply, type WorkerRunner } from '../../src/index.js';
+import { runnersClosedAfterEach } from '../support/worker-runners.js';
 
-const open: WorkerRunner[] = [];
-afterEach(() => open.splice(0).forEach((runner) => runner.close()));
+const runners = runnersClosedAfterEach();
 
 const calls = (...list: Array<[name: string, args: unknown]>): ScriptedReply => ({
   toolCalls: list.map(([name, args], i) => ({ id: `c${i}`, name, arguments: args })),
 });
 
-function runner(replies: ScriptedReply[], validation?: 'auto' | 'no-eval'): WorkerRunner {
-  const created = createWorkerRunner({ engine: scriptedEngine(replies), ...(validation ? { validation } : {}) });
-  open.push(created);
-  return created;
-}
+const runner = (replies: ScriptedReply[], validation?: 'auto' | 'no-eval'): WorkerRunner => runners.runnerWith(replies, validation ? { validation } : {});
 
 describe('a zod tool on the page, called from the runner worker', () => {
   it.each(['auto', 'no-eval'] as const)('validates in the worker by JSON Schema, on the page by zod (%s)', async (validation) => {

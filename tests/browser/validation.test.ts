@@ -1,11 +1,11 @@
 // The validation modes in Chromium: in the page and in the runner worker, 'no-eval' gives
 // what 'auto' gives. (Under a real strict CSP: e2e/csp.spec.ts.)
 import Ajv from 'ajv';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createWorkerRunner, defineTool, scriptedEngine, ToolManager, ToolRegistry, type ToolCall, type WorkerRunner } from '../../src/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { defineTool, ToolManager, ToolRegistry, type ToolCall } from '../../src/index.js';
+import { runnersClosedAfterEach } from '../support/worker-runners.js';
 
-const open: WorkerRunner[] = [];
-afterEach(() => open.splice(0).forEach((runner) => runner.close()));
+const { runnerWith } = runnersClosedAfterEach();
 
 const add = defineTool({
   name: 'add',
@@ -55,8 +55,7 @@ describe('validation modes in Chromium', () => {
   });
 
   it.each(['auto', 'no-eval'] as const)('a WorkerRunner, validating in the runner worker (%s)', async (validation) => {
-    const runner = createWorkerRunner({ engine: scriptedEngine([{ toolCalls: calls }, 'done']), validation });
-    open.push(runner);
+    const runner = runnerWith([{ toolCalls: calls }, 'done'], { validation });
     const result = await runner.tool(add).run('add').result;
     expect(result.toolResults).toMatchObject(expected);
   });

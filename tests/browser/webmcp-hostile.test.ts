@@ -1,11 +1,9 @@
 // Hostile pages and a hostile browser state, for listWebMcpTools and offerWebMcpTools.
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  createWorkerRunner,
   defineTool,
   listWebMcpTools,
   offerWebMcpTools,
-  scriptedEngine,
   ToolManager,
   ToolRegistry,
   webMcpAvailable,
@@ -13,15 +11,16 @@ import {
   type ScriptedReply,
   type WorkerRunner,
 } from '../../src/index.js';
+import { openRunners } from '../support/worker-runners.js';
 import type { WebMcpRegisteredTool } from '../../src/webmcp/model-context.js';
 import { cleanupSignal, modelContextOf } from './webmcp-helpers.js';
 
 const cleanup = cleanupSignal();
-const runners: WorkerRunner[] = [];
+const runners = openRunners();
 const undo: Array<() => void> = [];
 afterEach(() => {
   cleanup.withdraw();
-  for (const runner of runners.splice(0)) runner.close();
+  runners.closeAll();
   for (const restore of undo.splice(0)) restore();
 });
 
@@ -32,11 +31,7 @@ const pageRegisters = (
   doc: Document = document,
 ) => modelContextOf(doc).registerTool({ name, description: `${name} tool`, inputSchema: { type: 'object' }, annotations, execute }, { signal: cleanup.signal });
 
-function runnerWith(replies: ScriptedReply[], maxResultChars?: number): WorkerRunner {
-  const runner = createWorkerRunner({ engine: scriptedEngine(replies), ...(maxResultChars ? { maxResultChars } : {}) });
-  runners.push(runner);
-  return runner;
-}
+const runnerWith = (replies: ScriptedReply[], maxResultChars?: number): WorkerRunner => runners.runnerWith(replies, maxResultChars ? { maxResultChars } : {});
 
 async function finish(run: Run) {
   for await (const _ of run.events);

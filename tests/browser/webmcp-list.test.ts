@@ -1,25 +1,17 @@
 // listWebMcpTools in real Chromium: tools the page and a same-origin frame registered, called from a WorkerRunner run.
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createWorkerRunner,
-  defineTool,
-  listWebMcpTools,
-  offerWebMcpTools,
-  scriptedEngine,
-  type Run,
-  type RunEvent,
-  type ScriptedReply,
-  type WorkerRunner,
-} from '../../src/index.js';
+import { defineTool, listWebMcpTools, offerWebMcpTools, type Run, type RunEvent, type ScriptedReply } from '../../src/index.js';
+import { openRunners } from '../support/worker-runners.js';
 import * as pageEntry from '../../src/worker/index.js';
 import { cleanupSignal, modelContextOf } from './webmcp-helpers.js';
 
 const cleanup = cleanupSignal();
-const runners: WorkerRunner[] = [];
+const runners = openRunners();
+const { runnerWith } = runners;
 const frames: HTMLIFrameElement[] = [];
 afterEach(() => {
   cleanup.withdraw();
-  for (const runner of runners.splice(0)) runner.close();
+  runners.closeAll();
   for (const frame of frames.splice(0)) frame.remove();
 });
 
@@ -40,12 +32,6 @@ async function loadedFrame(): Promise<HTMLIFrameElement> {
   frames.push(frame);
   await loaded;
   return frame;
-}
-
-function runnerWith(replies: ScriptedReply[]): WorkerRunner {
-  const runner = createWorkerRunner({ engine: scriptedEngine(replies) });
-  runners.push(runner);
-  return runner;
 }
 
 /** Run to the end, answering each approval with `decide` (approve by default). */

@@ -1,56 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createWorkerRunner,
-  defineTool,
-  isAmbiError,
-  scriptedEngine,
-  ToolError,
-  type Run,
-  type RunEvent,
-  type ScriptedReply,
-  type WorkerRunner,
-} from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { defineTool, isAmbiError, ToolError } from '../../src/index.js';
+import { collect, ONE_CALL_EVENT_TYPES } from '../support/run-events.js';
+import { untilAborted } from '../support/tools.js';
+import { callOf, runnersClosedAfterEach } from '../support/worker-runners.js';
 
-const open: WorkerRunner[] = [];
-afterEach(() => open.splice(0).forEach((runner) => runner.close()));
-
-function runnerWith(replies: ScriptedReply[], concurrency?: number): WorkerRunner {
-  const runner = createWorkerRunner({ engine: scriptedEngine(replies), ...(concurrency ? { concurrency } : {}) });
-  open.push(runner);
-  return runner;
-}
+const { runnerWith } = runnersClosedAfterEach();
 
 const toolWorker = () => new Worker(new URL('./fixtures/tools.worker.ts', import.meta.url), { type: 'module' });
-
-async function collect(run: Run, onEvent?: (event: RunEvent) => void): Promise<RunEvent[]> {
-  const events: RunEvent[] = [];
-  for await (const event of run.events) {
-    events.push(event);
-    onEvent?.(event);
-  }
-  return events;
-}
-
-const callOf = (name: string, args: unknown = {}, id?: string): ScriptedReply => ({ toolCalls: [{ ...(id ? { id } : {}), name, arguments: args }] });
 
 /** A page tool named `name` that takes an empty object and returns what `call` does. */
 const pageTool = (name: string, call: () => unknown) => defineTool({ name, description: 'x', parameters: { type: 'object' }, idempotent: true, call });
 
 /** A page tool `hang` that runs until its signal aborts, records the reason in `seen`, then rejects with it. */
-const hangingTool = (seen: unknown[]) =>
-  defineTool({
-    name: 'hang',
-    description: 'x',
-    parameters: { type: 'object' },
-    idempotent: false,
-    call: (_args, { signal }) =>
-      new Promise((_, reject) =>
-        signal.addEventListener('abort', () => {
-          seen.push(signal.reason);
-          reject(signal.reason);
-        }),
-      ),
-  });
+const hangingTool = (seen: unknown[]) => untilAborted('hang', (signal) => seen.push(signal.reason));
 
 describe('WorkerRunner: main-thread tools', () => {
   it('runs a main-thread tool that reads the DOM, from the runner worker', async () => {
@@ -80,17 +42,7 @@ describe('WorkerRunner: main-thread tools', () => {
     const events = await collect(run);
     // Text may arrive in several deltas; what matters is the order of the steps and the whole text.
     const types = events.map((e) => e.type).filter((type, i, all) => !(type === 'text_delta' && all[i - 1] === 'text_delta'));
-    expect(types).toEqual([
-      'run_started',
-      'text_delta',
-      'tool_call',
-      'tool_started',
-      'tool_finished',
-      'iteration_finished',
-      'text_delta',
-      'iteration_finished',
-      'run_finished',
-    ]);
+    expect(types).toEqual(ONE_CALL_EVENT_TYPES);
     expect(events.flatMap((e) => (e.type === 'text_delta' ? [e.text] : [])).join('')).toBe('Calling.Done.');
   });
 
@@ -356,8 +308,7 @@ describe('WorkerRunner: dedicated tool workers', () => {
 
 describe('WorkerRunner: failure without hangs', () => {
   it('rejects a run with worker_crashed when the runner worker fails to load', async () => {
-    const runner = createWorkerRunner({ engine: scriptedEngine(['x']), worker: () => new Worker('/no-such-runner.js', { type: 'module' }) });
-    open.push(runner);
+    const runner = runnerWith(['x'], { worker: () => new Worker('/no-such-runner.js', { type: 'module' }) });
     const run = runner.run('go');
     const events = await collect(run);
     const error = await run.result.catch((e: unknown) => e);

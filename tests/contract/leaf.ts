@@ -46,6 +46,29 @@ const lookup = defineTool({
 });
 const send = defineTool({ name: 'send', description: 'Send mail', parameters: { type: 'object' }, idempotent: false, call: () => 'sent' });
 
+/** A `delete_note` tool that needs approval; `deletes.count` says how many times it ran. */
+function deletingTool() {
+  const deletes = { count: 0 };
+  const remove = defineTool({
+    name: 'delete_note',
+    description: 'x',
+    parameters: { type: 'object' },
+    idempotent: false,
+    needsApproval: true,
+    call: () => ++deletes.count,
+  });
+  return { remove, deletes };
+}
+
+/** A parent that spawns a leaf whose call `del` is `delete_note`; the leaf then says `leafAnswer`, the parent `parentAnswer`. */
+const leafDeleting = (leafAnswer: string, parentAnswer: string) =>
+  scriptedEngine([
+    { toolCalls: [{ name: 'spawn_leaf', arguments: { task: 'delete it' } }] },
+    { toolCalls: [{ id: 'del', name: 'delete_note', arguments: {} }] }, // the leaf's call
+    leafAnswer,
+    parentAnswer,
+  ]);
+
 export function describeLeaf(realm: string, stores: LeafStores): void {
   describe(`spawn_leaf (${realm})`, () => {
     it('runs a leaf on a snapshot of the parent conversation and returns its answer as the tool output', async () => {
@@ -207,46 +230,20 @@ export function describeLeaf(realm: string, stores: LeafStores): void {
 
     it("lets the parent run approve a leaf's call that needs approval: it runs and the leaf answers", async () => {
       const store = new RecordingStore(await stores.fresh());
-      let deletes = 0;
-      const remove = defineTool({
-        name: 'delete_note',
-        description: 'x',
-        parameters: { type: 'object' },
-        idempotent: false,
-        needsApproval: true,
-        call: () => ++deletes,
-      });
-      const engine = scriptedEngine([
-        { toolCalls: [{ name: 'spawn_leaf', arguments: { task: 'delete it' } }] },
-        { toolCalls: [{ id: 'del', name: 'delete_note', arguments: {} }] }, // the leaf's call
-        'Deleted.', // the leaf's answer
-        'The leaf deleted it.',
-      ]);
+      const { remove, deletes } = deletingTool();
+      const engine = leafDeleting('Deleted.', 'The leaf deleted it.');
       const agent = (await Agent.make(engine)).tool(remove).leaf({ store });
       const run = new ChatRunner().run(agent, 'go');
       for await (const event of run.events) if (event.type === 'approval_requested' && event.leafId) run.approve(event.call.id);
       const result = await run.result;
-      expect(deletes).toBe(1);
+      expect(deletes.count).toBe(1);
       expect(result.toolResults).toMatchObject([{ name: 'spawn_leaf', ok: true, output: 'Deleted.' }]);
     });
 
     it("lets the parent run deny a leaf's call: the leaf gets a denied result", async () => {
       const store = new RecordingStore(await stores.fresh());
-      let deletes = 0;
-      const remove = defineTool({
-        name: 'delete_note',
-        description: 'x',
-        parameters: { type: 'object' },
-        idempotent: false,
-        needsApproval: true,
-        call: () => ++deletes,
-      });
-      const engine = scriptedEngine([
-        { toolCalls: [{ name: 'spawn_leaf', arguments: { task: 'delete it' } }] },
-        { toolCalls: [{ id: 'del', name: 'delete_note', arguments: {} }] },
-        'Not deleted.',
-        'The leaf was refused.',
-      ]);
+      const { remove, deletes } = deletingTool();
+      const engine = leafDeleting('Not deleted.', 'The leaf was refused.');
       const agent = (await Agent.make(engine)).tool(remove).leaf({ store });
       const run = new ChatRunner().run(agent, 'go');
       const leafResults: ToolResult[] = [];
@@ -255,7 +252,7 @@ export function describeLeaf(realm: string, stores: LeafStores): void {
         if (event.type === 'tool_finished' && event.leafId) leafResults.push(event.result);
       }
       const result = await run.result;
-      expect(deletes).toBe(0);
+      expect(deletes.count).toBe(0);
       expect(leafResults).toMatchObject([{ id: 'del', ok: false, error: { code: 'denied', message: 'The user denied this call to "delete_note": keep it' } }]);
       expect(result.toolResults).toMatchObject([{ name: 'spawn_leaf', ok: true, output: 'Not deleted.' }]);
     });

@@ -4,10 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isAmbiError } from '../../src/errors/ambi-error.js';
 import { JournalError } from '../../src/errors/journal-error.js';
 import { StorageError } from '../../src/errors/storage-error.js';
-import { closeAmbiDatabase } from '../../src/store/database.js';
 import type { JournalBegin } from '../../src/store/journal-transitions.js';
 import type { JournalEntry, LeafSnapshot, SnapshotStore, ToolCallJournal } from '../../src/store/types.js';
 import type { ToolResult } from '../../src/core/types.js';
+import { freshDatabases } from '../support/fresh-databases.js';
 
 /** A store under test and how to clean up after it. */
 export interface StoreFixture<S> {
@@ -271,16 +271,7 @@ export function describeToolCallJournal(label: string, make: () => Promise<Store
  * after its test (IndexedDB is shared by every test file of the origin).
  */
 export function useFreshDatabases(): () => string {
-  const names: string[] = [];
-  afterEach(async () => {
-    for (const name of names.splice(0)) {
-      await closeAmbiDatabase(name);
-      await deleteDB(name);
-    }
-  });
-  return () => {
-    const name = `test-${crypto.randomUUID()}`;
-    names.push(name);
-    return name;
-  };
+  const databases = freshDatabases('test', deleteDB);
+  afterEach(() => databases.deleteAll());
+  return databases.fresh;
 }

@@ -1,11 +1,10 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { isAmbiError } from '../../src/errors/ambi-error.js';
 import { EngineHttpError } from '../../src/errors/engine-http-error.js';
 import { createEngine } from '../../src/engines/create-engine.js';
 import { openAICompatible } from '../../src/engines/openai/openai-compatible.js';
 import type { EngineEvent } from '../../src/engines/types.js';
-import { collect, rejection, request, textOf, useSseServer } from './engine-test-helpers.js';
+import { closedPort, collect, rejection, request, textOf, useSseServer } from './engine-test-helpers.js';
 import { chunk, DONE, errorReply, textStream } from './sse-server.js';
 
 const local = useSseServer();
@@ -191,12 +190,3 @@ describe('OpenAI-compatible engine: abort and timeout', () => {
     await local.server.clientClosed(0);
   });
 });
-
-/** A port nobody listens on: bind one, note it, close it. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}

@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { afterEach } from 'vitest';
 import { createEngine } from '../../src/engines/create-engine.js';
 import { openAICompatible, type OpenAICompatibleOptions } from '../../src/engines/openai/openai-compatible.js';
@@ -58,4 +59,13 @@ export function useSseServer() {
       return createEngine(openAICompatible({ baseURL: server.baseURL, model: 'test-model', ...options }));
     },
   };
+}
+
+/** A port nobody listens on: bind one, note it, close it. */
+export async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }

@@ -1,7 +1,6 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { Agent, ChatRunner, createEngine, openAICompatible, type OpenAICompatibleConfig, type RunEvent } from '../../src/index.js';
-import { collect, rejection, useSseServer } from './engine-test-helpers.js';
+import { closedPort, collect, rejection, useSseServer } from './engine-test-helpers.js';
 import { chunk } from './sse-server.js';
 
 const local = useSseServer();
@@ -123,13 +122,4 @@ function catchOf(fn: () => unknown): any {
     return error;
   }
   throw new Error('expected a throw');
-}
-
-/** A port nobody listens on: bind one, note it, close it. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }

@@ -1,21 +1,15 @@
 // Issue 13 (runner): the person keeps control: stop always stops, bad options are refused, events are read once.
 import { describe, expect, it } from 'vitest';
 import { Agent, ChatRunner, defineTool, isAmbiError, MemoryConversationStore, scriptedEngine, type RunEvent } from '../../src/index.js';
+import { collect, ONE_CALL_EVENT_TYPES } from '../support/run-events.js';
+import { stuckApproval } from '../support/tools.js';
 import { call, finish, StepEngine, text } from '../support/engines.js';
 
 const empty = { type: 'object', properties: {} } as const;
 
 describe('an approval rule that never settles', () => {
   it('is stopped by abort(): the result rejects with aborted and the conversation is free again', async () => {
-    let ran = 0;
-    const stuck = defineTool({
-      name: 'stuck',
-      description: 'x',
-      parameters: empty,
-      idempotent: false,
-      needsApproval: () => new Promise<boolean>(() => {}),
-      call: () => ++ran,
-    });
+    const { stuck, ran } = stuckApproval();
     const conversations = new MemoryConversationStore();
     const engine = new StepEngine([
       [call('s1', 'stuck'), finish('tool_calls')],
@@ -23,14 +17,10 @@ describe('an approval rule that never settles', () => {
     ]);
     const agent = (await Agent.make(engine, { conversations })).tool(stuck);
     const run = new ChatRunner().run(agent, 'go', { conversation: 'chat' });
-    const events: RunEvent[] = [];
-    for await (const event of run.events) {
-      events.push(event);
-      if (event.type === 'tool_call') run.abort('stop pressed');
-    }
+    const events = await collect(run, (event) => event.type === 'tool_call' && run.abort('stop pressed'));
     const error = await run.result.catch((e: unknown) => e);
     expect(isAmbiError(error, 'aborted')).toBe(true);
-    expect(ran).toBe(0);
+    expect(ran.count).toBe(0);
     expect(events.at(-1)).toMatchObject({ type: 'run_failed', error: { code: 'aborted' } });
     // The lock was let go: a run that refuses to wait for it gets it.
     const next = await new ChatRunner().run(agent, 'again', { conversation: 'chat', lock: 'fail' }).result;
@@ -92,16 +82,6 @@ describe('run.events', () => {
     for await (const event of run.events) secondReader.push(event);
     const all = [...firstReader, ...secondReader];
     expect(firstReader.map((e) => e.type)).toEqual(['run_started', 'text_delta']);
-    expect(all.map((e) => e.type)).toEqual([
-      'run_started',
-      'text_delta',
-      'tool_call',
-      'tool_started',
-      'tool_finished',
-      'iteration_finished',
-      'text_delta',
-      'iteration_finished',
-      'run_finished',
-    ]);
+    expect(all.map((e) => e.type)).toEqual(ONE_CALL_EVENT_TYPES);
   });
 });

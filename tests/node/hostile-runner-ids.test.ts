@@ -14,23 +14,7 @@ import {
   type ToolCall,
 } from '../../src/index.js';
 import { call, finish, StepEngine, text } from '../support/engines.js';
-
-const noteSchema = { type: 'object', properties: { note: { type: 'string' } } } as const;
-
-/** A non-idempotent tool `remove` that needs approval and records the `note` of each call it runs. */
-function approvedRemove(ran: string[]) {
-  return defineTool({
-    name: 'remove',
-    description: 'x',
-    parameters: noteSchema,
-    idempotent: false,
-    needsApproval: true,
-    call: ({ note }) => {
-      ran.push(note ?? '');
-      return `removed ${note}`;
-    },
-  });
-}
+import { approvedRemove, noteSchema } from '../support/tools.js';
 
 /** Read `run`'s events; once `count` approval cards are up, hand them to `decide`. */
 async function answerCards(run: Run, count: number, decide: (cards: Array<Extract<RunEvent, { type: 'approval_requested' }>>) => void): Promise<RunEvent[]> {

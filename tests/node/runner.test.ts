@@ -15,6 +15,8 @@ import {
   type ToolContext,
   type ToolResult,
 } from '../../src/index.js';
+import { ONE_CALL_EVENT_TYPES } from '../support/run-events.js';
+import { untilAborted } from '../support/tools.js';
 import { call, finish, gate, StepEngine, text } from '../support/engines.js';
 
 const empty = { type: 'object', properties: {} } as const;
@@ -66,6 +68,24 @@ function heldTool(name = 'held', idempotent = true) {
   return { tool, state, releaseAll };
 }
 
+/** Run on `runner` one reply of `count` calls to a held tool, released as they come; the tool's counts once the run ends. */
+async function heldReply(count: number, runner: ChatRunner) {
+  const { tool, state, releaseAll } = heldTool();
+  const calls = Array.from({ length: count }, (_, i) => call(`c${i}`, 'held', { n: i }));
+  const agent = (
+    await Agent.make(
+      new StepEngine([
+        [...calls, finish('tool_calls')],
+        [text('done'), finish()],
+      ]),
+    )
+  ).tool(tool);
+  const run = runner.run(agent, 'go');
+  await releaseAll();
+  await run.result;
+  return state;
+}
+
 describe('ChatRunner', () => {
   it('returns the model text when the reply holds no calls, in one iteration', async () => {
     const agent = await Agent.make(scriptedEngine(['Hello there.']));
@@ -101,37 +121,13 @@ describe('ChatRunner', () => {
   });
 
   it('peaks at exactly the concurrency limit', async () => {
-    const { tool, state, releaseAll } = heldTool();
-    const calls = Array.from({ length: 8 }, (_, i) => call(`c${i}`, 'held', { n: i }));
-    const agent = (
-      await Agent.make(
-        new StepEngine([
-          [...calls, finish('tool_calls')],
-          [text('done'), finish()],
-        ]),
-      )
-    ).tool(tool);
-    const run = new ChatRunner(3).run(agent, 'go');
-    await releaseAll();
-    await run.result;
+    const state = await heldReply(8, new ChatRunner(3));
     expect(state.peak).toBe(3);
     expect(state.started).toBe(8);
   });
 
   it('defaults to a limit of 5 calls at once', async () => {
-    const { tool, state, releaseAll } = heldTool();
-    const calls = Array.from({ length: 9 }, (_, i) => call(`c${i}`, 'held', { n: i }));
-    const agent = (
-      await Agent.make(
-        new StepEngine([
-          [...calls, finish('tool_calls')],
-          [text('done'), finish()],
-        ]),
-      )
-    ).tool(tool);
-    const run = new ChatRunner().run(agent, 'go');
-    await releaseAll();
-    await run.result;
+    const state = await heldReply(9, new ChatRunner());
     expect(state.peak).toBe(5);
   });
 
@@ -366,19 +362,7 @@ describe('ChatRunner', () => {
 
   it('aborts a call that started early and is still running after its reply ended', async () => {
     const reasons: unknown[] = [];
-    const watch = defineTool({
-      name: 'watch',
-      description: 'x',
-      parameters: empty,
-      idempotent: true,
-      call: (_a, { signal }) =>
-        new Promise((_, reject) =>
-          signal.addEventListener('abort', () => {
-            reasons.push(signal.reason);
-            reject(signal.reason);
-          }),
-        ),
-    });
+    const watch = untilAborted('watch', (signal) => reasons.push(signal.reason), true);
     const engine = new StepEngine([[text('[TOOL_CALL]{"name":"watch"}[/TOOL_CALL] waiting'), finish()]]);
     const run = new ChatRunner().run((await Agent.make(engine)).tool(watch), 'go');
     // The reply has ended (the engine is immediate) by the time the abort comes; the call still runs.
@@ -448,17 +432,7 @@ describe('ChatRunner', () => {
     const agent = (await Agent.make(engine)).tool(echo);
     const run = new ChatRunner().run(agent, 'go');
     const types = (await collect(run)).map((e) => e.type);
-    expect(types).toEqual([
-      'run_started',
-      'text_delta',
-      'tool_call',
-      'tool_started',
-      'tool_finished',
-      'iteration_finished',
-      'text_delta',
-      'iteration_finished',
-      'run_finished',
-    ]);
+    expect(types).toEqual(ONE_CALL_EVENT_TYPES);
   });
 
   it('completes a run whose events nobody reads, and keeps text deltas merged meanwhile', async () => {

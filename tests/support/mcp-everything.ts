@@ -3,7 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-const entry = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
+/** The server's script in this checkout, found from this file. */
+const checkoutEntry = () => fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
 
 /** A running reference server: its endpoint (`…/mcp`) and how to stop it. */
 export interface EverythingServer {
@@ -23,8 +24,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Start the server and wait until it says it listens. */
-export async function startEverythingServer(): Promise<EverythingServer> {
+/**
+ * Start the server and wait until it says it listens. `entry` is its script: a bundle that moves
+ * this file (the benchmarks) passes its own.
+ */
+export async function startEverythingServer(entry: string = checkoutEntry()): Promise<EverythingServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [entry, 'streamableHttp'], {
     env: { ...process.env, PORT: String(port) },

@@ -33,17 +33,15 @@ export async function readBodyText(body: ReadableStream<Uint8Array>, hooks: Body
   };
   try {
     for (;;) {
-      let piece: ReadableStreamReadResult<Uint8Array>;
+      let piece: string | undefined;
       try {
-        piece = await reader.read();
-      } catch (error) {
-        const explained = hooks.explain(error);
+        piece = await readTextPiece(reader, decoder, hooks);
+      } catch (explained) {
         if (!isAmbiError(explained, 'aborted') && settling?.complete(text)) return text;
         throw explained;
       }
-      if (piece.done) break;
-      hooks.onActivity?.();
-      text += decoder.decode(piece.value, { stream: true });
+      if (piece === undefined) break;
+      text += piece;
       clearTimeout(quiet);
       // Asked only after a silence, so a body of many pieces is not parsed once per piece.
       if (settling) quiet = setTimeout(settleIfComplete, settling.quietMs);
@@ -53,4 +51,20 @@ export async function readBodyText(body: ReadableStream<Uint8Array>, hooks: Body
     reader.cancel().catch(() => {});
   }
   return text + decoder.decode();
+}
+
+/**
+ * The next piece of a body, decoded, or `undefined` at its end. Each piece counts as activity
+ * (the idle timeout restarts); a failed read throws the hooks' coded error.
+ */
+export async function readTextPiece(reader: ReadableStreamDefaultReader<Uint8Array>, decoder: TextDecoder, hooks: BodyReadHooks): Promise<string | undefined> {
+  let piece: ReadableStreamReadResult<Uint8Array>;
+  try {
+    piece = await reader.read();
+  } catch (error) {
+    throw hooks.explain(error);
+  }
+  if (piece.done) return undefined;
+  hooks.onActivity?.();
+  return decoder.decode(piece.value, { stream: true });
 }

@@ -1,6 +1,6 @@
 import { createParser, type ParseError } from 'eventsource-parser';
 import { EngineError } from '../../errors/engine-error.js';
-import type { BodyReadHooks } from './body-text.js';
+import { type BodyReadHooks, readTextPiece } from './body-text.js';
 import { preview } from './server-message.js';
 
 /** One server-sent event. */
@@ -48,15 +48,9 @@ export async function* readSse(body: ReadableStream<Uint8Array>, hooks: SseReadH
   hooks.stop?.addEventListener('abort', stop);
   try {
     for (;;) {
-      let piece: ReadableStreamReadResult<Uint8Array>;
-      try {
-        piece = await reader.read();
-      } catch (error) {
-        throw hooks.explain(error);
-      }
-      if (piece.done) break;
-      hooks.onActivity?.();
-      parser.feed(decoder.decode(piece.value, { stream: true }));
+      const piece = await readTextPiece(reader, decoder, hooks);
+      if (piece === undefined) break;
+      parser.feed(piece);
       sawEvent ||= queue.length > 0;
       // Inline rather than a helper generator: this runs for every network read.
       while (queue.length > 0) yield queue.shift()!;

@@ -1,0 +1,25 @@
+// Reading a run's events, and the order of events the runner tests expect.
+import type { Run, RunEvent } from '../../src/index.js';
+
+/** Every event of a run, in order; `onEvent` sees each as it arrives (to approve, abort or start another run). */
+export async function collect(run: Run, onEvent?: (event: RunEvent) => void): Promise<RunEvent[]> {
+  const events: RunEvent[] = [];
+  for await (const event of run.events) {
+    events.push(event);
+    onEvent?.(event);
+  }
+  return events;
+}
+
+/** The event types of a run whose model says something, makes one call, then answers (text deltas merged). */
+export const ONE_CALL_EVENT_TYPES = [
+  'run_started',
+  'text_delta',
+  'tool_call',
+  'tool_started',
+  'tool_finished',
+  'iteration_finished',
+  'text_delta',
+  'iteration_finished',
+  'run_finished',
+];
