@@ -71,7 +71,8 @@ describe('a server that keeps the connection open after the finish', () => {
   });
 
   it('returns the answer rather than a timeout when timeoutMs runs out after the finish', async () => {
-    const engine = await engineFor(() => ({ pieces: answer, then: 'hold' }), { timeoutMs: 100 });
+    // Under the 1 s grace after a finish, with room for a loaded machine to deliver the answer first.
+    const engine = await engineFor(() => ({ pieces: answer, then: 'hold' }), { timeoutMs: 400 });
     const events = await collect(engine);
     expect(textOf(events)).toBe('Hello');
     expect(events.at(-1)).toEqual({ type: 'finish', reason: 'stop' });
@@ -142,8 +143,10 @@ const json = { 'content-type': 'application/json' };
 
 describe('a JSON body (a server that ignores stream: true)', () => {
   it('is not timed out while it is still arriving, each piece inside timeoutMs', async () => {
-    const pieces = completion.match(/[\s\S]{1,20}/g)!.map((text) => ({ text, delayMs: 40 }));
-    const engine = await engineFor(() => ({ headers: json, pieces }), { timeoutMs: 300, maxRetries: 0 });
+    // The whole body takes longer than timeoutMs; each piece comes well inside it.
+    const pieces = completion.match(/[\s\S]{1,20}/g)!.map((text) => ({ text, delayMs: 150 }));
+    expect(pieces.length * 150).toBeGreaterThan(1_000);
+    const engine = await engineFor(() => ({ headers: json, pieces }), { timeoutMs: 1_000, maxRetries: 0 });
     const events = await collect(engine);
     expect(textOf(events)).toBe('Slow but whole');
     expect(events.at(-1)).toEqual({ type: 'finish', reason: 'stop' });
@@ -156,7 +159,7 @@ describe('a JSON body (a server that ignores stream: true)', () => {
   });
 
   it('returns a whole completion whose connection is then held open past timeoutMs', async () => {
-    const engine = await engineFor(() => ({ headers: json, pieces: [completion], then: 'hold' }), { timeoutMs: 150, maxRetries: 0 });
+    const engine = await engineFor(() => ({ headers: json, pieces: [completion], then: 'hold' }), { timeoutMs: 1_000, maxRetries: 0 });
     expect(textOf(await collect(engine))).toBe('Slow but whole');
   });
 
