@@ -34,3 +34,9 @@ describe('WorkerRunner: a failed run', () => {
     expect(failed).toMatchObject({ error: { code: 'max_iterations', name: 'MaxIterationsError', details: { toolResults: [{ id: 'p1' }] } } });
   });
 });
+
+describe('WorkerRunner: leaf options', () => {
+  it.each([0, -1, 1.5, Number.NaN])('refuses leaf.maxDepth %s on the page, before any worker starts', (maxDepth) => {
+    expect(() => createWorkerRunner({ engine: scriptedEngine(['x']), leaf: { maxDepth } })).toThrow(expect.objectContaining({ code: 'invalid_option' }));
+  });
+});

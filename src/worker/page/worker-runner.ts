@@ -5,7 +5,7 @@ import type { Run, RunOptions, RunOutput } from '../../runner/chat-runner.js';
 import type { OutputSchema } from '../../runner/output.js';
 import type { StandardSchemaV1 } from '../../validation/standard-schema.js';
 import { finishOnPage, wireOutput } from './page-output.js';
-import { checkRunOptions } from '../../runner/check-options.js';
+import { checkCount, checkRunOptions } from '../../runner/check-options.js';
 import { failureError } from '../../runner/run-failure.js';
 import { EventChannel } from '../../runner/events.js';
 import type { RunResult } from '../../runner/run-result.js';
@@ -73,6 +73,9 @@ export class WorkerRunner {
   #registrationErrors: unknown[] = [];
 
   constructor(options: WorkerRunnerOptions) {
+    // Checked here, before a worker starts, as `agent.leaf()` checks them in-process.
+    checkCount('leaf.maxDepth', options.leaf?.maxDepth);
+    checkCount('leaf.maxIterations', options.leaf?.maxIterations);
     registerTransferHandlers();
     this.#worker = options.worker?.() ?? new Worker(new URL('../../../workers/runner.worker.ts', import.meta.url), { type: 'module' });
     onWorkerDeath(this.#worker, 'runner worker', (error) => this.#die(error));
