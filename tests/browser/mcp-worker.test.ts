@@ -101,3 +101,12 @@ describe('WorkerRunner.mcp (server-everything, real Chromium)', () => {
     expect(failure.message).not.toMatch(/bob|pw@|s3cret/);
   });
 });
+
+describe('runner.mcp: a config the page cannot send as it is', () => {
+  it('is refused with invalid_mcp_config, checked in the runner worker (a bad URL) or as it crosses (a function)', async () => {
+    const runner = runnerWith([]);
+    await expect(runner.mcp({ url: 'ftp://127.0.0.1/mcp' })).rejects.toMatchObject({ code: 'invalid_mcp_config' });
+    const headers = { authorization: (() => 'Bearer x') as unknown as string };
+    await expect(runner.mcp({ url, headers })).rejects.toMatchObject({ code: 'invalid_mcp_config' });
+  });
+});

@@ -15,7 +15,7 @@ import type { Tool } from '../../tools/types.js';
 import { defined } from '../../util/defined.js';
 import { toDescriptor } from '../wire/descriptor.js';
 import { askHere, callHere } from '../tool-host/call-here.js';
-import { mcpServer, type McpServerConfig } from '../../mcp/config.js';
+import type { McpServerConfig } from '../../mcp/config.js';
 import type { McpConnection } from '../../mcp/connection.js';
 import { PagePort } from './page-port.js';
 import { refusedRun } from './refused-run.js';
@@ -139,9 +139,12 @@ export class WorkerRunner {
    * server must allow the page's origin (CORS) and expose `mcp-session-id`.
    */
   async mcp(config: McpServerConfig): Promise<McpConnection> {
-    const checked = mcpServer(config);
+    // Checked in the runner worker (connectMcp), whose coded error crosses back: the page carries none of MCP's code.
     await this.#setup.sync();
-    const info = await this.#guard(this.#api.mcpConnect(checked));
+    const info = await this.#guard(this.#api.mcpConnect(config)).catch((error: unknown) => {
+      if (!(error instanceof DOMException && error.name === 'DataCloneError')) throw error;
+      throw new AmbiError('invalid_mcp_config', `mcpServer: the config must be plain data (${error.message})`);
+    });
     let tools = info.tools;
     const claim = (names: string[]) => {
       for (const name of tools) this.#names.delete(name);
