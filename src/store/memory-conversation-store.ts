@@ -1,6 +1,8 @@
 import { answerableCalls, checkAnswers, checkConversationId, checkLength, checkMessages } from './conversation-rules.js';
 import { toStorageError } from './storage-failure.js';
 import type { Message } from '../core/types.js';
+import type { ApprovalStore } from './approval-types.js';
+import { MemoryApprovalStore } from './memory-approval-store.js';
 
 /**
  * Where conversations live between runs. Each method is atomic for its conversation, and
@@ -14,11 +16,15 @@ export interface ConversationStore {
   append(id: string, messages: readonly Message[]): Promise<void>;
   /** Cut a conversation back to its first `length` messages (rolls back a failed run). */
   truncate(id: string, length: number): Promise<void>;
+  /** Where the approvals of these conversations live, if they persist with them (a resumed run asks again what waited). */
+  readonly approvals?: ApprovalStore;
 }
 
 /** Conversations in memory, for tests, Node and pages that need no persistence; same rules and errors as IndexedDB. */
 export class MemoryConversationStore implements ConversationStore {
   readonly #conversations = new Map<string, Message[]>();
+  /** The approvals of these conversations, kept as long as the store (a second runner on it stands for a reload). */
+  readonly approvals = new MemoryApprovalStore();
 
   /** A copy of a conversation's messages in order (empty if it does not exist). */
   async load(id: string): Promise<Message[]> {
