@@ -8,7 +8,7 @@ import type { PendingApproval } from '../store/approval-types.js';
 import { RunSuspendedError } from '../errors/run-suspended-error.js';
 import { isAmbiError } from '../errors/ambi-error.js';
 import { CallIds } from './call-ids.js';
-import { checkRunOptions } from './check-options.js';
+import { checkResumed, checkRunOptions } from './check-options.js';
 import { EventChannel, type RunEvent } from './events.js';
 import { checkLimit, type ConcurrencyBudget, Limiter } from './limiter.js';
 import { withConversationLock, type LockMode } from './conversation-lock.js';
@@ -112,11 +112,13 @@ export class ChatRunner {
    * with `nothing_to_resume` when the conversation has no interrupted run.
    */
   resume(agent: Agent, conversation: string, options: Omit<RunOptions, 'conversation' | 'output' | 'maxOutputRetries'> = {}): Run {
+    checkResumed(conversation);
     return this.#start(agent, '', { ...options, conversation }, undefined, true);
   }
 
   /** The calls of a conversation's interrupted run that wait for a decision (what `resume` asks again), oldest first. */
-  pendingApprovals(agent: Agent, conversation: string): Promise<PendingApproval[]> {
+  async pendingApprovals(agent: Agent, conversation: string): Promise<PendingApproval[]> {
+    checkResumed(conversation);
     return pendingApprovals(agent.conversations, conversation);
   }
 

@@ -5,7 +5,7 @@ import type { Run, RunOptions, RunOutput } from '../../runner/chat-runner.js';
 import type { OutputSchema } from '../../runner/output.js';
 import type { StandardSchemaV1 } from '../../validation/standard-schema.js';
 import { finishOnPage, wireOutput } from './page-output.js';
-import { checkCount, checkRunOptions } from '../../runner/check-options.js';
+import { checkCount, checkResumed, checkRunOptions } from '../../runner/check-options.js';
 import { failureError } from '../../runner/run-failure.js';
 import { EventChannel } from '../../runner/events.js';
 import type { RunResult } from '../../runner/run-result.js';
@@ -184,6 +184,7 @@ export class WorkerRunner {
    * as `ChatRunner.resume`. `result` rejects with `nothing_to_resume` if nothing was interrupted.
    */
   resume(conversation: string, options: Omit<RunOptions, 'conversation' | 'output' | 'maxOutputRetries'> = {}): Run {
+    checkResumed(conversation);
     checkRunOptions({ ...options, conversation });
     const { maxIterations, maxCallsPerReply, toolChoice, lock } = options;
     const wire: WireResumeOptions = defined({ maxIterations, maxCallsPerReply, toolChoice, lock });
@@ -192,7 +193,7 @@ export class WorkerRunner {
 
   /** The calls of a conversation's interrupted run that wait for a decision, read from the worker's database. */
   async pendingApprovals(conversation: string): Promise<PendingApproval[]> {
-    checkRunOptions({ conversation });
+    checkResumed(conversation);
     await this.#setup.sync();
     return this.#guard(this.#api.pendingApprovals(conversation));
   }
