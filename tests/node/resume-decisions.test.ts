@@ -291,4 +291,30 @@ describe('hostile callers and models around resume', () => {
     expect((await run.result).toolResults).toMatchObject([{ id: 'a', ok: false, error: { code: 'denied' } }]);
     expect(ran).toEqual([]);
   });
+
+  it('a stored call of a non-idempotent tool without an idempotency key is never run on resume (outcome_unknown)', async () => {
+    const stores = sharedStores();
+    let sent = 0;
+    const send = defineTool({ name: 'send', description: 'x', parameters: { type: 'object' }, idempotent: false, call: () => ++sent });
+    await stores.conversations.append('notes', [
+      { role: 'user', content: 'send' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 's', name: 'send', arguments: {} }] },
+    ]);
+    const agent = (await Agent.make(scriptedEngine(['Not sure it went.']), stores)).tool(send);
+    const result = await new ChatRunner().resume(agent, 'notes').result;
+    expect(sent).toBe(0);
+    expect(result.toolResults).toMatchObject([{ id: 's', ok: false, error: { code: 'outcome_unknown' } }]);
+  });
+
+  it('a resumed call whose tool is gone gets unknown_tool, and the run goes on', async () => {
+    const stores = sharedStores();
+    await stores.conversations.append('notes', [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'x', name: 'vanished', arguments: {}, idempotencyKey: 'k' }] },
+    ]);
+    const agent = await Agent.make(scriptedEngine(['That tool is gone.']), stores);
+    const result = await new ChatRunner().resume(agent, 'notes').result;
+    expect(result.toolResults).toMatchObject([{ id: 'x', ok: false, error: { code: 'unknown_tool' } }]);
+    expect(result.text).toBe('That tool is gone.');
+  });
 });
