@@ -6,7 +6,7 @@ import type { EngineRequest } from '../engines/types.js';
 import type { ToolChoice, Usage } from '../core/types.js';
 import { childController, type ChildController } from '../util/abort-source.js';
 import type { RunScope } from '../tools/types.js';
-import type { ToolDefinition, ToolResult } from '../core/types.js';
+import type { ToolCall, ToolDefinition, ToolResult } from '../core/types.js';
 import type { Agent } from './agent.js';
 import { dispatchCall, mayStartEarly, type DispatchContext } from './dispatch.js';
 import { stopAtLimit } from './iteration-limit.js';
@@ -100,7 +100,11 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
       },
       ctx.shared,
     );
-    const results = await Promise.all(resumed.calls.map((call) => resumeCall(call, ctx, scope)));
+    const limit = ctx.shared.maxCallsPerReply;
+    // A call past its reply's limit was never going to run: a resume does not run it either.
+    const results = await Promise.all(
+      resumed.calls.map((call, i) => (resumed.positions[i]! < limit ? resumeCall(call, ctx, scope) : refused(call, resumed.replyCalls, ctx))),
+    );
     await finishBatch(
       results.map((result) => toolMessage(result, agent.maxResultChars)),
       results,
@@ -179,6 +183,12 @@ async function settleApprovals(ctx: LoopContext, results: readonly ToolResult[])
   if (!durable) return;
   const asked = results.filter((result) => ctx.agent.registry.get(result.name)?.needsApproval).map((result) => result.id);
   if (asked.length > 0) await durable.store.forget(durable.conversation, asked).catch(() => {});
+}
+
+function refused(call: ToolCall, calls: number, ctx: LoopContext): ToolResult {
+  const result = tooManyCalls(call, calls, ctx.shared.maxCallsPerReply);
+  ctx.emit({ type: 'tool_finished', result });
+  return result;
 }
 
 /** Run the call at `at` of its reply, or, past the reply's limit, give it a `too_many_calls` result without running it. */

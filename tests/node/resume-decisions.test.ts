@@ -8,6 +8,7 @@ import {
   MemorySnapshotStore,
   MemoryToolCallJournal,
   scriptedEngine,
+  type Engine,
   type RunEvent,
   type ScriptedReply,
 } from '../../src/index.js';
@@ -92,6 +93,39 @@ describe('run.suspend()', () => {
     });
     expect(isAmbiError(await waiting.result.catch((e: unknown) => e), 'suspended')).toBe(true);
     expect((await stores.conversations.load('notes')).filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['first']);
+  });
+});
+
+describe('run.suspend() during a model turn', () => {
+  it('stops the turn, rejects with suspended, and a resume asks the model again for the person’s message', async () => {
+    const conversations = new MemoryConversationStore();
+    // The first turn streams until its signal aborts; the next one answers.
+    let turns = 0;
+    let streaming!: () => void;
+    const started = new Promise<void>((resolve) => (streaming = resolve));
+    const engine: Engine = {
+      nativeTools: true,
+      async *stream(request) {
+        if (++turns === 1) {
+          streaming();
+          await new Promise((_, reject) => request.signal?.addEventListener('abort', () => reject(request.signal?.reason)));
+        }
+        yield { type: 'text', text: 'Hello again.' };
+        yield { type: 'finish', reason: 'stop' };
+      },
+    };
+    const agent = await Agent.make(engine, { conversations });
+    const runner = new ChatRunner();
+    const run = runner.run(agent, 'hello', { conversation: 'turn' });
+    void started.then(() => run.suspend());
+    expect(isAmbiError(await run.result.catch((e: unknown) => e), 'suspended')).toBe(true);
+    expect((await conversations.load('turn')).map((m) => m.role)).toEqual(['user']);
+    const resumed = runner.resume(agent, 'turn');
+    const events = await collect(resumed);
+    expect((await resumed.result).text).toBe('Hello again.');
+    expect(events[0]).toMatchObject({ type: 'run_started', input: 'hello' });
+    expect((await conversations.load('turn')).map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(turns).toBe(2);
   });
 });
 
@@ -316,5 +350,20 @@ describe('hostile callers and models around resume', () => {
     const result = await new ChatRunner().resume(agent, 'notes').result;
     expect(result.toolResults).toMatchObject([{ id: 'x', ok: false, error: { code: 'unknown_tool' } }]);
     expect(result.text).toBe('That tool is gone.');
+  });
+
+  it('a resume keeps the reply limit: calls of the interrupted reply past maxCallsPerReply are not run (too_many_calls)', async () => {
+    const stores = sharedStores();
+    let reads = 0;
+    const read = defineTool({ name: 'read', description: 'x', parameters: { type: 'object' }, idempotent: true, call: () => ++reads });
+    const toolCalls = Array.from({ length: 5 }, (_, i) => ({ id: `r${i}`, name: 'read', arguments: {}, idempotencyKey: `k${i}` }));
+    await stores.conversations.append('notes', [
+      { role: 'user', content: 'read a lot' },
+      { role: 'assistant', content: '', toolCalls },
+    ]);
+    const agent = (await Agent.make(scriptedEngine(['Read two.']), stores)).tool(read);
+    const result = await new ChatRunner().resume(agent, 'notes', { maxCallsPerReply: 2 }).result;
+    expect(reads).toBe(2);
+    expect(result.toolResults.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual(['ok', 'ok', 'too_many_calls', 'too_many_calls', 'too_many_calls']);
   });
 });
