@@ -6,7 +6,7 @@ import type { EngineRequest } from '../engines/types.js';
 import type { ToolChoice, Usage } from '../core/types.js';
 import { childController, type ChildController } from '../util/abort-source.js';
 import type { RunScope } from '../tools/types.js';
-import type { ToolCall, ToolDefinition, ToolResult } from '../core/types.js';
+import type { ToolDefinition, ToolResult } from '../core/types.js';
 import type { Agent } from './agent.js';
 import { dispatchCall, mayStartEarly, type DispatchContext } from './dispatch.js';
 import { stopAtLimit } from './iteration-limit.js';
@@ -15,9 +15,8 @@ import type { Message } from '../core/types.js';
 import { modelTurn, type KeyedToolCall, type ModelTurn } from './model-turn.js';
 import { tooManyCalls } from './reply-limit.js';
 import { repairDanglingCalls } from './resume.js';
-import { interruptedRun, loadConversation, type InterruptedRun } from './interrupted.js';
-import { resumeCall } from './resume-calls.js';
-import { NothingToResumeError } from '../errors/nothing-to-resume-error.js';
+import { loadConversation } from './interrupted.js';
+import { resumeBatch, resumePoint } from './resume-calls.js';
 import { RunSuspendedError } from '../errors/run-suspended-error.js';
 import { linkShared, type RunShared } from './run-shared.js';
 import { effectiveToolChoice } from './tool-choice.js';
@@ -89,22 +88,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
     if (signal.aborted) throw new RunAbortedError(signal.reason);
   };
   if (resumed && resumed.calls.length > 0) {
-    const scope = linkShared(
-      {
-        runId: ctx.runId,
-        messages: [...messages],
-        emit: ctx.emit,
-        depth: ctx.depth,
-        concurrency: ctx.concurrency,
-        ...(ctx.budget ? { budget: ctx.budget } : {}),
-      },
-      ctx.shared,
-    );
-    const limit = ctx.shared.maxCallsPerReply;
-    // A call past its reply's limit was never going to run: a resume does not run it either.
-    const results = await Promise.all(
-      resumed.calls.map((call, i) => (resumed.positions[i]! < limit ? resumeCall(call, ctx, scope) : refused(call, resumed.replyCalls, ctx))),
-    );
+    const results = await resumeBatch(resumed, ctx, turnScope(ctx, messages));
     await finishBatch(
       results.map((result) => toolMessage(result, agent.maxResultChars)),
       results,
@@ -112,17 +96,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   }
   for (let iteration = 1; ; iteration++) {
     // This turn's conversation, for the engine and the tools alike: the loop appends to `messages`, never to it.
-    const scope: RunScope = linkShared(
-      {
-        runId: ctx.runId,
-        messages: [...messages],
-        emit: ctx.emit,
-        depth: ctx.depth,
-        concurrency: ctx.concurrency,
-        ...(ctx.budget ? { budget: ctx.budget } : {}),
-      },
-      ctx.shared,
-    );
+    const scope = turnScope(ctx, messages);
     // On the last allowed turn nothing starts early: calls it asks for are never run.
     const turn = await askModel(ctx, scope, iteration < ctx.maxIterations, userAt);
     usage = addUsage(usage, turn.usage);
@@ -163,13 +137,19 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   }
 }
 
-/** Where a resumed run picks up; refused (`nothing_to_resume`) when nothing was interrupted. */
-function resumePoint(history: readonly Message[], ctx: LoopContext): InterruptedRun {
-  const found = interruptedRun(history);
-  if (!found) throw new NothingToResumeError(ctx.conversation ?? '');
-  // The calls keep their ids: new calls of the run never take one of them.
-  for (const call of found.calls) ctx.shared.callIds.claim(call.id);
-  return found;
+/** One turn's scope: a snapshot of the conversation, tied to what the run shares with its leaves. */
+function turnScope(ctx: LoopContext, messages: readonly Message[]): RunScope {
+  return linkShared(
+    {
+      runId: ctx.runId,
+      messages: [...messages],
+      emit: ctx.emit,
+      depth: ctx.depth,
+      concurrency: ctx.concurrency,
+      ...(ctx.budget ? { budget: ctx.budget } : {}),
+    },
+    ctx.shared,
+  );
 }
 
 /** Whether the run was stopped by `run.suspend()`. */
@@ -183,12 +163,6 @@ async function settleApprovals(ctx: LoopContext, results: readonly ToolResult[])
   if (!durable) return;
   const asked = results.filter((result) => ctx.agent.registry.get(result.name)?.needsApproval).map((result) => result.id);
   if (asked.length > 0) await durable.store.forget(durable.conversation, asked).catch(() => {});
-}
-
-function refused(call: ToolCall, calls: number, ctx: LoopContext): ToolResult {
-  const result = tooManyCalls(call, calls, ctx.shared.maxCallsPerReply);
-  ctx.emit({ type: 'tool_finished', result });
-  return result;
 }
 
 /** Run the call at `at` of its reply, or, past the reply's limit, give it a `too_many_calls` result without running it. */
