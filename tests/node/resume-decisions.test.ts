@@ -366,4 +366,34 @@ describe('hostile callers and models around resume', () => {
     expect(reads).toBe(2);
     expect(result.toolResults.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual(['ok', 'ok', 'too_many_calls', 'too_many_calls', 'too_many_calls']);
   });
+
+  it('an approval store that never answers does not keep abort from stopping the run', async () => {
+    const conversations = new MemoryConversationStore();
+    const hanging = { ...bound(conversations.approvals), standing: () => new Promise<never>(() => {}) };
+    const store = {
+      load: (id: string) => conversations.load(id),
+      append: conversations.append.bind(conversations),
+      truncate: conversations.truncate.bind(conversations),
+      approvals: hanging,
+    };
+    const ran: string[] = [];
+    const agent = (await Agent.make(scriptedEngine([removeCall('a', 'x')]), { conversations: store })).tool(approvedRemove(ran));
+    const run = new ChatRunner().run(agent, 'remove', { conversation: 'notes' });
+    await collect(run, (e) => e.type === 'tool_call' && run.abort('stop'));
+    expect(isAmbiError(await run.result.catch((e: unknown) => e), 'aborted')).toBe(true);
+    expect(ran).toEqual([]);
+  });
 });
+
+/** An ApprovalStore's methods bound to it, to override one. */
+function bound(store: MemoryConversationStore['approvals']) {
+  return {
+    request: store.request.bind(store),
+    decide: store.decide.bind(store),
+    get: store.get.bind(store),
+    list: store.list.bind(store),
+    forget: store.forget.bind(store),
+    setStanding: store.setStanding.bind(store),
+    standing: store.standing.bind(store),
+  };
+}
