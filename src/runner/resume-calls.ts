@@ -36,12 +36,13 @@ export function resumeBatch(resumed: InterruptedRun, ctx: DispatchContext & { sh
  * A non-idempotent call is looked up in the journal first: its recorded result is used; one
  * that started and has no end is not run again (`outcome_unknown`, or `leaf_interrupted` for a
  * leaf); one the journal proves never started runs now (asking for approval first, or using
- * the decision recorded before the reload). An idempotent call simply runs (again).
+ * the decision recorded before the reload). An idempotent call that needs no approval simply runs (again).
  */
 export async function resumeCall(call: ToolCall, ctx: DispatchContext, scope: RunScope): Promise<ToolResult> {
   const tool = ctx.tools.registry.get(call.name);
   const key = call.idempotencyKey;
-  if (tool?.idempotent !== false) return dispatchCall({ ...call, idempotencyKey: key ?? crypto.randomUUID() }, ctx, scope);
+  // An idempotent call simply runs again, unless it needs approval: an approved call is journalled, and runs once.
+  if (tool?.idempotent !== false && !tool?.needsApproval) return dispatchCall({ ...call, idempotencyKey: key ?? crypto.randomUUID() }, ctx, scope);
   const entry = await journalEntry(ctx, key);
   // No entry where the journal has one for every started call: it never started.
   if (key && (entry === null || (entry === undefined && (await neverStarted(call, ctx))))) return dispatchCall({ ...call, idempotencyKey: key }, ctx, scope);

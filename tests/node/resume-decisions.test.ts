@@ -96,6 +96,39 @@ describe('run.suspend()', () => {
   });
 });
 
+describe('an approved call runs once', () => {
+  it('an approved idempotent call that ran before the page went away is not run again on resume', async () => {
+    const stores = sharedStores();
+    const page = stores.page();
+    let exports = 0;
+    const share = defineTool({
+      name: 'share',
+      description: 'Share the note with a colleague',
+      parameters: { type: 'object' },
+      idempotent: true,
+      needsApproval: true,
+      call: () => {
+        // The result is journalled; the page goes away before the conversation stores it.
+        page.crash('conversation');
+        return `shared ${++exports}`;
+      },
+    });
+    const agent = (await Agent.make(scriptedEngine([{ toolCalls: [{ id: 'sh', name: 'share', arguments: {} }] }]), page)).tool(share);
+    const run = new ChatRunner().run(agent, 'share it', { conversation: 'notes' });
+    await collect(run, (e) => e.type === 'approval_requested' && run.approve(e.call.id));
+    await run.result.catch(() => undefined);
+    expect(exports).toBe(1);
+
+    const again = (await Agent.make(scriptedEngine(['Shared.']), stores)).tool(share);
+    const resumed = new ChatRunner().resume(again, 'notes');
+    const events = await collect(resumed);
+    const result = await resumed.result;
+    expect(exports).toBe(1);
+    expect(ofType(events, 'approval_requested')).toEqual([]);
+    expect(result.toolResults).toMatchObject([{ id: 'sh', ok: true, output: 'shared 1' }]);
+  });
+});
+
 describe('run.suspend() during a model turn', () => {
   it('stops the turn, rejects with suspended, and a resume asks the model again for the person’s message', async () => {
     const conversations = new MemoryConversationStore();
