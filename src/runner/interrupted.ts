@@ -55,9 +55,11 @@ export async function pendingApprovals(store: ConversationStore, conversation: s
   const approvals = store.approvals;
   const interrupted = interruptedRun(await loadConversation(store, conversation));
   if (!approvals || !interrupted || interrupted.calls.length === 0) return [];
-  const waiting = new Set(interrupted.calls.map((call) => call.id));
+  // The call as the conversation holds it: the record only says that it waits, and since when.
+  const waiting = new Map(interrupted.calls.map((call) => [call.id, call]));
   const records = await approvals.list(conversation);
-  return records
-    .filter((record) => waiting.has(record.callId) && !record.decision)
-    .map(({ callId, call, leafId, requestedAt }) => ({ callId, call, ...(leafId ? { leafId } : {}), requestedAt }));
+  return records.flatMap(({ callId, leafId, requestedAt, decision }) => {
+    const call = waiting.get(callId);
+    return call && !decision ? [{ callId, call, ...(leafId ? { leafId } : {}), requestedAt }] : [];
+  });
 }

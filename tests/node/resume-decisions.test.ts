@@ -418,6 +418,26 @@ describe('hostile callers and models around resume', () => {
   });
 });
 
+describe('what pendingApprovals shows', () => {
+  it('the call as the conversation holds it, never a record’s other version of it', async () => {
+    const stores = sharedStores();
+    await stores.conversations.append('notes', [
+      { role: 'user', content: 'remove' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'remove', arguments: { note: 'draft' }, idempotencyKey: 'k' }] },
+    ]);
+    // A record written by something else, naming the same call with other arguments.
+    await stores.conversations.approvals.request('notes', {
+      callId: 'a',
+      call: { id: 'a', name: 'remove', arguments: { note: 'everything' } },
+      requestedAt: 7,
+    });
+    const agent = await Agent.make(scriptedEngine([]), stores);
+    expect(await new ChatRunner().pendingApprovals(agent, 'notes')).toEqual([
+      { callId: 'a', call: { id: 'a', name: 'remove', arguments: { note: 'draft' }, idempotencyKey: 'k' }, requestedAt: 7 },
+    ]);
+  });
+});
+
 /** An ApprovalStore's methods bound to it, to override one. */
 function bound(store: MemoryConversationStore['approvals']) {
   return {
