@@ -61,9 +61,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   const history = ctx.history ? [...ctx.history] : ctx.conversation ? await loadConversation(store, ctx.conversation) : [];
   const startLength = history.length;
   const resumed = ctx.resume ? resumePoint(history, ctx) : undefined;
-  const opening: Message[] = resumed
-    ? []
-    : await repairDanglingCalls(history, ctx.journal, (name) => agent.tools.registry.get(name)?.idempotent === false, agent.maxResultChars);
+  const opening: Message[] = resumed ? [] : await repairDanglingCalls(history, ctx.journal, (name) => journalsEveryCall(agent, name), agent.maxResultChars);
   if (!resumed && history.length === 0 && agent.preamble) opening.push({ role: 'system', content: agent.preamble });
   if (!resumed) opening.push({ role: 'user', content: ctx.input });
   const messages = [...history, ...opening];
@@ -150,6 +148,12 @@ function turnScope(ctx: LoopContext, messages: readonly Message[]): RunScope {
     },
     ctx.shared,
   );
+}
+
+/** Whether every started call of a tool has a journal entry: a non-idempotent tool's, and one that always asks (approved calls are journalled). */
+function journalsEveryCall(agent: Agent, name: string): boolean {
+  const tool = agent.tools.registry.get(name);
+  return tool?.idempotent === false || tool?.needsApproval === true;
 }
 
 /** Whether the run was stopped by `run.suspend()`. */

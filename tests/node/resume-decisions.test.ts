@@ -129,6 +129,28 @@ describe('an approved call runs once', () => {
   });
 });
 
+describe('a new run after an interrupted one', () => {
+  it('tells the model a call that waited for approval did not run, even when its tool is idempotent', async () => {
+    const stores = sharedStores();
+    const page = stores.page();
+    let shares = 0;
+    const share = defineTool({ name: 'share', description: 'x', parameters: { type: 'object' }, idempotent: true, needsApproval: true, call: () => ++shares });
+    const first = (await Agent.make(scriptedEngine([{ toolCalls: [{ id: 'sh', name: 'share', arguments: {} }] }]), page)).tool(share);
+    const run = new ChatRunner().run(first, 'share', { conversation: 'notes' });
+    await collect(run, (e) => {
+      if (e.type !== 'approval_requested') return;
+      page.crash();
+      run.abort();
+    });
+    await run.result.catch(() => undefined);
+    const again = (await Agent.make(scriptedEngine(['OK.']), stores)).tool(share);
+    await new ChatRunner().run(again, 'never mind', { conversation: 'notes' }).result;
+    const told = (await stores.conversations.load('notes')).find((m) => m.role === 'tool');
+    expect(told && JSON.parse(told.content).error.code).toBe('aborted');
+    expect(shares).toBe(0);
+  });
+});
+
 describe('run.suspend() during a model turn', () => {
   it('stops the turn, rejects with suspended, and a resume asks the model again for the person’s message', async () => {
     const conversations = new MemoryConversationStore();
