@@ -163,6 +163,28 @@ describe('resume through the WorkerRunner, on real IndexedDB', () => {
     expect(result.text).toBe('The upload was stopped.');
   });
 
+  it('a leaf cut off while its call waited for approval: not listed, and resumed as leaf_interrupted; its call never runs', async () => {
+    const database = databases.fresh();
+    const ran: string[] = [];
+    const first = runners.keep(
+      createWorkerRunner({
+        engine: scriptedEngine([{ toolCalls: [{ id: 'job', name: 'spawn_leaf', arguments: { task: 'remove old notes' } }] }, removeCall('leafdel', 'old')]),
+        database,
+        leaf: {},
+      }).tool(removeTool(ran)),
+    );
+    const run = first.run('tidy', { conversation: 'notes' });
+    for await (const event of run.events) if (event.type === 'approval_requested' && event.leafId) first.close();
+    await run.result.catch(() => undefined);
+
+    const second = runners.keep(createWorkerRunner({ engine: scriptedEngine(['The helper was cut off.']), database, leaf: {} }).tool(removeTool(ran)));
+    expect(await second.pendingApprovals('notes')).toEqual([]);
+    const result = await second.resume('notes').result;
+    expect(ran).toEqual([]);
+    expect(result.toolResults).toMatchObject([{ id: 'job', ok: false, error: { code: 'leaf_interrupted' } }]);
+    expect(result.text).toBe('The helper was cut off.');
+  });
+
   it('edited arguments cross to the worker: the page tool runs with them', async () => {
     const database = databases.fresh();
     const ran: string[] = [];
