@@ -22,6 +22,7 @@ import { formatErrorMessage, toolMessage } from './tool-message.js';
 import { errorMessage } from '../util/error-message.js';
 import { InvalidOutputError } from '../errors/invalid-output-error.js';
 import { fitContext } from './context-fit.js';
+import { readHistory, type History } from './history.js';
 import { answerFormat } from './answer-format.js';
 import { outputInstructions, outputNote, type OutputSpec } from './output.js';
 
@@ -53,15 +54,14 @@ export interface LoopContext extends DispatchContext {
 export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   const { agent, signal } = ctx;
   const store = agent.conversations;
-  const history = ctx.history ? [...ctx.history] : ctx.conversation ? await store.load(ctx.conversation) : [];
-  const startLength = history.length;
+  const { messages: history, length: startLength, skipped } = await startingHistory(ctx);
   const opening: Message[] = await repairDanglingCalls(
     history,
     ctx.journal,
     (name) => agent.tools.registry.get(name)?.idempotent === false,
     agent.maxResultChars,
   );
-  if (history.length === 0 && agent.preamble) opening.push({ role: 'system', content: agent.preamble });
+  if (startLength === 0 && agent.preamble) opening.push({ role: 'system', content: agent.preamble });
   opening.push({ role: 'user', content: ctx.input });
   const messages = [...history, ...opening];
   // Where the run's user message sits: trimming for a small context never drops it.
@@ -87,7 +87,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
       ctx.shared,
     );
     // On the last allowed turn nothing starts early: calls it asks for are never run.
-    const turn = await askModel(ctx, scope, iteration < ctx.maxIterations, userAt);
+    const turn = await askModel(ctx, scope, iteration < ctx.maxIterations, { userAt, skipped });
     usage = addUsage(usage, turn.usage);
     const assistant: Message = { role: 'assistant', content: turn.rawText, ...(turn.provider ? { provider: turn.provider } : {}) };
     const wantsMore = turn.calls.length > 0 || turn.errors.length > 0;
@@ -113,6 +113,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
       }
       ctx.emit({ type: 'iteration_finished', iteration, finishReason: turn.finishReason, toolCalls: 0 });
       const result: RunResult = { runId: ctx.runId, text, messages, iterations: iteration, toolResults };
+      if (skipped > 0) result.skippedMessages = skipped;
       if (checked?.ok) result.output = checked.value;
       if (usage) result.usage = usage;
       return result;
@@ -129,6 +130,13 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   }
 }
 
+/** What the run starts from: a leaf's snapshot, the stored conversation (or the end of it a request can hold), or nothing. */
+async function startingHistory(ctx: LoopContext): Promise<History> {
+  if (ctx.history) return { messages: [...ctx.history], length: ctx.history.length, skipped: 0 };
+  if (!ctx.conversation) return { messages: [], length: 0, skipped: 0 };
+  return readHistory(ctx.agent, ctx.conversation, ctx.signal);
+}
+
 /** Run the call at `at` of its reply, or, past the reply's limit, give it a `too_many_calls` result without running it. */
 function runOrRefuse(call: KeyedToolCall, at: number, turn: ModelTurn, ctx: LoopContext, scope: RunScope): Promise<ToolResult> | ToolResult {
   const limit = ctx.shared.maxCallsPerReply;
@@ -139,7 +147,7 @@ function runOrRefuse(call: KeyedToolCall, at: number, turn: ModelTurn, ctx: Loop
 }
 
 /** One model turn; an engine failure stops the calls that started early before it propagates. */
-async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean, userAt: number): Promise<ModelTurn> {
+async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean, at: { userAt: number; skipped: number }): Promise<ModelTurn> {
   const { agent, signal } = ctx;
   if (signal.aborted) throw new RunAbortedError(signal.reason);
   // Made when the first call starts early: a turn that starts none (say the answer) makes no signal,
@@ -156,7 +164,8 @@ async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean, 
       engine: agent.engine,
       counter: agent.tokens,
       messages: scope.messages,
-      userAt,
+      userAt: at.userAt,
+      unread: at.skipped,
       addition,
       tools,
       emit: ctx.emit,
