@@ -91,7 +91,8 @@ export function checkLength(length: unknown, action: string): void {
 
 /** Refuse (`storage_invalid`) a number of messages to read that is not a whole number >= 1. */
 export function checkCount(count: unknown, action: string): void {
-  if (!Number.isInteger(count) || (count as number) < 1) throw invalidValue(action, `the number of messages to read is a whole number >= 1, got ${shown(count)}`);
+  if (!Number.isInteger(count) || (count as number) < 1)
+    throw invalidValue(action, `the number of messages to read is a whole number >= 1, got ${shown(count)}`);
 }
 
 /**
