@@ -114,7 +114,10 @@ function keyless<T>(value: T): T {
   return JSON.parse(JSON.stringify(value, (key, v) => (key === 'idempotencyKey' ? undefined : v)));
 }
 
-const callThenAnswer = (): Step[][] => [[call('n1', 'search', { query: 'topic 7' }), finish('tool_calls')], [text('It says lorem ipsum.'), finish()]];
+const callThenAnswer = (): Step[][] => [
+  [call('n1', 'search', { query: 'topic 7' }), finish('tool_calls')],
+  [text('It says lorem ipsum.'), finish()],
+];
 
 describe('a run on a long conversation with a context budget', () => {
   test('reads only the end (never the whole), and sends, trims and stores exactly what a whole read would', async () => {
@@ -151,7 +154,10 @@ describe('a run on a long conversation with a context budget', () => {
     const stored = conversation(2500);
     const store = new CountingStore();
     await store.append('c', stored);
-    const engine = new StepEngine([[text('one'), finish()], [text('two'), finish()]]);
+    const engine = new StepEngine([
+      [text('one'), finish()],
+      [text('two'), finish()],
+    ]);
     const agent = await Agent.make(engine, { conversations: store, context: { maxTokens: 2000 } });
     const runner = new ChatRunner();
     await runner.run(agent, 'first', { conversation: 'c' }).result;
