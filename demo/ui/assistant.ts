@@ -1,6 +1,7 @@
 // The assistant panel: runs the agent in a runner worker and shows what happens, as text.
 // Everything comes from the page-side entry `ambi-web/worker`, as in an app built on the package.
 import { createWorkerRunner, downloadLocalModel, localModel, openAICompatible, scriptedEngine, type Run, type WorkerRunner } from 'ambi-web/worker';
+import type { ScriptedReply } from 'ambi-web/worker';
 import { fillField, highlight, readPage } from '../tools/dom-tools.js';
 import { pageTools } from './webmcp.js';
 import { addNoteTool, deleteNoteTool, searchNotesTool, updateNoteTool } from '../tools/note-tools.js';
@@ -23,7 +24,7 @@ const chat = () => document.querySelector<HTMLOListElement>('#chat')!;
 const timeline = () => document.querySelector<HTMLOListElement>('#timeline')!;
 
 /** The conversation this tab continues (kept across reloads). */
-function conversationId(): string {
+export function conversationId(): string {
   let id = localStorage.getItem(CONVERSATION_KEY);
   if (!id) {
     id = `conv-${crypto.randomUUID()}`;
@@ -78,7 +79,7 @@ function dropRunner(): void {
 }
 
 /** A runner: the engine from the settings, the page's tools, the demo's tool worker (`signal` stops a model download). */
-async function makeRunner(settings: Settings, input: string, signal: AbortSignal): Promise<WorkerRunner> {
+export async function makeRunner(settings: Settings, input: string, signal: AbortSignal, script?: ScriptedReply[]): Promise<WorkerRunner> {
   const engine =
     settings.mode === 'openai'
       ? openAICompatible({
@@ -89,7 +90,7 @@ async function makeRunner(settings: Settings, input: string, signal: AbortSignal
         })
       : settings.mode === 'local'
         ? await localEngine(settings, signal)
-        : scriptedEngine(input === WALKTHROUGH_PROMPT ? walkthroughReplies() : offlineReply());
+        : scriptedEngine(script ?? (input === WALKTHROUGH_PROMPT ? walkthroughReplies() : offlineReply()));
   // 'no-eval': the demo also runs under a strict CSP (no 'unsafe-eval'), like a browser extension.
   const runner = createWorkerRunner({ engine, database: DATABASE, leaf: { maxDepth: 1 }, preamble: PREAMBLE, validation: 'no-eval' })
     .tool(readPage)
@@ -114,7 +115,7 @@ async function makeRunner(settings: Settings, input: string, signal: AbortSignal
  * person answers for it through this run), are retired when their run ends. Returns false if
  * the runner cannot answer again (its worker is gone).
  */
-async function follow(run: Run, loadingModel: boolean): Promise<boolean> {
+export async function follow(run: Run, loadingModel: boolean): Promise<boolean> {
   const cards = new ApprovalCards(chat(), run);
   let usable = true;
   let bubble: HTMLLIElement | undefined;

@@ -12,7 +12,8 @@ export type RunEvent = (
   | { type: 'tool_call'; call: ToolCall }
   | { type: 'format_error'; error: ParseError }
   | { type: 'approval_requested'; call: ToolCall }
-  | { type: 'approval_resolved'; callId: string; approved: boolean; reason?: string }
+  /** `standing`: a standing decision of the conversation decided, nobody was asked. */
+  | { type: 'approval_resolved'; callId: string; approved: boolean; reason?: string; standing?: true }
   | { type: 'tool_started'; callId: string; name: string; attempt: number }
   | { type: 'tool_retry'; callId: string; name: string; attempt: number; nextAttempt: number; delayMs: number }
   | { type: 'tool_finished'; result: ToolResult }

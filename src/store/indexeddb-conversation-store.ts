@@ -4,6 +4,7 @@ import { checkAnswers, checkConversationId, checkCount, checkLength, checkMessag
 import { forgetConversationUse, noteConversationUse, refuseLostConversation } from './conversation-lives.js';
 import { openAmbiDatabase, lifeOf, DEFAULT_DATABASE_NAME, type OpenDatabaseOptions } from './database.js';
 import { DatabaseStore } from './database-store.js';
+import { IndexedDbApprovalStore, ofConversation } from './indexeddb-approval-store.js';
 import type { AmbiDatabase, ConversationRecord } from './schema.js';
 import { storageOperation } from './storage-failure.js';
 import { queue, transact } from './transaction.js';
@@ -20,6 +21,14 @@ export type ConversationInfo = ConversationRecord;
  * over the rows. Rows that are not what this store writes are refused (`storage_corrupt`).
  */
 export class IndexedDbConversationStore extends DatabaseStore implements ConversationStore {
+  /** The approvals of these conversations (same database): what a resumed run asks again, and standing decisions. */
+  readonly approvals: IndexedDbApprovalStore;
+
+  protected constructor(dbName: string, options: OpenDatabaseOptions) {
+    super(dbName, options);
+    this.approvals = new IndexedDbApprovalStore(dbName, options);
+  }
+
   /** Open the store on a database (default `'ambi-web'`); rejects if the database cannot be opened. */
   static async open(dbName = DEFAULT_DATABASE_NAME, options: OpenDatabaseOptions = {}): Promise<IndexedDbConversationStore> {
     await openAmbiDatabase(dbName, options);
@@ -116,14 +125,16 @@ export class IndexedDbConversationStore extends DatabaseStore implements Convers
     });
   }
 
-  /** Remove a conversation and all its messages, in one transaction (also one whose database went away while in use). */
+  /** Remove a conversation, all its messages and its approvals, in one transaction (also one whose database went away while in use). */
   async delete(id: string): Promise<void> {
     const action = `delete conversation "${String(id)}"`;
     checkConversationId(id, action);
     return storageOperation(action, async () => {
-      await transact(await this.db(), ['messages', 'conversations'], 'readwrite', async (tx) => {
+      await transact(await this.db(), ['messages', 'conversations', 'approvals', 'standing'], 'readwrite', async (tx) => {
         queue(tx.objectStore('messages').delete(tail(id)));
         queue(tx.objectStore('conversations').delete(id));
+        queue(tx.objectStore('approvals').delete(ofConversation(id)));
+        queue(tx.objectStore('standing').delete(ofConversation(id)));
       });
       forgetConversationUse(this.dbName, id);
     });

@@ -1,6 +1,8 @@
 import { answerableCalls, checkAnswers, checkConversationId, checkCount, checkLength, checkMessages } from './conversation-rules.js';
 import { toStorageError } from './storage-failure.js';
 import type { Message } from '../core/types.js';
+import type { ApprovalStore } from './approval-types.js';
+import { MemoryApprovalStore } from './memory-approval-store.js';
 
 /**
  * Where conversations live between runs. Each method is atomic for its conversation, and
@@ -19,6 +21,8 @@ export interface ConversationStore {
    * budget reads instead of the whole conversation. Optional: a store without it is read whole.
    */
   loadTail?(id: string, count: number): Promise<ConversationTail>;
+  /** Where the approvals of these conversations live, if they persist with them (a resumed run asks again what waited). */
+  readonly approvals?: ApprovalStore;
 }
 
 /** The end of a conversation, as `loadTail` reads it. */
@@ -36,6 +40,8 @@ export interface ConversationTail {
 /** Conversations in memory, for tests, Node and pages that need no persistence; same rules and errors as IndexedDB. */
 export class MemoryConversationStore implements ConversationStore {
   readonly #conversations = new Map<string, Message[]>();
+  /** The approvals of these conversations, kept as long as the store (a second runner on it stands for a reload). */
+  readonly approvals = new MemoryApprovalStore();
 
   /** A copy of a conversation's messages in order (empty if it does not exist). */
   async load(id: string): Promise<Message[]> {
