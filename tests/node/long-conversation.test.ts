@@ -14,6 +14,7 @@ import {
 } from '../../src/index.js';
 import type { ConversationTail } from '../../src/store/memory-conversation-store.js';
 import { call, finish, StepEngine, text, type Step } from '../support/engines.js';
+import { approvedRemove } from '../support/tools.js';
 
 /** A memory store that counts what it reads. */
 class CountingStore extends MemoryConversationStore {
@@ -238,5 +239,30 @@ describe('a run on a long conversation with a context budget', () => {
     const trimmed = events.find((e) => e.type === 'context_trimmed');
     // Every stored message left out is counted as dropped, those never read included.
     expect(trimmed).toMatchObject({ droppedMessages: 10_002 - engine.requests[0]!.messages.length });
+  });
+  test('a run suspended at an approval on a long conversation: pendingApprovals and resume read only its end', async () => {
+    const store = new CountingStore();
+    await store.append('c', conversation(2500));
+    const ran: string[] = [];
+    const first = (
+      await Agent.make(new StepEngine([[call('del', 'remove', { note: 'old' }), finish('tool_calls')]]), { conversations: store, context: { maxTokens: 2000 } })
+    ).tool(approvedRemove(ran));
+    const run = new ChatRunner().run(first, 'remove the old note', { conversation: 'c' });
+    for await (const event of run.events) if (event.type === 'approval_requested') run.suspend();
+    await expect(run.result).rejects.toMatchObject({ code: 'suspended' });
+
+    store.loads = 0;
+    const engine = new StepEngine([[text('Removed it.'), finish()]]);
+    const again = (await Agent.make(engine, { conversations: store, context: { maxTokens: 2000 } })).tool(approvedRemove(ran));
+    const runner = new ChatRunner();
+    expect(await runner.pendingApprovals(again, 'c')).toMatchObject([{ callId: 'del', call: { name: 'remove', arguments: { note: 'old' } } }]);
+    const resumed = runner.resume(again, 'c');
+    for await (const event of resumed.events) if (event.type === 'approval_requested') resumed.approve(event.call.id);
+    const result = await resumed.result;
+    expect(result.text).toBe('Removed it.');
+    expect(ran).toEqual(['old']);
+    expect(result.skippedMessages).toBeGreaterThan(9000);
+    expect(store.loads).toBe(0);
+    expect(engine.requests[0]!.messages.at(-1)).toMatchObject({ role: 'tool', toolCallId: 'del' });
   });
 });
