@@ -96,7 +96,7 @@ test('fifty calls stay readable: one row each, none overlapping, every bar visib
   await openDemo(page);
   await useFakeModel(page);
   const replies = Array.from({ length: 5 }, (_, turn) => ({
-    toolCalls: Array.from({ length: 10 }, (_, i) => ({ name: 'search_notes', arguments: { query: `q${turn * 10 + i}` } })),
+    toolCalls: Array.from({ length: 10 }, (_, i): { name: string; arguments: object } => ({ name: 'search_notes', arguments: { query: `q${turn * 10 + i}` } })),
   }));
   // One call of the first reply fails: its lane is marked.
   replies[0]!.toolCalls[9] = { name: 'read_page', arguments: { selector: '#settings' } };

@@ -10,6 +10,8 @@ interface SavedServer {
   url: string;
   /** Its tools' names become `${prefix}_${name}`, so two servers (or a demo tool) never clash. */
   prefix: string;
+  /** The person wants to approve every call of this server, whatever its annotations say. */
+  ask?: boolean;
 }
 
 /** A tool as the settings show it: its name on the assistant's side, and its policy. */
@@ -40,7 +42,12 @@ function saveServers(servers: SavedServer[]): void {
 
 function configOf(server: SavedServer): McpServerConfig {
   const token = sessionStorage.getItem(tokenKey(server.id));
-  return mcpServer({ url: server.url, prefix: server.prefix, ...(token ? { headers: { Authorization: `Bearer ${token}` } } : {}) });
+  return mcpServer({
+    url: server.url,
+    prefix: server.prefix,
+    ...(token ? { headers: { Authorization: `Bearer ${token}` } } : {}),
+    ...(server.ask ? { policy: { '*': { needsApproval: true } } } : {}),
+  });
 }
 
 /** The configs of the servers the person listed, for the runner (a server saved wrong is skipped). */
@@ -91,6 +98,7 @@ async function listServerTools(config: McpServerConfig): Promise<ToolPolicyView[
 export function mountMcpSettings(): void {
   const urlField = document.querySelector<HTMLInputElement>('#settings input[name="mcpURL"]')!;
   const tokenField = document.querySelector<HTMLInputElement>('#settings input[name="mcpToken"]')!;
+  const askField = document.querySelector<HTMLInputElement>('#settings input[name="mcpAsk"]')!;
   const list = document.querySelector<HTMLUListElement>('#mcp-servers')!;
   // Tools seen per server id, this page's lifetime.
   const seen = new Map<string, ToolPolicyView[] | string>();
@@ -119,7 +127,7 @@ export function mountMcpSettings(): void {
       const parsed = new URL(url);
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('the URL must start with http:// or https://');
       if (parsed.username || parsed.password) throw new Error('put a token in the token field, not in the URL');
-      server = { id: crypto.randomUUID(), url, prefix: nextPrefix(servers) };
+      server = { id: crypto.randomUUID(), url, prefix: nextPrefix(servers), ...(askField.checked ? { ask: true } : {}) };
       mcpServer({ url, prefix: server.prefix });
     } catch (error) {
       showAddProblem(`Not added: ${asProblem(error).message}`);
@@ -130,6 +138,7 @@ export function mountMcpSettings(): void {
     if (token) sessionStorage.setItem(tokenKey(server.id), token);
     saveServers([...servers, server]);
     urlField.value = tokenField.value = '';
+    askField.checked = false;
     seen.set(server.id, 'Connecting…');
     render();
     await look(server);
@@ -178,7 +187,8 @@ function serverItem(server: SavedServer, tools: ToolPolicyView[] | string | unde
   const title = document.createElement('strong');
   title.textContent = redactURL(server.url);
   const token = sessionStorage.getItem(tokenKey(server.id)) ? ' (with a bearer token)' : '';
-  item.append(title, token, ' ', button('Remove', 'ghost remove', onRemove));
+  const ask = server.ask ? ' (every call asks you first)' : '';
+  item.append(title, token, ask, ' ', button('Remove', 'ghost remove', onRemove));
   if (typeof tools === 'string' || tools === undefined) {
     const note = document.createElement('p');
     note.className = 'hint';

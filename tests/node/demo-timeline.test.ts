@@ -1,13 +1,13 @@
 // The demo's run timeline layout (demo/ui/timeline-layout.ts): stamped events in, lanes and segments out.
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, ToolResult } from '../../src/index.js';
+import type { JsonValue, RunEvent, ToolResult } from '../../src/index.js';
 import { laneStatusText, layoutTimeline, type StampedEvent } from '../../demo/ui/timeline-layout.js';
 
 /** Events stamped in the order given, at the times given. */
 const at = (...pairs: Array<[number, RunEvent]>): StampedEvent[] => pairs.map(([time, event]) => ({ at: time, event }));
 
 const call = (id: string, name: string, args: unknown = {}) => ({ id, name, arguments: args });
-const ok = (id: string, name: string, output: unknown = 'ok', attempts = 1): ToolResult => ({ id, name, ok: true, output, attempts, durationMs: 1 });
+const ok = (id: string, name: string, output: JsonValue = 'ok', attempts = 1): ToolResult => ({ id, name, ok: true, output, attempts, durationMs: 1 });
 const failed = (id: string, name: string, code: string, attempts = 1): ToolResult => ({
   id,
   name,
