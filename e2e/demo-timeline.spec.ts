@@ -13,6 +13,11 @@ async function spans(lane: Locator, kind: string): Promise<Array<[number, number
     .evaluateAll((bars) => bars.map((bar) => [Number((bar as HTMLElement).dataset.start), Number((bar as HTMLElement).dataset.end)]));
 }
 
+/** A lane's whole extent, from the model's proposal to the call's end. */
+async function extent(lane: Locator): Promise<[number, number]> {
+  return [Number(await lane.getAttribute('data-start')), Number(await lane.getAttribute('data-end'))];
+}
+
 const callLanes = (page: Page) => page.locator('#timeline li.lane.call');
 const lane = (page: Page, name: string) => page.locator(`#timeline li.lane.call[data-name="${name}"]`);
 
@@ -51,10 +56,10 @@ test('the walkthrough as a timeline: a lane per call, parallel calls overlap, th
   // Model turns between the calls: the top run's six (read, add, stats, leaf, delete, answer).
   await expect(page.locator('#timeline li.lane.model[data-depth="0"]')).toHaveCount(6);
 
-  // The first reply's two calls ran at once: their bars overlap on the axis.
-  const [readPage] = await spans(lane(page, 'read_page'), 'attempt');
-  const [search] = await spans(lane(page, 'search_notes').first(), 'attempt');
-  expect(search![0] <= readPage![1] && readPage![0] <= search![1]).toBe(true);
+  // The first reply's two calls were in flight at once (the second was proposed before the
+  // first finished): their lanes overlap on the axis.
+  const [readPage, search] = [await extent(lane(page, 'read_page')), await extent(lane(page, 'search_notes').first())];
+  expect(search[0] <= readPage[1] && readPage[0] <= search[1]).toBe(true);
   // The leaf ran inside its spawn_leaf call's bar; csv_stats came after add_note (another turn).
   const [leafBar] = await spans(spawn, 'attempt');
   const [leafCall] = await spans(leafSearch, 'attempt');

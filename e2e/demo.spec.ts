@@ -100,7 +100,9 @@ test('a leaf run appears in the leaf panel with its result', async ({ page }) =>
   // The leaf's call is nested under its spawn_leaf call on the timeline.
   const nested = page.locator('#timeline li.lane.call[data-depth="1"]');
   await expect(nested).toContainText('search_notes finished');
-  expect(await nested.getAttribute('data-parent-call-id')).toBe(await page.locator('#timeline li.lane.call[data-name="spawn_leaf"]').getAttribute('data-lane-id'));
+  expect(await nested.getAttribute('data-parent-call-id')).toBe(
+    await page.locator('#timeline li.lane.call[data-name="spawn_leaf"]').getAttribute('data-lane-id'),
+  );
 });
 
 test('a reload keeps the conversation, and the model sees it on the next turn', async ({ page }) => {

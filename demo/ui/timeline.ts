@@ -14,11 +14,14 @@ export class RunTimeline {
   #frame = 0;
   #tick: ReturnType<typeof setInterval> | undefined;
   readonly #status: HTMLElement;
+  readonly #axis: HTMLElement;
   readonly #lanes: HTMLOListElement;
   readonly #detail: HTMLElement;
 
   constructor(readonly root: HTMLElement) {
     this.#status = part(root, 'p', 'timeline-status');
+    legend(part(root, 'p', 'legend'));
+    this.#axis = part(root, 'div', 'axis');
     this.#lanes = part(root, 'ol', 'lanes') as HTMLOListElement;
     this.#detail = part(root, 'section', 'timeline-detail');
     this.#detail.hidden = true;
@@ -55,6 +58,7 @@ export class RunTimeline {
     const layout = layoutTimeline(this.#events, performance.now());
     this.root.dataset.status = layout.status;
     this.#status.textContent = statusText(layout);
+    drawAxis(this.#axis, layout);
     this.#lanes.replaceChildren(...layout.lanes.map((lane) => laneRow(lane, layout, lane.id === this.#selected)));
     const chosen = layout.lanes.find((lane) => lane.id === this.#selected);
     this.#detail.hidden = !chosen;
@@ -75,6 +79,40 @@ function part(root: HTMLElement, tag: string, className: string): HTMLElement {
   return element;
 }
 
+/** What the bars' looks mean (the same classes as the bars, so it cannot drift). */
+function legend(into: HTMLElement): void {
+  const entries: Array<[string, string]> = [
+    ['seg model', 'model turn'],
+    ['seg queued', 'proposed, not started'],
+    ['seg approval', 'waiting for approval'],
+    ['seg attempt', 'running (one bar per attempt)'],
+    ['seg backoff', 'pause before a retry'],
+    ['mark timeout', 'timed out'],
+    ['mark failure', 'failed'],
+  ];
+  for (const [className, text] of entries) {
+    const swatch = document.createElement('span');
+    swatch.className = `swatch ${className}`;
+    const item = document.createElement('span');
+    item.append(swatch, text);
+    into.append(item);
+  }
+}
+
+/** Time ticks over the tracks: 0, a quarter, half, three quarters, the whole run. */
+function drawAxis(axis: HTMLElement, layout: TimelineLayout): void {
+  axis.hidden = layout.status === 'idle';
+  const ticks = document.createElement('div');
+  ticks.className = 'ticks';
+  for (const fraction of [0, 0.25, 0.5, 0.75, 1]) {
+    const tick = document.createElement('span');
+    tick.style.left = `${fraction * 100}%`;
+    tick.textContent = ms(fraction * (layout.end - layout.start));
+    ticks.append(tick);
+  }
+  axis.replaceChildren(document.createElement('span'), ticks);
+}
+
 function statusText(layout: TimelineLayout): string {
   if (layout.status === 'idle') return 'No run yet.';
   const calls = layout.lanes.filter((lane) => lane.kind === 'call').length;
@@ -92,6 +130,8 @@ function laneRow(lane: Lane, layout: TimelineLayout, selected: boolean): HTMLLIE
   row.dataset.name = lane.name;
   row.dataset.status = lane.status;
   row.dataset.depth = String(lane.depth);
+  row.dataset.start = String(lane.start);
+  row.dataset.end = String(lane.end ?? layout.end);
   if (lane.parentCallId) row.dataset.parentCallId = lane.parentCallId;
   if (lane.approved !== undefined) row.dataset.approved = String(lane.approved);
   row.style.setProperty('--depth', String(lane.depth));
