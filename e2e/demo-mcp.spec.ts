@@ -42,7 +42,9 @@ test('an MCP server added in Settings lists its tools with their policies and se
   await expect(item.locator('li[data-needs-approval="true"]')).toHaveCount(0);
   await page.locator('#settings button[value="save"]').click();
 
-  await script(page, [{ toolCalls: [{ name: 'mcp_echo', arguments: { message: 'hello from the demo' } }] }, { text: 'The server echoed.' }]);
+  // The message holds HTML: the server's answer comes back with it, and it stays text on the page.
+  const message = 'hello from the demo <img src=x onerror="window.__mcpPwned = true">';
+  await script(page, [{ toolCalls: [{ name: 'mcp_echo', arguments: { message } }] }, { text: 'The server echoed.' }]);
   await ask(page, 'Echo through MCP');
   await expect(page.locator('#chat li.assistant').last()).toHaveText('The server echoed.');
   const [first, second] = (await modelRequests(page)) as Array<{
@@ -51,12 +53,14 @@ test('an MCP server added in Settings lists its tools with their policies and se
   }>;
   expect(first!.tools!.map((t) => t.function.name)).toContain('mcp_echo');
   const result = JSON.parse(second!.messages.filter((m) => m.role === 'tool').at(-1)!.content ?? '');
-  expect(result).toEqual({ ok: true, output: 'Echo: hello from the demo' });
+  expect(result).toEqual({ ok: true, output: `Echo: ${message}` });
   // The call has its lane on the timeline, and its detail shows the server's answer as text.
   const lane = page.locator('#timeline li.lane.call[data-name="mcp_echo"]');
   await expect(lane).toHaveAttribute('data-status', 'done');
   await lane.locator('.track').click();
-  await expect(page.locator('#timeline .detail-result')).toHaveText('Echo: hello from the demo');
+  await expect(page.locator('#timeline .detail-result')).toHaveText(`Echo: ${message}`);
+  expect(await page.locator('#timeline img, #chat img').count()).toBe(0);
+  expect(await page.evaluate(() => (window as { __mcpPwned?: boolean }).__mcpPwned ?? false)).toBe(false);
 
   // The token stays in this tab: sessionStorage, never localStorage or IndexedDB.
   expect(await page.evaluate(() => JSON.stringify({ ...sessionStorage }))).toContain(TOKEN);
