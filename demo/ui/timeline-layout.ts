@@ -192,6 +192,9 @@ export function layoutTimeline(events: readonly StampedEvent[], now: number): Ti
       }
       case 'tool_finished': {
         const lane = callLane(run, event.result.id, event.result.name, at);
+        // A spawn_leaf call that ended before its leaf showed up (say its snapshot could not be written) has none.
+        const waiting = unclaimedSpawns.indexOf(lane);
+        if (waiting >= 0) unclaimedSpawns.splice(waiting, 1);
         closeOpen(lane, at);
         lane.result = event.result;
         lane.end = at;
@@ -236,7 +239,8 @@ export function layoutTimeline(events: readonly StampedEvent[], now: number): Ti
   for (const run of runs.values()) if (run !== top && run.parentCallId === undefined) flatten(run);
 
   const first = events[0]?.at ?? now;
-  const last = status === 'running' ? now : Math.max(first, ...events.map((e) => e.at));
+  // Stamped on receipt, so in order: the last event is the latest.
+  const last = status === 'running' ? now : (events.at(-1)?.at ?? now);
   return { start: first, end: Math.max(last, first), lanes, status, ...(failure ? { failure } : {}) };
 }
 

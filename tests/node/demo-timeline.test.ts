@@ -174,6 +174,21 @@ describe('demo timeline layout', () => {
     ]);
   });
 
+  it('never nests a leaf under a spawn_leaf call that ended without one', () => {
+    const layout = layoutTimeline(
+      at(
+        [0, started],
+        [1, { type: 'tool_started', callId: 'broken', name: 'spawn_leaf', attempt: 1 }],
+        [2, { type: 'tool_finished', result: failed('broken', 'spawn_leaf', 'storage_error') }],
+        [3, { type: 'tool_started', callId: 'good', name: 'spawn_leaf', attempt: 1 }],
+        [4, { ...started, runId: 'L', leafId: 'L' }],
+        [5, { type: 'tool_started', callId: 'inner', name: 'search_notes', attempt: 1, leafId: 'L' }],
+      ),
+      9,
+    );
+    expect(layout.lanes.find((lane) => lane.id === 'inner')).toMatchObject({ parentCallId: 'good', depth: 1 });
+  });
+
   it('while a run goes on, open segments reach now; when it fails, unfinished calls end marked', () => {
     const events = at(
       [0, started],
