@@ -1,6 +1,7 @@
 // Settings → MCP servers: a server the person adds serves the assistant's calls. The server is
 // the reference one (server-everything), started here as `npm run mcp-demo-server` starts it,
 // on 127.0.0.1 and a free port: no network beyond this machine.
+import { createServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
 import { type EverythingServer, startEverythingServer } from '../tests/support/mcp-everything.js';
@@ -130,4 +131,28 @@ test('a server added with "ask me before every call": its calls wait for the app
   await expect(page.locator('#chat li.assistant').last()).toHaveText('Echoed once approved.');
   await expect(lane).toHaveAttribute('data-status', 'done');
   await expect(lane.locator('.seg[data-kind="approval"]')).toHaveCount(1);
+});
+
+test('Stop ends the wait for an MCP server that accepts the connection and never answers', async ({ page }) => {
+  // A server that takes the connection and says nothing.
+  const held: Socket[] = [];
+  const silent = createServer((socket) => held.push(socket));
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const { port } = silent.address() as { port: number };
+  try {
+    await openDemo(page);
+    await useFakeModel(page);
+    await addServer(page, `http://127.0.0.1:${port}/mcp`);
+    await expect(page.locator('#mcp-servers > li')).toHaveAttribute('data-state', 'pending');
+    await page.locator('#settings button[value="save"]').click();
+    await ask(page, 'Hello', false);
+    await expect(page.locator('body')).toHaveAttribute('data-run', 'running');
+    await expect.poll(() => held.length).toBeGreaterThan(1); // the settings' look and the runner's connection
+    await page.locator('#stop').click();
+    await expect(page.locator('body')).toHaveAttribute('data-run', 'idle');
+    await expect(page.locator('#chat li.error').last()).toHaveText('Stopped.');
+  } finally {
+    for (const socket of held) socket.destroy();
+    silent.close();
+  }
 });

@@ -107,7 +107,7 @@ async function makeRunner(settings: Settings, input: string, signal: AbortSignal
   for (const tool of pageTools) runner.tool(tool);
   try {
     await runner.workerTools(() => new Worker(new URL('../tools.worker.ts', import.meta.url), { type: 'module' }));
-    await connectMcpServers(runner, (text) => appendItem(chat(), 'error', text));
+    await connectMcpServers(runner, signal, (text) => appendItem(chat(), 'error', text));
   } catch (error) {
     runner.close();
     throw error;

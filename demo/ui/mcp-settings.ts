@@ -63,16 +63,31 @@ export function mcpServerConfigs(): McpServerConfig[] {
   return configs;
 }
 
-/** Connect `runner` to every listed server; one that cannot be reached is told through `problem` and the others still serve. */
-export async function connectMcpServers(runner: WorkerRunner, problem: (text: string) => void): Promise<void> {
+/**
+ * Connect `runner` to every listed server; one that cannot be reached is told through `problem`
+ * and the others still serve. `signal` (Stop) ends the wait for a server that does not answer:
+ * this then rejects with code `aborted`.
+ */
+export async function connectMcpServers(runner: WorkerRunner, signal: AbortSignal, problem: (text: string) => void): Promise<void> {
   for (const config of mcpServerConfigs()) {
     try {
-      await runner.mcp(config);
+      await untilAborted(runner.mcp(config), signal);
     } catch (error) {
+      if (signal.aborted) throw error;
       const { code, message } = asProblem(error);
       problem(`The MCP server ${redactURL(config.url)} is not available (${code}): ${message}`);
     }
   }
+}
+
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  const stopped = () => Object.assign(new Error('Stopped while connecting to an MCP server'), { code: 'aborted' });
+  if (signal.aborted) return Promise.reject(stopped());
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(stopped());
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 /**
