@@ -59,7 +59,16 @@ export class RunTimeline {
     this.root.dataset.status = layout.status;
     this.#status.textContent = statusText(layout);
     drawAxis(this.#axis, layout);
-    this.#lanes.replaceChildren(...layout.lanes.map((lane) => laneRow(lane, layout, lane.id === this.#selected)));
+    // Rows are redrawn whole: a focused row's label keeps the focus across the redraw.
+    const active = document.activeElement;
+    const focused = active && this.#lanes.contains(active) ? active.closest<HTMLElement>('li.lane')?.dataset.laneId : undefined;
+    const rows = layout.lanes.map((lane) => laneRow(lane, layout, lane.id === this.#selected));
+    this.#lanes.replaceChildren(...rows);
+    if (focused)
+      rows
+        .find((row) => row.dataset.laneId === focused)
+        ?.querySelector('button')
+        ?.focus();
     const chosen = layout.lanes.find((lane) => lane.id === this.#selected);
     this.#detail.hidden = !chosen;
     if (chosen) showDetail(this.#detail, chosen);

@@ -68,6 +68,17 @@ describe('the demo timeline, drawn', () => {
     expect((window as { __timelinePwned?: boolean }).__timelinePwned).toBeUndefined();
   });
 
+  it("keeps the focus on a row's label while the running timeline redraws", async () => {
+    const timeline = mount();
+    timeline.push({ type: 'run_started', runId: 'r', input: 'go' });
+    timeline.push({ type: 'tool_started', callId: 'a', name: 'search_notes', attempt: 1 });
+    await frame();
+    root.querySelector<HTMLButtonElement>('li.lane.call .lane-label')!.focus();
+    timeline.push({ type: 'tool_started', callId: 'b', name: 'read_page', attempt: 1 });
+    await frame();
+    expect(document.activeElement?.closest<HTMLElement>('li.lane')?.dataset.laneId).toBe('a');
+  });
+
   it('redraws live: a call that is still running is shown running, then finished', async () => {
     const timeline = mount();
     timeline.push({ type: 'run_started', runId: 'r', input: 'go' });
