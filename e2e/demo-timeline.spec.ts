@@ -30,6 +30,9 @@ test('the walkthrough as a timeline: a lane per call, parallel calls overlap, th
   await expect(remove).toHaveAttribute('data-status', 'approval');
   await expect(remove.locator('.seg[data-kind="approval"].open')).toHaveCount(1);
   await expect(page.locator('#timeline')).toHaveAttribute('data-status', 'running');
+  // Edits to the notes show as they happen, before the run ends; so do the statistics.
+  await expect(page.locator('#note-list li', { hasText: 'Lisbon packing list' })).toHaveCount(1);
+  await expect(page.locator('#stats tr', { hasText: 'visitors' })).toContainText('1435');
   await page.locator('#chat li.approval button.approve').click();
   await expect(page.locator('body')).toHaveAttribute('data-run', 'idle');
   await expect(page.locator('#timeline')).toHaveAttribute('data-status', 'finished');
