@@ -55,7 +55,7 @@ export { ChatRunner, type ChatRunnerOptions, type ChildRunOptions, type Run, typ
 export type { JsonOutputSchema, OutputOf, OutputSchema } from './runner/output.js';
 export type { ContextBudget } from './runner/context-budget.js';
 export { ConcurrencyBudget } from './runner/limiter.js';
-export { MemoryConversationStore, type ConversationStore } from './store/memory-conversation-store.js';
+export { MemoryConversationStore, type ConversationStore, type ConversationTail } from './store/memory-conversation-store.js';
 export type { RunEvent } from './runner/events.js';
 export type { RunResult } from './runner/run-result.js';
 export type { LeafOptions } from './leaf/leaf-options.js';

@@ -20,7 +20,11 @@ export type RunEvent = (
   /** A running call reports how far it is (an MCP server's progress notifications). */
   | { type: 'tool_progress'; callId: string; progress: number; total?: number; message?: string }
   | { type: 'usage'; usage: Usage }
-  /** Before a model turn: the oldest messages were left out of the request to fit the context budget (the stored conversation keeps them). */
+  /**
+   * Before a model turn: the oldest messages were left out of the request to fit the context budget
+   * (the stored conversation keeps them). `droppedMessages` counts them all, those a run on a long
+   * conversation did not read included; `tokensBefore` counts what the run read.
+   */
   | { type: 'context_trimmed'; droppedMessages: number; tokensBefore: number; tokensAfter: number }
   | { type: 'iteration_finished'; iteration: number; finishReason: FinishReason; toolCalls: number }
   | { type: 'run_finished'; result: RunResult }

@@ -15,11 +15,15 @@ export interface InterruptedRun {
 }
 
 /**
- * Read a conversation for a resume or its pending approvals. The one place resume reads a
- * stored conversation: a store that can read only its tail plugs in here.
+ * Read what the pending approvals of a conversation depend on: its end, back to its last reply
+ * (a store that reads a conversation's end, `loadTail`, reads no more; another is read whole).
  */
-export function loadConversation(store: ConversationStore, conversation: string): Promise<Message[]> {
-  return store.load(conversation);
+export async function loadConversation(store: ConversationStore, conversation: string): Promise<Message[]> {
+  if (!store.loadTail) return store.load(conversation);
+  for (let count = 64; ; count *= 4) {
+    const tail = await store.loadTail(conversation, count);
+    if (tail.start === 0 || tail.messages.some((m) => m.role === 'assistant')) return tail.messages;
+  }
 }
 
 /**

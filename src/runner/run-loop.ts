@@ -15,7 +15,6 @@ import type { Message } from '../core/types.js';
 import { modelTurn, type KeyedToolCall, type ModelTurn } from './model-turn.js';
 import { tooManyCalls } from './reply-limit.js';
 import { repairDanglingCalls } from './resume.js';
-import { loadConversation } from './interrupted.js';
 import { resumeBatch, resumePoint } from './resume-calls.js';
 import { RunSuspendedError } from '../errors/run-suspended-error.js';
 import { linkShared, type RunShared } from './run-shared.js';
@@ -25,6 +24,7 @@ import { formatErrorMessage, toolMessage } from './tool-message.js';
 import { errorMessage } from '../util/error-message.js';
 import { InvalidOutputError } from '../errors/invalid-output-error.js';
 import { fitContext } from './context-fit.js';
+import { readHistory, type History } from './history.js';
 import { answerFormat } from './answer-format.js';
 import { outputInstructions, outputNote, type OutputSpec } from './output.js';
 
@@ -58,11 +58,10 @@ export interface LoopContext extends DispatchContext {
 export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   const { agent, signal } = ctx;
   const store = agent.conversations;
-  const history = ctx.history ? [...ctx.history] : ctx.conversation ? await loadConversation(store, ctx.conversation) : [];
-  const startLength = history.length;
+  const { messages: history, length: startLength, skipped } = await startingHistory(ctx);
   const resumed = ctx.resume ? resumePoint(history, ctx) : undefined;
   const opening: Message[] = resumed ? [] : await repairDanglingCalls(history, ctx.journal, (name) => journalsEveryCall(agent, name), agent.maxResultChars);
-  if (!resumed && history.length === 0 && agent.preamble) opening.push({ role: 'system', content: agent.preamble });
+  if (!resumed && startLength === 0 && agent.preamble) opening.push({ role: 'system', content: agent.preamble });
   if (!resumed) opening.push({ role: 'user', content: ctx.input });
   const messages = [...history, ...opening];
   // Where the run's user message sits: trimming for a small context never drops it.
@@ -96,7 +95,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
     // This turn's conversation, for the engine and the tools alike: the loop appends to `messages`, never to it.
     const scope = turnScope(ctx, messages);
     // On the last allowed turn nothing starts early: calls it asks for are never run.
-    const turn = await askModel(ctx, scope, iteration < ctx.maxIterations, userAt);
+    const turn = await askModel(ctx, scope, iteration < ctx.maxIterations, { userAt, skipped });
     usage = addUsage(usage, turn.usage);
     const assistant: Message = { role: 'assistant', content: turn.rawText, ...(turn.provider ? { provider: turn.provider } : {}) };
     const wantsMore = turn.calls.length > 0 || turn.errors.length > 0;
@@ -122,6 +121,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
       }
       ctx.emit({ type: 'iteration_finished', iteration, finishReason: turn.finishReason, toolCalls: 0 });
       const result: RunResult = { runId: ctx.runId, text, messages, iterations: iteration, toolResults };
+      if (skipped > 0) result.skippedMessages = skipped;
       if (checked?.ok) result.output = checked.value;
       if (usage) result.usage = usage;
       return result;
@@ -156,6 +156,13 @@ function journalsEveryCall(agent: Agent, name: string): boolean {
   return tool?.idempotent === false || tool?.needsApproval === true;
 }
 
+/** What the run starts from: a leaf's snapshot, the stored conversation (or the end of it a request can hold), or nothing. */
+async function startingHistory(ctx: LoopContext): Promise<History> {
+  if (ctx.history) return { messages: [...ctx.history], length: ctx.history.length, skipped: 0 };
+  if (!ctx.conversation) return { messages: [], length: 0, skipped: 0 };
+  return readHistory(ctx.agent, ctx.conversation, ctx.signal);
+}
+
 /** Whether the run was stopped by `run.suspend()`. */
 function suspended(signal: AbortSignal): boolean {
   return signal.aborted && isAmbiError(signal.reason) && signal.reason.code === 'suspended';
@@ -179,7 +186,7 @@ function runOrRefuse(call: KeyedToolCall, at: number, turn: ModelTurn, ctx: Loop
 }
 
 /** One model turn; an engine failure stops the calls that started early before it propagates. */
-async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean, userAt: number): Promise<ModelTurn> {
+async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean, at: { userAt: number; skipped: number }): Promise<ModelTurn> {
   const { agent, signal } = ctx;
   if (signal.aborted) throw new RunAbortedError(signal.reason);
   // Made when the first call starts early: a turn that starts none (say the answer) makes no signal,
@@ -196,7 +203,8 @@ async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean, 
       engine: agent.engine,
       counter: agent.tokens,
       messages: scope.messages,
-      userAt,
+      userAt: at.userAt,
+      unread: at.skipped,
       addition,
       tools,
       emit: ctx.emit,
