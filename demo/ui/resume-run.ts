@@ -1,8 +1,8 @@
 // After a reload (or in a second tab): the conversation's interrupted run comes back. Its waiting
 // approvals are listed from the database at once; the run is then resumed, which waits for the
 // conversation's lock if another tab is running it, and asks again in this tab only if it gets there.
-import { isAmbiError } from 'ambi-web/worker';
-import { conversationId, follow, makeRunner } from './assistant.js';
+import { createWorkerRunner, isAmbiError, scriptedEngine } from 'ambi-web/worker';
+import { conversationId, DATABASE, follow, makeRunner } from './assistant.js';
 import { appendItem, asProblem, describeError } from './render.js';
 import { loadSettings } from './settings.js';
 
@@ -15,10 +15,16 @@ export async function resumeInterrupted(chat: HTMLElement): Promise<void> {
   let runner: Awaited<ReturnType<typeof makeRunner>> | undefined;
   let waiting: HTMLLIElement | undefined;
   try {
-    runner = await makeRunner(settings, '', new AbortController().signal, RESUMED_OFFLINE);
     const conversation = conversationId();
-    const pending = await runner.pendingApprovals(conversation);
+    // Listed by a bare runner on the database: no model is loaded (a local one would download) unless something waits.
+    // A store that cannot be read is already told by the history above: nothing is resumed then.
+    const lister = createWorkerRunner({ engine: scriptedEngine([]), database: DATABASE, validation: 'no-eval' });
+    const pending = await lister
+      .pendingApprovals(conversation)
+      .catch(() => [])
+      .finally(() => lister.close());
     if (pending.length === 0) return;
+    runner = await makeRunner(settings, '', new AbortController().signal, RESUMED_OFFLINE);
     waiting = appendItem(chat, 'tool resume', `Interrupted: ${pending.map((p) => p.call.name).join(', ')} waits for your approval. Resuming…`);
     const run = runner.resume(conversation);
     // The card comes with the run's own approval_requested: never from the listing, so a call answered elsewhere is never asked here.

@@ -1,4 +1,5 @@
 import type { ApprovalStore, RecordedDecision } from '../store/approval-types.js';
+import { untilAborted } from '../util/abort-source.js';
 import { errorMessage } from '../util/error-message.js';
 import type { ApprovalDecision, Approvals } from './approvals.js';
 import type { RunEvent } from './events.js';
@@ -73,11 +74,12 @@ async function record(durable: DurableApprovals, call: KeyedToolCall, decision: 
     );
 }
 
-/** A store operation whose failure becomes a `warning` event (and `undefined`). */
+/** A store operation whose failure becomes a `warning` event (and `undefined`); it races the run's signal, so Stop never waits on a store. */
 async function quietly<T>(ctx: AskContext, operation: () => Promise<T>): Promise<T | undefined> {
   try {
-    return await operation();
+    return await untilAborted(operation(), ctx.signal);
   } catch (error) {
+    if (ctx.signal.aborted) throw error;
     ctx.emit({ type: 'warning', code: 'approval_not_stored', message: `An approval could not be stored with its conversation: ${errorMessage(error)}` });
     return undefined;
   }

@@ -47,7 +47,7 @@ export async function dispatchCall(asked: KeyedToolCall, ctx: DispatchContext, s
   const tool = entry?.tool;
   const rule = tool?.needsApproval;
   const releases: Array<() => void> = [];
-  const journaled = tool?.idempotent === false ? ctx.journal : undefined;
+  let journaled = tool?.idempotent === false ? ctx.journal : undefined;
   let decoded: DecodedArgs | undefined;
   try {
     // Decoded up front only where the arguments decide something (the call then runs with them,
@@ -65,6 +65,8 @@ export async function dispatchCall(asked: KeyedToolCall, ctx: DispatchContext, s
         const why = decision.reason ? `: ${decision.reason}` : '';
         return stopped(call, ctx, started, 'denied', `The user denied this call to "${call.name}"${why}`);
       }
+      // An approved call runs once, whatever the reloads: journalled even when its tool is idempotent.
+      journaled ??= ctx.journal;
       if (decision.arguments !== undefined && entry) {
         // Validated again, as the model's were: edited arguments that do not fit never reach the tool.
         call = { ...call, arguments: decision.arguments };

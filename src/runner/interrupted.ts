@@ -6,6 +6,9 @@ import type { PendingApproval } from '../store/approval-types.js';
 export interface InterruptedRun {
   /** Calls without a result, in call order (empty: the run stopped before the model's next turn). */
   calls: ToolCall[];
+  /** Where each of `calls` sits in its reply, and how many calls the reply made: the reply's limit still holds. */
+  positions: number[];
+  replyCalls: number;
   /** Where the run's user message sits (trimming for a small context never drops it). */
   userAt: number;
   input: string;
@@ -33,19 +36,22 @@ export function interruptedRun(history: readonly Message[]): InterruptedRun | un
   if (!last || last.role === 'system' || (last.role === 'user' && last.origin === 'runtime')) return undefined;
   const at = history.findLastIndex((m) => m.role === 'assistant');
   const reply = history[at] as AssistantMessage | undefined;
-  const calls = reply ? danglingCalls(history, at, reply) : [];
-  if (last.role === 'assistant' && calls.length === 0) return undefined;
+  const positions = reply ? danglingCalls(history, at, reply) : [];
+  if (last.role === 'assistant' && positions.length === 0) return undefined;
+  const replyCalls = reply?.toolCalls ?? [];
   const userAt = Math.max(
     0,
     history.findLastIndex((m) => m.role === 'user' && m.origin !== 'runtime'),
   );
   const user = history[userAt];
-  return { calls, userAt, input: user?.role === 'user' ? user.content : '' };
+  const input = user?.role === 'user' ? user.content : '';
+  return { calls: positions.map((i) => replyCalls[i]!), positions, replyCalls: replyCalls.length, userAt, input };
 }
 
-function danglingCalls(history: readonly Message[], at: number, reply: AssistantMessage): ToolCall[] {
+/** The positions, in its reply, of the calls that have no result. */
+function danglingCalls(history: readonly Message[], at: number, reply: AssistantMessage): number[] {
   const answered = new Set(history.slice(at + 1).flatMap((m) => (m.role === 'tool' ? [m.toolCallId] : [])));
-  return (reply.toolCalls ?? []).filter((call) => !answered.has(call.id));
+  return (reply.toolCalls ?? []).flatMap((call, i) => (answered.has(call.id) ? [] : [i]));
 }
 
 /** The approvals a resume would ask again: recorded requests, undecided, of calls that still have no result. */
@@ -53,9 +59,11 @@ export async function pendingApprovals(store: ConversationStore, conversation: s
   const approvals = store.approvals;
   const interrupted = interruptedRun(await loadConversation(store, conversation));
   if (!approvals || !interrupted || interrupted.calls.length === 0) return [];
-  const waiting = new Set(interrupted.calls.map((call) => call.id));
+  // The call as the conversation holds it: the record only says that it waits, and since when.
+  const waiting = new Map(interrupted.calls.map((call) => [call.id, call]));
   const records = await approvals.list(conversation);
-  return records
-    .filter((record) => waiting.has(record.callId) && !record.decision)
-    .map(({ callId, call, leafId, requestedAt }) => ({ callId, call, ...(leafId ? { leafId } : {}), requestedAt }));
+  return records.flatMap(({ callId, leafId, requestedAt, decision }) => {
+    const call = waiting.get(callId);
+    return call && !decision ? [{ callId, call, ...(leafId ? { leafId } : {}), requestedAt }] : [];
+  });
 }

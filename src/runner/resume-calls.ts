@@ -1,20 +1,48 @@
-import type { ToolCall, ToolResult } from '../core/types.js';
+import type { Message, ToolCall, ToolResult } from '../core/types.js';
+import { NothingToResumeError } from '../errors/nothing-to-resume-error.js';
 import type { JournalEntry } from '../store/types.js';
 import { toolFailure } from '../tools/tool-failure.js';
 import type { RunScope } from '../tools/types.js';
 import { dispatchCall, type DispatchContext } from './dispatch.js';
+import { interruptedRun, type InterruptedRun } from './interrupted.js';
+import { tooManyCalls } from './reply-limit.js';
+import type { RunShared } from './run-shared.js';
+
+/** Where a resumed run picks up; refused (`nothing_to_resume`) when nothing was interrupted. */
+export function resumePoint(history: readonly Message[], ctx: { conversation?: string; shared: RunShared }): InterruptedRun {
+  const found = interruptedRun(history);
+  if (!found) throw new NothingToResumeError(ctx.conversation ?? '');
+  // The calls keep their ids: new calls of the run never take one of them.
+  for (const call of found.calls) ctx.shared.callIds.claim(call.id);
+  return found;
+}
+
+/** The results of the interrupted reply's calls that had none, in call order. */
+export function resumeBatch(resumed: InterruptedRun, ctx: DispatchContext & { shared: RunShared }, scope: RunScope): Promise<ToolResult[]> {
+  const limit = ctx.shared.maxCallsPerReply;
+  return Promise.all(
+    resumed.calls.map((call, i) => {
+      if (resumed.positions[i]! < limit) return resumeCall(call, ctx, scope);
+      // A call past its reply's limit was never going to run: a resume does not run it either.
+      const result = tooManyCalls(call, resumed.replyCalls, limit);
+      ctx.emit({ type: 'tool_finished', result });
+      return result;
+    }),
+  );
+}
 
 /**
  * The result of one call an interrupted run left without one, when that run is resumed.
  * A non-idempotent call is looked up in the journal first: its recorded result is used; one
  * that started and has no end is not run again (`outcome_unknown`, or `leaf_interrupted` for a
  * leaf); one the journal proves never started runs now (asking for approval first, or using
- * the decision recorded before the reload). An idempotent call simply runs (again).
+ * the decision recorded before the reload). An idempotent call that needs no approval simply runs (again).
  */
 export async function resumeCall(call: ToolCall, ctx: DispatchContext, scope: RunScope): Promise<ToolResult> {
   const tool = ctx.tools.registry.get(call.name);
   const key = call.idempotencyKey;
-  if (tool?.idempotent !== false) return dispatchCall({ ...call, idempotencyKey: key ?? crypto.randomUUID() }, ctx, scope);
+  // An idempotent call simply runs again, unless it needs approval: an approved call is journalled, and runs once.
+  if (tool?.idempotent !== false && !tool?.needsApproval) return dispatchCall({ ...call, idempotencyKey: key ?? crypto.randomUUID() }, ctx, scope);
   const entry = await journalEntry(ctx, key);
   // No entry where the journal has one for every started call: it never started.
   if (key && (entry === null || (entry === undefined && (await neverStarted(call, ctx))))) return dispatchCall({ ...call, idempotencyKey: key }, ctx, scope);

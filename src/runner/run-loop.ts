@@ -15,9 +15,7 @@ import type { Message } from '../core/types.js';
 import { modelTurn, type KeyedToolCall, type ModelTurn } from './model-turn.js';
 import { tooManyCalls } from './reply-limit.js';
 import { repairDanglingCalls } from './resume.js';
-import { interruptedRun, type InterruptedRun } from './interrupted.js';
-import { resumeCall } from './resume-calls.js';
-import { NothingToResumeError } from '../errors/nothing-to-resume-error.js';
+import { resumeBatch, resumePoint } from './resume-calls.js';
 import { RunSuspendedError } from '../errors/run-suspended-error.js';
 import { linkShared, type RunShared } from './run-shared.js';
 import { effectiveToolChoice } from './tool-choice.js';
@@ -62,9 +60,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   const store = agent.conversations;
   const { messages: history, length: startLength, skipped } = await startingHistory(ctx);
   const resumed = ctx.resume ? resumePoint(history, ctx) : undefined;
-  const opening: Message[] = resumed
-    ? []
-    : await repairDanglingCalls(history, ctx.journal, (name) => agent.tools.registry.get(name)?.idempotent === false, agent.maxResultChars);
+  const opening: Message[] = resumed ? [] : await repairDanglingCalls(history, ctx.journal, (name) => journalsEveryCall(agent, name), agent.maxResultChars);
   if (!resumed && startLength === 0 && agent.preamble) opening.push({ role: 'system', content: agent.preamble });
   if (!resumed) opening.push({ role: 'user', content: ctx.input });
   const messages = [...history, ...opening];
@@ -89,18 +85,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
     if (signal.aborted) throw new RunAbortedError(signal.reason);
   };
   if (resumed && resumed.calls.length > 0) {
-    const scope = linkShared(
-      {
-        runId: ctx.runId,
-        messages: [...messages],
-        emit: ctx.emit,
-        depth: ctx.depth,
-        concurrency: ctx.concurrency,
-        ...(ctx.budget ? { budget: ctx.budget } : {}),
-      },
-      ctx.shared,
-    );
-    const results = await Promise.all(resumed.calls.map((call) => resumeCall(call, ctx, scope)));
+    const results = await resumeBatch(resumed, ctx, turnScope(ctx, messages));
     await finishBatch(
       results.map((result) => toolMessage(result, agent.maxResultChars)),
       results,
@@ -108,17 +93,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   }
   for (let iteration = 1; ; iteration++) {
     // This turn's conversation, for the engine and the tools alike: the loop appends to `messages`, never to it.
-    const scope: RunScope = linkShared(
-      {
-        runId: ctx.runId,
-        messages: [...messages],
-        emit: ctx.emit,
-        depth: ctx.depth,
-        concurrency: ctx.concurrency,
-        ...(ctx.budget ? { budget: ctx.budget } : {}),
-      },
-      ctx.shared,
-    );
+    const scope = turnScope(ctx, messages);
     // On the last allowed turn nothing starts early: calls it asks for are never run.
     const turn = await askModel(ctx, scope, iteration < ctx.maxIterations, { userAt, skipped });
     usage = addUsage(usage, turn.usage);
@@ -160,20 +135,32 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   }
 }
 
+/** One turn's scope: a snapshot of the conversation, tied to what the run shares with its leaves. */
+function turnScope(ctx: LoopContext, messages: readonly Message[]): RunScope {
+  return linkShared(
+    {
+      runId: ctx.runId,
+      messages: [...messages],
+      emit: ctx.emit,
+      depth: ctx.depth,
+      concurrency: ctx.concurrency,
+      ...(ctx.budget ? { budget: ctx.budget } : {}),
+    },
+    ctx.shared,
+  );
+}
+
+/** Whether every started call of a tool has a journal entry: a non-idempotent tool's, and one that always asks (approved calls are journalled). */
+function journalsEveryCall(agent: Agent, name: string): boolean {
+  const tool = agent.tools.registry.get(name);
+  return tool?.idempotent === false || tool?.needsApproval === true;
+}
+
 /** What the run starts from: a leaf's snapshot, the stored conversation (or the end of it a request can hold), or nothing. */
 async function startingHistory(ctx: LoopContext): Promise<History> {
   if (ctx.history) return { messages: [...ctx.history], length: ctx.history.length, skipped: 0 };
   if (!ctx.conversation) return { messages: [], length: 0, skipped: 0 };
   return readHistory(ctx.agent, ctx.conversation, ctx.signal);
-}
-
-/** Where a resumed run picks up; refused (`nothing_to_resume`) when nothing was interrupted. */
-function resumePoint(history: readonly Message[], ctx: LoopContext): InterruptedRun {
-  const found = interruptedRun(history);
-  if (!found) throw new NothingToResumeError(ctx.conversation ?? '');
-  // The calls keep their ids: new calls of the run never take one of them.
-  for (const call of found.calls) ctx.shared.callIds.claim(call.id);
-  return found;
 }
 
 /** Whether the run was stopped by `run.suspend()`. */

@@ -1,7 +1,6 @@
 import { checkDecision, checkIds, checkPending } from './approval-rules.js';
 import type { ApprovalRecord, ApprovalStore, PendingApproval, RecordedDecision, StandingDecision } from './approval-types.js';
-import { toStorageError } from './storage-failure.js';
-import { invalidValue } from './storage-failure.js';
+import { invalidValue, toStorageError } from './storage-failure.js';
 
 /** Approvals in memory, next to a MemoryConversationStore's conversations; same rules and errors as IndexedDB. */
 export class MemoryApprovalStore implements ApprovalStore {
@@ -37,6 +36,7 @@ export class MemoryApprovalStore implements ApprovalStore {
   }
 
   async forget(conversation: string, callIds: readonly string[]): Promise<void> {
+    checkIds(conversation, '-', 'forget approvals');
     const records = this.#records.get(conversation);
     for (const id of callIds) records?.delete(id);
   }
@@ -49,6 +49,7 @@ export class MemoryApprovalStore implements ApprovalStore {
   }
 
   async standing(conversation: string, tool: string): Promise<StandingDecision | undefined> {
+    checkIds(conversation, tool, `read the standing decision for tool "${String(tool)}"`);
     const found = this.#standing.get(JSON.stringify([conversation, tool]));
     return found && structuredClone(found);
   }

@@ -129,6 +129,62 @@ describe('resume through the WorkerRunner, on real IndexedDB', () => {
     expect(ran).toEqual(['one', 'two']);
   });
 
+  it('suspend() while a page tool runs aborts it and journals it: the resume reports it aborted and does not run it again', async () => {
+    const database = databases.fresh();
+    let started = 0;
+    let aborted = 0;
+    const upload = defineTool({
+      name: 'upload',
+      description: 'Upload the notes',
+      parameters: { type: 'object' },
+      idempotent: false,
+      call: (_args, { signal }) => {
+        started++;
+        return new Promise((_, reject) =>
+          signal.addEventListener('abort', () => {
+            aborted++;
+            reject(signal.reason);
+          }),
+        );
+      },
+    });
+    const first = runners.keep(
+      createWorkerRunner({ engine: scriptedEngine([{ toolCalls: [{ id: 'up', name: 'upload', arguments: {} }] }]), database }).tool(upload),
+    );
+    const run = first.run('upload', { conversation: 'notes' });
+    await collect(run, (e) => e.type === 'tool_started' && run.suspend());
+    expect(isAmbiError(await run.result.catch((e: unknown) => e), 'suspended')).toBe(true);
+    expect([started, aborted]).toEqual([1, 1]);
+
+    const second = runners.keep(createWorkerRunner({ engine: scriptedEngine(['The upload was stopped.']), database }).tool(upload));
+    const result = await second.resume('notes').result;
+    expect(started).toBe(1);
+    expect(result.toolResults).toMatchObject([{ id: 'up', ok: false, error: { code: 'aborted' } }]);
+    expect(result.text).toBe('The upload was stopped.');
+  });
+
+  it('a leaf cut off while its call waited for approval: not listed, and resumed as leaf_interrupted; its call never runs', async () => {
+    const database = databases.fresh();
+    const ran: string[] = [];
+    const first = runners.keep(
+      createWorkerRunner({
+        engine: scriptedEngine([{ toolCalls: [{ id: 'job', name: 'spawn_leaf', arguments: { task: 'remove old notes' } }] }, removeCall('leafdel', 'old')]),
+        database,
+        leaf: {},
+      }).tool(removeTool(ran)),
+    );
+    const run = first.run('tidy', { conversation: 'notes' });
+    for await (const event of run.events) if (event.type === 'approval_requested' && event.leafId) first.close();
+    await run.result.catch(() => undefined);
+
+    const second = runners.keep(createWorkerRunner({ engine: scriptedEngine(['The helper was cut off.']), database, leaf: {} }).tool(removeTool(ran)));
+    expect(await second.pendingApprovals('notes')).toEqual([]);
+    const result = await second.resume('notes').result;
+    expect(ran).toEqual([]);
+    expect(result.toolResults).toMatchObject([{ id: 'job', ok: false, error: { code: 'leaf_interrupted' } }]);
+    expect(result.text).toBe('The helper was cut off.');
+  });
+
   it('edited arguments cross to the worker: the page tool runs with them', async () => {
     const database = databases.fresh();
     const ran: string[] = [];

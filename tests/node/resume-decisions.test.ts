@@ -8,6 +8,7 @@ import {
   MemorySnapshotStore,
   MemoryToolCallJournal,
   scriptedEngine,
+  type Engine,
   type RunEvent,
   type ScriptedReply,
 } from '../../src/index.js';
@@ -92,6 +93,94 @@ describe('run.suspend()', () => {
     });
     expect(isAmbiError(await waiting.result.catch((e: unknown) => e), 'suspended')).toBe(true);
     expect((await stores.conversations.load('notes')).filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['first']);
+  });
+});
+
+describe('an approved call runs once', () => {
+  it('an approved idempotent call that ran before the page went away is not run again on resume', async () => {
+    const stores = sharedStores();
+    const page = stores.page();
+    let exports = 0;
+    const share = defineTool({
+      name: 'share',
+      description: 'Share the note with a colleague',
+      parameters: { type: 'object' },
+      idempotent: true,
+      needsApproval: true,
+      call: () => {
+        // The result is journalled; the page goes away before the conversation stores it.
+        page.crash('conversation');
+        return `shared ${++exports}`;
+      },
+    });
+    const agent = (await Agent.make(scriptedEngine([{ toolCalls: [{ id: 'sh', name: 'share', arguments: {} }] }]), page)).tool(share);
+    const run = new ChatRunner().run(agent, 'share it', { conversation: 'notes' });
+    await collect(run, (e) => e.type === 'approval_requested' && run.approve(e.call.id));
+    await run.result.catch(() => undefined);
+    expect(exports).toBe(1);
+
+    const again = (await Agent.make(scriptedEngine(['Shared.']), stores)).tool(share);
+    const resumed = new ChatRunner().resume(again, 'notes');
+    const events = await collect(resumed);
+    const result = await resumed.result;
+    expect(exports).toBe(1);
+    expect(ofType(events, 'approval_requested')).toEqual([]);
+    expect(result.toolResults).toMatchObject([{ id: 'sh', ok: true, output: 'shared 1' }]);
+  });
+});
+
+describe('a new run after an interrupted one', () => {
+  it('tells the model a call that waited for approval did not run, even when its tool is idempotent', async () => {
+    const stores = sharedStores();
+    const page = stores.page();
+    let shares = 0;
+    const share = defineTool({ name: 'share', description: 'x', parameters: { type: 'object' }, idempotent: true, needsApproval: true, call: () => ++shares });
+    const first = (await Agent.make(scriptedEngine([{ toolCalls: [{ id: 'sh', name: 'share', arguments: {} }] }]), page)).tool(share);
+    const run = new ChatRunner().run(first, 'share', { conversation: 'notes' });
+    await collect(run, (e) => {
+      if (e.type !== 'approval_requested') return;
+      page.crash();
+      run.abort();
+    });
+    await run.result.catch(() => undefined);
+    const again = (await Agent.make(scriptedEngine(['OK.']), stores)).tool(share);
+    await new ChatRunner().run(again, 'never mind', { conversation: 'notes' }).result;
+    const told = (await stores.conversations.load('notes')).find((m) => m.role === 'tool');
+    expect(told && JSON.parse(told.content).error.code).toBe('aborted');
+    expect(shares).toBe(0);
+  });
+});
+
+describe('run.suspend() during a model turn', () => {
+  it('stops the turn, rejects with suspended, and a resume asks the model again for the person’s message', async () => {
+    const conversations = new MemoryConversationStore();
+    // The first turn streams until its signal aborts; the next one answers.
+    let turns = 0;
+    let streaming!: () => void;
+    const started = new Promise<void>((resolve) => (streaming = resolve));
+    const engine: Engine = {
+      nativeTools: true,
+      async *stream(request) {
+        if (++turns === 1) {
+          streaming();
+          await new Promise((_, reject) => request.signal?.addEventListener('abort', () => reject(request.signal?.reason)));
+        }
+        yield { type: 'text', text: 'Hello again.' };
+        yield { type: 'finish', reason: 'stop' };
+      },
+    };
+    const agent = await Agent.make(engine, { conversations });
+    const runner = new ChatRunner();
+    const run = runner.run(agent, 'hello', { conversation: 'turn' });
+    void started.then(() => run.suspend());
+    expect(isAmbiError(await run.result.catch((e: unknown) => e), 'suspended')).toBe(true);
+    expect((await conversations.load('turn')).map((m) => m.role)).toEqual(['user']);
+    const resumed = runner.resume(agent, 'turn');
+    const events = await collect(resumed);
+    expect((await resumed.result).text).toBe('Hello again.');
+    expect(events[0]).toMatchObject({ type: 'run_started', input: 'hello' });
+    expect((await conversations.load('turn')).map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(turns).toBe(2);
   });
 });
 
@@ -291,4 +380,95 @@ describe('hostile callers and models around resume', () => {
     expect((await run.result).toolResults).toMatchObject([{ id: 'a', ok: false, error: { code: 'denied' } }]);
     expect(ran).toEqual([]);
   });
+
+  it('a stored call of a non-idempotent tool without an idempotency key is never run on resume (outcome_unknown)', async () => {
+    const stores = sharedStores();
+    let sent = 0;
+    const send = defineTool({ name: 'send', description: 'x', parameters: { type: 'object' }, idempotent: false, call: () => ++sent });
+    await stores.conversations.append('notes', [
+      { role: 'user', content: 'send' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 's', name: 'send', arguments: {} }] },
+    ]);
+    const agent = (await Agent.make(scriptedEngine(['Not sure it went.']), stores)).tool(send);
+    const result = await new ChatRunner().resume(agent, 'notes').result;
+    expect(sent).toBe(0);
+    expect(result.toolResults).toMatchObject([{ id: 's', ok: false, error: { code: 'outcome_unknown' } }]);
+  });
+
+  it('a resumed call whose tool is gone gets unknown_tool, and the run goes on', async () => {
+    const stores = sharedStores();
+    await stores.conversations.append('notes', [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'x', name: 'vanished', arguments: {}, idempotencyKey: 'k' }] },
+    ]);
+    const agent = await Agent.make(scriptedEngine(['That tool is gone.']), stores);
+    const result = await new ChatRunner().resume(agent, 'notes').result;
+    expect(result.toolResults).toMatchObject([{ id: 'x', ok: false, error: { code: 'unknown_tool' } }]);
+    expect(result.text).toBe('That tool is gone.');
+  });
+
+  it('a resume keeps the reply limit: calls of the interrupted reply past maxCallsPerReply are not run (too_many_calls)', async () => {
+    const stores = sharedStores();
+    let reads = 0;
+    const read = defineTool({ name: 'read', description: 'x', parameters: { type: 'object' }, idempotent: true, call: () => ++reads });
+    const toolCalls = Array.from({ length: 5 }, (_, i) => ({ id: `r${i}`, name: 'read', arguments: {}, idempotencyKey: `k${i}` }));
+    await stores.conversations.append('notes', [
+      { role: 'user', content: 'read a lot' },
+      { role: 'assistant', content: '', toolCalls },
+    ]);
+    const agent = (await Agent.make(scriptedEngine(['Read two.']), stores)).tool(read);
+    const result = await new ChatRunner().resume(agent, 'notes', { maxCallsPerReply: 2 }).result;
+    expect(reads).toBe(2);
+    expect(result.toolResults.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual(['ok', 'ok', 'too_many_calls', 'too_many_calls', 'too_many_calls']);
+  });
+
+  it('an approval store that never answers does not keep abort from stopping the run', async () => {
+    const conversations = new MemoryConversationStore();
+    const hanging = { ...bound(conversations.approvals), standing: () => new Promise<never>(() => {}) };
+    const store = {
+      load: (id: string) => conversations.load(id),
+      append: conversations.append.bind(conversations),
+      truncate: conversations.truncate.bind(conversations),
+      approvals: hanging,
+    };
+    const ran: string[] = [];
+    const agent = (await Agent.make(scriptedEngine([removeCall('a', 'x')]), { conversations: store })).tool(approvedRemove(ran));
+    const run = new ChatRunner().run(agent, 'remove', { conversation: 'notes' });
+    await collect(run, (e) => e.type === 'tool_call' && run.abort('stop'));
+    expect(isAmbiError(await run.result.catch((e: unknown) => e), 'aborted')).toBe(true);
+    expect(ran).toEqual([]);
+  });
 });
+
+describe('what pendingApprovals shows', () => {
+  it('the call as the conversation holds it, never a record’s other version of it', async () => {
+    const stores = sharedStores();
+    await stores.conversations.append('notes', [
+      { role: 'user', content: 'remove' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'remove', arguments: { note: 'draft' }, idempotencyKey: 'k' }] },
+    ]);
+    // A record written by something else, naming the same call with other arguments.
+    await stores.conversations.approvals.request('notes', {
+      callId: 'a',
+      call: { id: 'a', name: 'remove', arguments: { note: 'everything' } },
+      requestedAt: 7,
+    });
+    const agent = await Agent.make(scriptedEngine([]), stores);
+    expect(await new ChatRunner().pendingApprovals(agent, 'notes')).toEqual([
+      { callId: 'a', call: { id: 'a', name: 'remove', arguments: { note: 'draft' }, idempotencyKey: 'k' }, requestedAt: 7 },
+    ]);
+  });
+});
+
+/** An ApprovalStore's methods bound to it, to override one. */
+function bound(store: MemoryConversationStore['approvals']) {
+  return {
+    request: store.request.bind(store),
+    decide: store.decide.bind(store),
+    get: store.get.bind(store),
+    list: store.list.bind(store),
+    forget: store.forget.bind(store),
+    setStanding: store.setStanding.bind(store),
+    standing: store.standing.bind(store),
+  };
+}
