@@ -6,7 +6,7 @@ import type { OutputSchema } from '../../runner/output.js';
 import type { StandardSchemaV1 } from '../../validation/standard-schema.js';
 import { finishOnPage, wireOutput } from './page-output.js';
 import { checkCount, checkRunOptions } from '../../runner/check-options.js';
-import { failureError } from '../../runner/run-failure.js';
+import { failureError, type RunFailure } from '../../runner/run-failure.js';
 import { EventChannel } from '../../runner/events.js';
 import type { RunResult } from '../../runner/run-result.js';
 import { onAbort } from '../../util/abort-source.js';
@@ -254,7 +254,7 @@ export class WorkerRunner {
   }
 
   /** Close a run's events (with a `run_failed` first, which also settles its result, when the worker is gone) and forget it. */
-  #endRun(runId: string, run: PageRun, failure?: { code: string; message: string }): void {
+  #endRun(runId: string, run: PageRun, failure?: RunFailure): void {
     if (this.#runs.get(runId) !== run) return;
     this.#runs.delete(runId);
     run.unhook?.();
