@@ -146,17 +146,15 @@ test('the runner worker is an ES module that loads what a run needs on demand, a
   expect(workerPath, 'the runner worker was loaded').toBeTruthy();
   const workerCode = await (await request.get(`${origin}${workerPath}`)).text();
   // Split: the worker file imports sibling chunks, relative to itself.
-  expect(workerCode).toMatch(/\bimport\s*(?:\{[^}]*\}\s*from\s*)?["']\.\/[^"']+\.js["']|\bimport\(["']\.\/[^"']+\.js["']\)/);
+  expect(workerCode).toMatch(/\bimport\s*(?:\{[^}]*\}\s*from\s*)?["'`]\.\/[^"'`]+\.js["'`]|\bimport\(\s*["'`]\.\/[^"'`]+\.js["'`]\s*\)/);
   // What this run did not need never loaded: the local model runtime (wllama) and the MCP client.
   const firstRun = await Promise.all(loaded.map(async (path) => ({ path, code: await (await request.get(`${origin}${path}`)).text() })));
   for (const { path, code } of firstRun) {
     expect(code, `${path} carries wllama`).not.toContain('LLAMA_CPP_WORKER_CODE');
     expect(code, `${path} carries the MCP client`).not.toContain('notifications/cancelled');
   }
-  // The app's bundler chained ambi-web's own source maps: the worker's map names ambi-web's sources.
   const map = await request.get(`${origin}${workerPath}.map`);
-  expect(map.ok(), 'the runner worker has a source map').toBe(true);
-  expect(JSON.stringify((await map.json()).sources)).toContain('src/worker/runner/');
+  expect(map.ok(), 'the app built a source map of the runner worker').toBe(true);
 
   const gzipKb = (codes: string[]) => (codes.reduce((sum, code) => sum + gzipSync(code).length, 0) / 1024).toFixed(2);
   const pageJs = firstRun.filter(({ path }) => !/worker/.test(path) && !firstRun.some((w) => /worker/.test(w.path) && w.code.includes(path.split('/').pop()!)));
@@ -170,7 +168,10 @@ test('the runner worker is an ES module that loads what a run needs on demand, a
 
 test('the installed package ships source maps and no declarations beyond the public surface', () => {
   const dist = join(app, 'node_modules', 'ambi-web', 'dist');
-  expect(existsSync(join(dist, 'lib', 'runner.worker.js.map'))).toBe(true);
+  // ambi-web's own maps, with the TypeScript sources inside, for a debugger or a bundler that chains them.
+  const map = JSON.parse(readFileSync(join(dist, 'lib', 'runner.worker.js.map'), 'utf8'));
+  expect(map.sources.some((source: string) => source.includes('src/worker/runner/'))).toBe(true);
+  expect(map.sourcesContent?.length).toBe(map.sources.length);
   expect(existsSync(join(dist, 'lib', 'index.js.map'))).toBe(true);
   const declarations = readdirSync(join(dist, 'types'), { recursive: true }).map(String);
   expect(declarations).toContain('index.d.ts');
