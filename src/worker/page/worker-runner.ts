@@ -22,7 +22,7 @@ import { refusedRun } from './refused-run.js';
 import { RunnerSetup } from './runner-setup.js';
 import { comlinkEndpoint } from '../wire/session-link.js';
 import type { RunnerConfig, RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireRunOptions } from '../wire/protocol.js';
-import { ToolWorkerSupervisor, type WorkerSource, type WorkerToolsOptions } from '../tool-host/tool-worker.js';
+import type { ToolWorkerSupervisor, WorkerSource, WorkerToolsOptions } from '../tool-host/tool-worker.js';
 import { registerTransferHandlers } from '../wire/transfer-handlers.js';
 import { toWireReason } from '../wire/wire-error.js';
 import { Inflight, onWorkerDeath } from '../wire/worker-life.js';
@@ -110,6 +110,8 @@ export class WorkerRunner {
    * with why and adds nothing.
    */
   async workerTools(source: WorkerSource, options: WorkerToolsOptions = {}): Promise<string[]> {
+    // Loaded here, not with the page: an app without tool workers never needs their supervisor.
+    const { ToolWorkerSupervisor } = await import('../tool-host/tool-worker.js');
     const supervisor = new ToolWorkerSupervisor(source, options);
     let descriptors: ToolDescriptor[];
     try {
