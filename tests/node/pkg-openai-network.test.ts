@@ -70,3 +70,18 @@ describe('OpenAI-compatible engine: the default idle timeout', () => {
     expect(textOf(await collect(engine))).toBe('late');
   });
 });
+
+describe('OpenAI-compatible engine: the end of a whole answer', () => {
+  it('lets the server end the response after [DONE] rather than cancelling it (no net::ERR_ABORTED in a browser)', async () => {
+    const engine = await local.engineFor(() => ({ pieces: [...textStream('hi'), { text: ': closing\n\n', delayMs: 200 }] }));
+    expect(textOf(await collect(engine))).toBe('hi');
+    const first = await Promise.race([local.server.ended(0).then(() => 'server ended'), local.server.clientClosed(0).then(() => 'client cancelled')]);
+    expect(first).toBe('server ended');
+  });
+
+  it('still leaves a server that holds the connection open after [DONE], within the grace', async () => {
+    const engine = await local.engineFor(() => ({ pieces: textStream('held'), then: 'hold' }));
+    expect(textOf(await collect(engine))).toBe('held');
+    await local.server.clientClosed(0);
+  });
+});
