@@ -1,4 +1,6 @@
 // Issue 15: a server that never answered is not retried, its error says what to check, and the idle timeout has a default.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engines/create-engine.js';
 import { openAICompatible } from '../../src/engines/openai/openai-compatible.js';
@@ -34,6 +36,24 @@ describe('OpenAI-compatible engine: a server that never answered', () => {
     expect(error.message).toContain(`http://127.0.0.1:${port}/v1/chat/completions`);
     expect(error.message).toMatch(/server is running/);
     expect(error.message).toMatch(/URL is right/);
+  });
+
+  it('a server that resets each connection before answering: network_error after one attempt', async () => {
+    let requests = 0;
+    const server = createServer((req) => {
+      requests++;
+      req.socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const engine = createEngine(openAICompatible({ baseURL: `http://127.0.0.1:${port}/v1`, model: 'm', maxRetries: 3 }));
+      expect((await rejection(collect(engine))).code).toBe('network_error');
+      expect(requests).toBe(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('a server silent past timeoutMs before any response: timeout after one attempt', async () => {
@@ -77,6 +97,14 @@ describe('OpenAI-compatible engine: the end of a whole answer', () => {
     expect(textOf(await collect(engine))).toBe('hi');
     const first = await Promise.race([local.server.ended(0).then(() => 'server ended'), local.server.clientClosed(0).then(() => 'client cancelled')]);
     expect(first).toBe('server ended');
+  });
+
+  it('leaves a server that keeps streaming after [DONE]: the background read stops at the grace and cancels', async () => {
+    const junk = Array.from({ length: 100 }, () => ({ text: `: ${'x'.repeat(10_000)}\n\n`, delayMs: 100 }));
+    const engine = await local.engineFor(() => ({ pieces: [...textStream('flood'), ...junk] }));
+    expect(textOf(await collect(engine))).toBe('flood');
+    await local.server.clientClosed(0);
+    expect(await Promise.race([local.server.ended(0).then(() => 'ended'), Promise.resolve('cut short')])).toBe('cut short');
   });
 
   it('still leaves a server that holds the connection open after [DONE], within the grace', async () => {
