@@ -1,6 +1,7 @@
 // The demo: a notes app whose assistant runs in a Web Worker, with tools on the page and in a tool worker.
 import { mountAssistant } from './ui/assistant.js';
 import { mountNotes } from './ui/notes-view.js';
+import { resumeInterrupted } from './ui/resume-run.js';
 import { mountSettings, showMode } from './ui/settings.js';
 import { mountWebMcp } from './ui/webmcp.js';
 import { SAMPLE_CSV } from './walkthrough.js';
@@ -14,3 +15,5 @@ try {
 } finally {
   document.body.dataset.ready = 'true';
 }
+// A run interrupted by a reload, with approvals waiting, comes back (after another tab's, if one holds it).
+void resumeInterrupted(document.querySelector<HTMLElement>('#chat')!);

@@ -28,13 +28,15 @@ test('the offline walkthrough shows every capability with no model at all', asyn
     'fill_field finished',
     'csv_stats finished',
     'spawn_leaf finished',
-    'delete_note waits for approval',
-    'approved',
+    'delete_note finished',
     'run finished',
   ]) {
     await expect(timeline).toContainText(line);
   }
-  await expect(timeline).toContainText(/leaf \w+: search_notes finished/);
+  // The delete waited for the approval; the leaf's search sits under its spawn_leaf call.
+  await expect(timeline.locator('li.lane.call[data-name="delete_note"]')).toHaveAttribute('data-approved', 'true');
+  await expect(timeline.locator('li.lane.call[data-name="delete_note"] .seg[data-kind="approval"]')).toHaveCount(1);
+  await expect(timeline.locator('li.lane.call[data-depth="1"]')).toContainText('search_notes finished');
   // The README's picture: `UPDATE_DEMO_SCREENSHOT=1 npx playwright test e2e/demo-offline.spec.ts`.
   if (process.env.UPDATE_DEMO_SCREENSHOT) await page.screenshot({ path: 'docs/demo.png', fullPage: true });
 });

@@ -2,7 +2,7 @@
 // WebMCPTesting, as chromium.config.ts does): a browser agent finds them, reads notes freely, and
 // deleting waits for the person's answer in the demo's own dialog.
 import { expect, type Page, test } from '@playwright/test';
-import { openDemo } from './demo-helpers.js';
+import { ask, modelRequests, openDemo, script, useFakeModel } from './demo-helpers.js';
 
 interface AgentTool {
   name: string;
@@ -55,4 +55,33 @@ test('the note tools are offered through WebMCP: a browser agent reads freely, a
   await dialog.locator('button[value="allow"]').click();
   expect(await allowed).toBe(`Deleted "${found[0]!.title}"`); // a string result crosses as it is
   await expect(page.locator('#note-list li')).toHaveCount(2);
+});
+
+test('a tool the page itself declares through WebMCP is listed in the badge and serves the assistant', async ({ page }) => {
+  // Declared by the page (another script of it), once the document has loaded, as WebMCP wants.
+  await page.addInitScript(() => {
+    addEventListener('load', () => {
+      const context = (document as unknown as { modelContext: { registerTool(tool: object): Promise<void> } }).modelContext;
+      void context.registerTool({
+        name: 'page_clock',
+        description: 'The time on this page',
+        inputSchema: { type: 'object', properties: {} },
+        annotations: { readOnlyHint: true },
+        execute: async () => JSON.stringify({ time: 'teatime' }),
+      });
+    });
+  });
+  await openDemo(page);
+  const badge = page.locator('#webmcp-badge');
+  await expect(badge).toHaveText('WebMCP on: 4 tools offered, 1 found');
+  await expect(badge).toHaveAttribute('data-found', 'page_clock');
+  await expect(badge).toHaveAttribute('title', /Page tools handed to the assistant: page_clock\./);
+
+  await useFakeModel(page);
+  await script(page, [{ toolCalls: [{ name: 'page_clock', arguments: {} }] }, { text: 'It is teatime.' }]);
+  await ask(page, 'What time is it on the page?');
+  await expect(page.locator('#chat li.assistant').last()).toHaveText('It is teatime.');
+  const tool = (await modelRequests(page))[1]!.messages.filter((m) => m.role === 'tool').at(-1)!;
+  expect(JSON.parse(tool.content ?? '')).toEqual({ ok: true, output: { time: 'teatime' } });
+  await expect(page.locator('#timeline li.lane.call[data-name="page_clock"]')).toHaveAttribute('data-status', 'done');
 });

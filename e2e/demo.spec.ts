@@ -97,7 +97,12 @@ test('a leaf run appears in the leaf panel with its result', async ({ page }) =>
   const leaf = page.locator('#leaves li').last();
   await expect(leaf).toHaveAttribute('data-status', 'done');
   await expect(leaf).toHaveText('List the note titles [done]: Groceries, Trip to Lisbon, Quarterly numbers.');
-  await expect(page.locator('#timeline')).toContainText(/leaf \w+: search_notes finished/);
+  // The leaf's call is nested under its spawn_leaf call on the timeline.
+  const nested = page.locator('#timeline li.lane.call[data-depth="1"]');
+  await expect(nested).toContainText('search_notes finished');
+  expect(await nested.getAttribute('data-parent-call-id')).toBe(
+    await page.locator('#timeline li.lane.call[data-name="spawn_leaf"]').getAttribute('data-lane-id'),
+  );
 });
 
 test('a reload keeps the conversation, and the model sees it on the next turn', async ({ page }) => {
@@ -117,13 +122,29 @@ test('a reload keeps the conversation, and the model sees it on the next turn', 
   ]);
 });
 
-test('model output holding HTML is shown as text and never runs', async ({ page }) => {
+test('model output holding HTML is shown as text and never runs, in the chat, the notes and the timeline', async ({ page }) => {
   const injected = '<img src=x onerror="window.__pwned = true"> and <b>bold</b>';
-  await script(page, [{ toolCalls: [{ name: 'add_note', arguments: { title: injected, body: injected } }] }, { text: injected }]);
+  await script(page, [
+    {
+      toolCalls: [
+        { name: 'add_note', arguments: { title: injected, body: injected } },
+        { name: injected, arguments: { html: injected } }, // a tool name no tool has, made of HTML
+      ],
+    },
+    { text: injected },
+  ]);
   await ask(page, 'Say something dangerous');
   await expect(page.locator('#chat li.assistant').last()).toHaveText(injected);
   await expect(page.locator('#note-list li', { hasText: '<img src=x' })).toHaveCount(1);
-  expect(await page.locator('#chat img, #note-list img, #chat b').count()).toBe(0);
+  // The timeline's labels and its detail view show the model's and the tools' text as text.
+  const unknown = page.locator('#timeline li.lane.call').nth(1);
+  await expect(unknown.locator('.lane-label')).toContainText(`${injected} failed: unknown_tool`);
+  await unknown.locator('.track').click();
+  await expect(page.locator('#timeline .detail-arguments')).toContainText(`"html": "<img src=x onerror=\\"window.__pwned = true\\"> and <b>bold</b>"`);
+  await page.locator('#timeline li.lane.call[data-name="add_note"] .track').click();
+  await expect(page.locator('#timeline .detail-arguments')).toContainText('"title": "<img src=x');
+  await expect(page.locator('#timeline .detail-result')).toContainText('<img src=x');
+  expect(await page.locator('#chat img, #note-list img, #chat b, #timeline img, #timeline b').count()).toBe(0);
   expect(await page.evaluate(() => (window as { __pwned?: boolean }).__pwned ?? false)).toBe(false);
 });
 

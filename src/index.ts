@@ -56,7 +56,7 @@ export { ChatRunner, type ChatRunnerOptions, type ChildRunOptions, type Run, typ
 export type { JsonOutputSchema, OutputOf, OutputSchema } from './runner/output.js';
 export type { ContextBudget } from './runner/context-budget.js';
 export { ConcurrencyBudget } from './runner/limiter.js';
-export { MemoryConversationStore, type ConversationStore } from './store/memory-conversation-store.js';
+export { MemoryConversationStore, type ConversationStore, type ConversationTail } from './store/memory-conversation-store.js';
 export type { RunEvent } from './runner/events.js';
 export type { RunResult } from './runner/run-result.js';
 export type { LeafOptions } from './leaf/leaf-options.js';
@@ -67,6 +67,12 @@ export type { RunScope } from './tools/types.js';
 export type { AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage } from './core/types.js';
 export { MaxIterationsError } from './errors/max-iterations-error.js';
 export { RunAbortedError } from './errors/run-aborted-error.js';
+export { RunSuspendedError } from './errors/run-suspended-error.js';
+export { NothingToResumeError } from './errors/nothing-to-resume-error.js';
+export type { ApproveOptions, DenyOptions } from './runner/approvals.js';
+export type { ApprovalRecord, ApprovalStore, PendingApproval, RecordedDecision, StandingDecision } from './store/approval-types.js';
+export { MemoryApprovalStore } from './store/memory-approval-store.js';
+export { IndexedDbApprovalStore } from './store/indexeddb-approval-store.js';
 
 // Worker runtime
 export { createWorkerRunner, WorkerRunner, type WorkerRunnerOptions, type WorkerToolsOptions } from './worker/page/worker-runner.js';

@@ -1,4 +1,5 @@
 // Approval cards in the chat: one per call that waits for the person, retired when its run ends.
+// "Always allow" records a standing decision for the tool in this conversation (stored with it).
 import type { Run, ToolCall } from 'ambi-web/worker';
 import { appendItem, button } from './render.js';
 
@@ -26,15 +27,17 @@ export class ApprovalCards {
     card.dataset.callId = call.id;
     const open: OpenCard = { callId: call.id, leafId, card, question };
     this.#open.push(open);
-    const answer = (approved: boolean) => {
-      if (!this.#close(open, approved ? 'Approved.' : 'Denied.')) return;
-      if (approved) this.run.approve(call.id);
+    const answer = (approved: boolean, always = false) => {
+      const outcome = approved ? (always ? `Approved, and always allowed for ${call.name} in this conversation.` : 'Approved.') : 'Denied.';
+      if (!this.#close(open, outcome)) return;
+      if (approved) this.run.approve(call.id, { always });
       else this.run.deny(call.id, 'The person declined');
     };
     const row = document.createElement('div');
     row.className = 'row';
     row.append(
       button('Approve', 'approve', () => answer(true)),
+      button('Always allow', 'ghost always', () => answer(true, true)),
       button('Deny', 'ghost deny', () => answer(false)),
     );
     card.append(row);

@@ -1,6 +1,7 @@
 // The assistant panel: runs the agent in a runner worker and shows what happens, as text.
 // Everything comes from the page-side entry `ambi-web/worker`, as in an app built on the package.
 import { createWorkerRunner, downloadLocalModel, localModel, openAICompatible, scriptedEngine, type Run, type WorkerRunner } from 'ambi-web/worker';
+import type { ScriptedReply } from 'ambi-web/worker';
 import { fillField, highlight, readPage } from '../tools/dom-tools.js';
 import { pageTools } from './webmcp.js';
 import { addNoteTool, deleteNoteTool, searchNotesTool, updateNoteTool } from '../tools/note-tools.js';
@@ -8,8 +9,10 @@ import { offlineReply, WALKTHROUGH_PROMPT, walkthroughReplies } from '../walkthr
 import { ApprovalCards } from './approval-cards.js';
 import { showHistory } from './history.js';
 import { refreshLeaves } from './leaves-view.js';
+import { connectMcpServers, mcpServerConfigs } from './mcp-settings.js';
 import { appendItem, asProblem, describeError } from './render.js';
-import { timelineLine } from './timeline.js';
+import { showStats } from './stats-view.js';
+import { RunTimeline } from './timeline.js';
 import { loadSettings, pickedModel, type Settings } from './settings.js';
 
 export const DATABASE = 'ambi-demo';
@@ -20,10 +23,12 @@ fill_field (the editor form), highlight (point at something), csv_stats (statist
 Keep answers short.`;
 
 const chat = () => document.querySelector<HTMLOListElement>('#chat')!;
-const timeline = () => document.querySelector<HTMLOListElement>('#timeline')!;
+let drawn: RunTimeline | undefined;
+/** The run timeline panel (made on first use). */
+const timeline = () => (drawn ??= new RunTimeline(document.querySelector<HTMLElement>('#timeline')!));
 
 /** The conversation this tab continues (kept across reloads). */
-function conversationId(): string {
+export function conversationId(): string {
   let id = localStorage.getItem(CONVERSATION_KEY);
   if (!id) {
     id = `conv-${crypto.randomUUID()}`;
@@ -63,7 +68,8 @@ let kept: { key: string; file: File | undefined; runner: WorkerRunner } | undefi
 
 async function runnerFor(settings: Settings, input: string, signal: AbortSignal): Promise<{ runner: WorkerRunner; fresh: boolean; keep: boolean }> {
   if (settings.mode === 'offline') return { runner: await makeRunner(settings, input, signal), fresh: true, keep: false };
-  const key = JSON.stringify(settings);
+  // The MCP servers are part of the runner: a change of list makes a new one.
+  const key = JSON.stringify([settings, mcpServerConfigs()]);
   const file = pickedModel();
   if (kept && kept.key === key && kept.file === file) return { runner: kept.runner, fresh: false, keep: true };
   dropRunner();
@@ -78,7 +84,7 @@ function dropRunner(): void {
 }
 
 /** A runner: the engine from the settings, the page's tools, the demo's tool worker (`signal` stops a model download). */
-async function makeRunner(settings: Settings, input: string, signal: AbortSignal): Promise<WorkerRunner> {
+export async function makeRunner(settings: Settings, input: string, signal: AbortSignal, script?: ScriptedReply[]): Promise<WorkerRunner> {
   const engine =
     settings.mode === 'openai'
       ? openAICompatible({
@@ -89,7 +95,7 @@ async function makeRunner(settings: Settings, input: string, signal: AbortSignal
         })
       : settings.mode === 'local'
         ? await localEngine(settings, signal)
-        : scriptedEngine(input === WALKTHROUGH_PROMPT ? walkthroughReplies() : offlineReply());
+        : scriptedEngine(script ?? (input === WALKTHROUGH_PROMPT ? walkthroughReplies() : offlineReply()));
   // 'no-eval': the demo also runs under a strict CSP (no 'unsafe-eval'), like a browser extension.
   const runner = createWorkerRunner({ engine, database: DATABASE, leaf: { maxDepth: 1 }, preamble: PREAMBLE, validation: 'no-eval' })
     .tool(readPage)
@@ -102,6 +108,7 @@ async function makeRunner(settings: Settings, input: string, signal: AbortSignal
   for (const tool of pageTools) runner.tool(tool);
   try {
     await runner.workerTools(() => new Worker(new URL('../tools.worker.ts', import.meta.url), { type: 'module' }));
+    await connectMcpServers(runner, signal, (text) => appendItem(chat(), 'error', text));
   } catch (error) {
     runner.close();
     throw error;
@@ -114,7 +121,7 @@ async function makeRunner(settings: Settings, input: string, signal: AbortSignal
  * person answers for it through this run), are retired when their run ends. Returns false if
  * the runner cannot answer again (its worker is gone).
  */
-async function follow(run: Run, loadingModel: boolean): Promise<boolean> {
+export async function follow(run: Run, loadingModel: boolean): Promise<boolean> {
   const cards = new ApprovalCards(chat(), run);
   let usable = true;
   let bubble: HTMLLIElement | undefined;
@@ -125,8 +132,8 @@ async function follow(run: Run, loadingModel: boolean): Promise<boolean> {
         if (event.type === 'run_started' && !event.leafId) showStatus('Loading the model in the worker…');
         if (event.type === 'text_delta' || event.type === 'tool_call' || event.type === 'run_failed') showStatus(undefined);
       }
-      const line = timelineLine(event);
-      if (line) appendItem(timeline(), event.type === 'run_failed' ? 'error' : '', line);
+      timeline().push(event);
+      if (event.type === 'tool_finished') showStats(event.result);
       if (event.type === 'approval_requested') cards.ask(event.call, event.leafId);
       if (event.leafId) {
         if (event.type === 'run_started' || event.type === 'run_finished' || event.type === 'run_failed') void refreshLeaves(DATABASE);
@@ -171,7 +178,7 @@ export async function mountAssistant(): Promise<void> {
     const stopping = new AbortController();
     asking = stopping;
     appendItem(chat(), 'user', text);
-    timeline().replaceChildren();
+    timeline().reset();
     busy(true);
     let runner: WorkerRunner | undefined;
     let keep = false;
@@ -209,9 +216,10 @@ export async function mountAssistant(): Promise<void> {
   document.querySelector('#new-conversation')!.addEventListener('click', () => {
     localStorage.removeItem(CONVERSATION_KEY);
     chat().replaceChildren();
-    timeline().replaceChildren();
+    timeline().reset();
   });
   busy(false);
+  timeline();
 
   await showHistory(chat(), DATABASE, conversationId());
   void refreshLeaves(DATABASE);

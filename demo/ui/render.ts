@@ -35,6 +35,8 @@ export function describeError(error: { code: string; message: string }): string 
       return `The assistant's worker crashed: ${error.message}`;
     case 'conversation_busy':
       return 'This conversation is running in another tab.';
+    case 'nothing_to_resume':
+      return 'Nothing left to resume: another tab finished it.';
     default:
       return `Something went wrong (${error.code}): ${error.message}`;
   }

@@ -1,5 +1,7 @@
 // Engine settings. The API key lives in sessionStorage only (this tab), never in localStorage or IndexedDB.
 import { redactURL } from 'ambi-web/worker';
+import { mountMcpSettings } from './mcp-settings.js';
+
 export interface Settings {
   mode: 'offline' | 'openai' | 'local';
   /** Local mode: a GGUF model URL (a picked file wins; it lives in memory only, see pickedModel). */
@@ -79,6 +81,7 @@ export function mountSettings(onChange: (settings: Settings) => void): void {
     saveSettings(settings);
     onChange(settings);
   });
+  mountMcpSettings();
   showMode(loadSettings());
 }
 

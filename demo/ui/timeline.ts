@@ -1,31 +1,226 @@
-// The run timeline: one line per event worth showing, a leaf's marked as such.
+// The run timeline, drawn: one row per tool call and per model turn on a shared time axis, a
+// leaf's rows nested under its spawn_leaf call. Events are stamped on receipt (they carry no time).
+// Plain DOM with percentages; every piece of model or tool text goes in through textContent.
 import type { RunEvent } from 'ambi-web/worker';
+import { type Lane, laneStatusText, layoutTimeline, type Segment, type StampedEvent, type TimelineLayout } from './timeline-layout.js';
 
-/** The timeline's line for `event`, if it gets one. */
-export function timelineLine(event: RunEvent): string | undefined {
-  const leaf = event.leafId ? `leaf ${event.leafId.slice(0, 6)}: ` : '';
-  switch (event.type) {
-    case 'run_started':
-      return `${leaf}run started`;
-    case 'tool_started':
-      return `${leaf}${event.name} started${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`;
-    case 'tool_retry':
-      return `${leaf}${event.name} timed out; retry in ${event.delayMs} ms`;
-    case 'tool_finished':
-      return `${leaf}${event.result.name} ${event.result.ok ? 'finished' : `failed: ${event.result.error.code}`}`;
-    case 'approval_requested':
-      return `${leaf}${event.call.name} waits for approval`;
-    case 'approval_resolved':
-      return `${leaf}${event.approved ? 'approved' : 'denied'}`;
-    case 'format_error':
-      return `${leaf}unreadable tool call fed back to the model`;
-    case 'run_finished':
-      return `${leaf}run finished`;
-    case 'run_failed':
-      return `${leaf}run failed: ${event.error.code}`;
-    case 'warning':
-      return `${leaf}warning (${event.code}): ${event.message}`;
-    default:
-      return undefined;
+/** How often a running timeline redraws to move its open bars along (a person's eye, not a test's clock). */
+const TICK_MS = 250;
+
+/** The timeline of the current run: `push` each event as it arrives, `reset` for a new run. */
+export class RunTimeline {
+  #events: StampedEvent[] = [];
+  #selected: string | undefined;
+  #frame = 0;
+  #tick: ReturnType<typeof setInterval> | undefined;
+  readonly #status: HTMLElement;
+  readonly #axis: HTMLElement;
+  readonly #lanes: HTMLOListElement;
+  readonly #detail: HTMLElement;
+
+  constructor(readonly root: HTMLElement) {
+    this.#status = part(root, 'p', 'timeline-status');
+    legend(part(root, 'p', 'legend'));
+    this.#axis = part(root, 'div', 'axis');
+    this.#lanes = part(root, 'ol', 'lanes') as HTMLOListElement;
+    this.#detail = part(root, 'section', 'timeline-detail');
+    this.#detail.hidden = true;
+    this.#lanes.addEventListener('click', (event) => {
+      const lane = (event.target as Element).closest<HTMLElement>('li.lane');
+      if (lane?.dataset.laneId) this.select(lane.dataset.laneId);
+    });
+    this.#draw();
+  }
+
+  /** A new run: forget the last one. */
+  reset(): void {
+    this.#events = [];
+    this.#selected = undefined;
+    this.#draw();
+  }
+
+  push(event: RunEvent): void {
+    this.#events.push({ at: performance.now(), event });
+    // One redraw per frame however many events arrive in it.
+    this.#frame ||= requestAnimationFrame(() => {
+      this.#frame = 0;
+      this.#draw();
+    });
+  }
+
+  /** Show a lane's arguments and result below the lanes. */
+  select(laneId: string): void {
+    this.#selected = laneId;
+    this.#draw();
+  }
+
+  #draw(): void {
+    const layout = layoutTimeline(this.#events, performance.now());
+    this.root.dataset.status = layout.status;
+    this.#status.textContent = statusText(layout);
+    drawAxis(this.#axis, layout);
+    // Rows are redrawn whole: a focused row's label keeps the focus across the redraw.
+    const active = document.activeElement;
+    const focused = active && this.#lanes.contains(active) ? active.closest<HTMLElement>('li.lane')?.dataset.laneId : undefined;
+    const rows = layout.lanes.map((lane) => laneRow(lane, layout, lane.id === this.#selected));
+    this.#lanes.replaceChildren(...rows);
+    if (focused)
+      rows
+        .find((row) => row.dataset.laneId === focused)
+        ?.querySelector('button')
+        ?.focus();
+    const chosen = layout.lanes.find((lane) => lane.id === this.#selected);
+    this.#detail.hidden = !chosen;
+    if (chosen) showDetail(this.#detail, chosen);
+    // While something runs, the open bars grow with time.
+    if (layout.status === 'running') this.#tick ??= setInterval(() => this.#draw(), TICK_MS);
+    else if (this.#tick !== undefined) {
+      clearInterval(this.#tick);
+      this.#tick = undefined;
+    }
+  }
+}
+
+function part(root: HTMLElement, tag: string, className: string): HTMLElement {
+  const element = document.createElement(tag);
+  element.className = className;
+  root.append(element);
+  return element;
+}
+
+/** What the bars' looks mean (the same classes as the bars, so it cannot drift). */
+function legend(into: HTMLElement): void {
+  const entries: Array<[string, string]> = [
+    ['seg model', 'model turn'],
+    ['seg queued', 'proposed, not started'],
+    ['seg approval', 'waiting for approval'],
+    ['seg attempt', 'running (one bar per attempt)'],
+    ['seg backoff', 'pause before a retry'],
+    ['mark timeout', 'timed out'],
+    ['mark failure', 'failed'],
+  ];
+  for (const [className, text] of entries) {
+    const swatch = document.createElement('span');
+    swatch.className = `swatch ${className}`;
+    const item = document.createElement('span');
+    item.append(swatch, text);
+    into.append(item);
+  }
+}
+
+/** Time ticks over the tracks: 0, a quarter, half, three quarters, the whole run. */
+function drawAxis(axis: HTMLElement, layout: TimelineLayout): void {
+  axis.hidden = layout.status === 'idle';
+  const ticks = document.createElement('div');
+  ticks.className = 'ticks';
+  for (const fraction of [0, 0.25, 0.5, 0.75, 1]) {
+    const tick = document.createElement('span');
+    tick.style.left = `${fraction * 100}%`;
+    tick.textContent = ms(fraction * (layout.end - layout.start));
+    ticks.append(tick);
+  }
+  axis.replaceChildren(document.createElement('span'), ticks);
+}
+
+function statusText(layout: TimelineLayout): string {
+  if (layout.status === 'idle') return 'No run yet.';
+  const calls = layout.lanes.filter((lane) => lane.kind === 'call').length;
+  const what = layout.status === 'running' ? 'run running' : layout.status === 'finished' ? 'run finished' : `run failed: ${layout.failure}`;
+  return `${what} · ${calls} ${calls === 1 ? 'call' : 'calls'} · ${ms(layout.end - layout.start)}`;
+}
+
+const ms = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(1)} s` : `${Math.round(value)} ms`);
+
+/** One lane: its label (name, status, duration) and its track of segments and marks. */
+function laneRow(lane: Lane, layout: TimelineLayout, selected: boolean): HTMLLIElement {
+  const row = document.createElement('li');
+  row.className = `lane ${lane.kind}`;
+  row.dataset.laneId = lane.id;
+  row.dataset.name = lane.name;
+  row.dataset.status = lane.status;
+  row.dataset.depth = String(lane.depth);
+  row.dataset.start = String(lane.start);
+  row.dataset.end = String(lane.end ?? layout.end);
+  if (lane.parentCallId) row.dataset.parentCallId = lane.parentCallId;
+  if (lane.approved !== undefined) row.dataset.approved = String(lane.approved);
+  row.style.setProperty('--depth', String(lane.depth));
+  if (selected) row.classList.add('selected');
+
+  const label = document.createElement('button');
+  label.type = 'button';
+  label.className = 'lane-label';
+  const end = lane.end ?? layout.end;
+  label.textContent = [lane.name, laneStatusText(lane)].filter(Boolean).join(' ');
+  const took = document.createElement('span');
+  took.className = 'took';
+  took.textContent = ms(end - lane.start);
+  label.append(' ', took);
+  label.title = `${lane.name}: ${laneStatusText(lane) || 'model reply'}, ${ms(end - lane.start)}`;
+  label.setAttribute('aria-pressed', String(selected));
+
+  const track = document.createElement('div');
+  track.className = 'track';
+  const span = Math.max(layout.end - layout.start, 1);
+  const x = (at: number) => `${(100 * (at - layout.start)) / span}%`;
+  for (const segment of lane.segments) track.append(segmentBar(segment, layout, x, span));
+  for (const mark of lane.marks) {
+    const pin = document.createElement('span');
+    pin.className = `mark ${mark.kind}`;
+    pin.dataset.kind = mark.kind;
+    pin.style.left = x(mark.at);
+    pin.title = mark.code;
+    track.append(pin);
+  }
+  row.append(label, track);
+  return row;
+}
+
+function segmentBar(segment: Segment, layout: TimelineLayout, x: (at: number) => string, span: number): HTMLSpanElement {
+  const bar = document.createElement('span');
+  bar.className = `seg ${segment.kind}`;
+  bar.dataset.kind = segment.kind;
+  const end = segment.end ?? layout.end;
+  bar.dataset.start = String(segment.start);
+  bar.dataset.end = String(end);
+  if (segment.end === undefined) bar.classList.add('open');
+  bar.style.left = x(segment.start);
+  bar.style.width = `${(100 * (end - segment.start)) / span}%`;
+  const what = segment.kind === 'attempt' ? `attempt ${segment.attempt}` : segment.kind === 'approval' ? 'waiting for approval' : segment.kind;
+  bar.title = `${what}: ${ms(end - segment.start)}`;
+  return bar;
+}
+
+/** The chosen lane's arguments and result, as text. */
+function showDetail(detail: HTMLElement, lane: Lane): void {
+  const heading = document.createElement('h4');
+  heading.textContent = `${lane.name}${lane.kind === 'call' ? ` (${lane.id})` : ''}`;
+  const parts: HTMLElement[] = [heading];
+  const block = (title: string, className: string, value: string) => {
+    const caption = document.createElement('h5');
+    caption.textContent = title;
+    const pre = document.createElement('pre');
+    pre.className = className;
+    pre.textContent = value;
+    parts.push(caption, pre);
+  };
+  if (lane.kind === 'call') {
+    block('Arguments', 'detail-arguments', pretty(lane.arguments));
+    const result = lane.result;
+    if (!result) block('Result', 'detail-result', laneStatusText(lane));
+    else if (result.ok)
+      block(`Result (${result.attempts} ${result.attempts === 1 ? 'attempt' : 'attempts'}, ${ms(result.durationMs)})`, 'detail-result', pretty(result.output));
+    else block(`Failed (${result.error.code})`, 'detail-result', result.error.message);
+  } else {
+    block('Model turn', 'detail-result', `${ms((lane.end ?? lane.start) - lane.start)} from the request to the reply's last part`);
+  }
+  detail.replaceChildren(...parts);
+}
+
+function pretty(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value);
   }
 }

@@ -24,7 +24,10 @@ export async function mountWebMcp(): Promise<void> {
     pageTools = await listWebMcpTools({ exclude: OFFERED.map((tool) => tool.name) });
     badge.dataset.webmcp = 'on';
     badge.dataset.offered = offered.join(' ');
+    badge.dataset.found = pageTools.map((tool) => tool.name).join(' ');
     badge.textContent = `WebMCP on: ${offered.length} tools offered, ${pageTools.length} found`;
+    // Names from other frames are text in an attribute, never markup.
+    badge.title = `Offered to the browser's agents: ${offered.join(', ')}. Page tools handed to the assistant: ${pageTools.map((tool) => tool.name).join(', ') || 'none'}.`;
   } catch (error) {
     badge.dataset.webmcp = 'error';
     badge.textContent = `WebMCP: ${asProblem(error)}`;

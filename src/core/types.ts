@@ -36,6 +36,8 @@ export interface ToolSuccess {
   output: JsonValue;
   attempts: number;
   durationMs: number;
+  /** The arguments the person edited the call to on approval (it ran with them, not the model's). */
+  editedArguments?: unknown;
 }
 
 export interface ToolFailure {
@@ -45,6 +47,8 @@ export interface ToolFailure {
   error: { code: ToolErrorCode; message: string };
   attempts: number;
   durationMs: number;
+  /** The arguments the person edited the call to on approval (it ran with them, not the model's). */
+  editedArguments?: unknown;
 }
 
 /** The outcome of one call, success or failure; failures are data, never exceptions. */

@@ -5,6 +5,24 @@ import { onAbort } from '../util/abort-source.js';
 export interface ApprovalDecision {
   approved: boolean;
   reason?: string;
+  /** Decide every later call of this tool in this conversation the same way, without asking (a standing decision). */
+  always?: boolean;
+  /** Run the call with these arguments instead of the model's (validated again; the model is told). */
+  arguments?: unknown;
+}
+
+/** What `run.approve(callId, options)` takes. */
+export interface ApproveOptions {
+  /** Allow every later call of this tool in this conversation without asking (stored with the conversation). */
+  always?: boolean;
+  /** Run the call with these arguments instead: validated again (invalid: `invalid_arguments`, not run), and the model is told they were edited. */
+  arguments?: unknown;
+}
+
+/** What `run.deny(callId, reason, options)` takes. */
+export interface DenyOptions {
+  /** Deny every later call of this tool in this conversation without asking (stored with the conversation). */
+  always?: boolean;
 }
 
 type Settle = (decision: ApprovalDecision) => void;

@@ -2,9 +2,13 @@ import type { ToolChoice } from '../core/types.js';
 import { childController } from '../util/abort-source.js';
 import type { RunScope } from '../tools/types.js';
 import type { Agent } from './agent.js';
-import { Approvals } from './approvals.js';
+import { Approvals, type ApproveOptions, type DenyOptions } from './approvals.js';
+import { pendingApprovals } from './interrupted.js';
+import type { PendingApproval } from '../store/approval-types.js';
+import { RunSuspendedError } from '../errors/run-suspended-error.js';
+import { isAmbiError } from '../errors/ambi-error.js';
 import { CallIds } from './call-ids.js';
-import { checkRunOptions } from './check-options.js';
+import { checkResumed, checkRunOptions } from './check-options.js';
 import { EventChannel, type RunEvent } from './events.js';
 import { checkLimit, type ConcurrencyBudget, Limiter } from './limiter.js';
 import { withConversationLock, type LockMode } from './conversation-lock.js';
@@ -58,14 +62,23 @@ export interface Run<Output = unknown> {
   readonly runId: string;
   /** Every event of the run, in order; ends when the run settles. One reader at a time (another gets `events_busy`); one that breaks out early leaves the rest to the next. */
   readonly events: AsyncIterable<RunEvent>;
-  /** The answer, or a coded error (`aborted`, `max_iterations`, an engine's code). */
+  /** The answer, or a coded error (`aborted`, `suspended`, `max_iterations`, `nothing_to_resume`, an engine's code). */
   readonly result: Promise<RunResult<Output>>;
   /** Stop now: every running tool's signal aborts and `result` rejects with code `aborted`. */
   abort(reason?: unknown): void;
-  /** Let the call whose `approval_requested` carried `callId` run (ids are unique within a run and its leaves). */
-  approve(callId: string): void;
-  /** Refuse a call that waits for approval; the model is told, with the reason. */
-  deny(callId: string, reason?: string): void;
+  /**
+   * Stop now and keep the run resumable: calls that wait for approval stay pending (stored with the
+   * conversation), running calls are aborted and journalled, the lock is released, and `result`
+   * rejects with code `suspended`. Continue it with `resume(conversation)`, here or in another page.
+   */
+  suspend(): void;
+  /**
+   * Let the call whose `approval_requested` carried `callId` run (ids are unique within a run and its leaves).
+   * `always`: a standing decision for its tool in this conversation; `arguments`: run it with these instead.
+   */
+  approve(callId: string, options?: ApproveOptions): void;
+  /** Refuse a call that waits for approval; the model is told, with the reason. `always`: refuse its tool from now on in this conversation. */
+  deny(callId: string, reason?: string, options?: DenyOptions): void;
 }
 
 export const DEFAULT_CONCURRENCY = 5;
@@ -92,12 +105,29 @@ export class ChatRunner {
     return this.#start(agent, input, options) as Run<RunOutput<S>>;
   }
 
+  /**
+   * Continue the interrupted run of a stored conversation (the page reloaded, the run was
+   * suspended): it takes the conversation's lock, asks again what waited for approval, uses
+   * recorded results, runs what never started, then goes on with the model. `result` rejects
+   * with `nothing_to_resume` when the conversation has no interrupted run.
+   */
+  resume(agent: Agent, conversation: string, options: Omit<RunOptions, 'conversation' | 'output' | 'maxOutputRetries'> = {}): Run {
+    checkResumed(conversation);
+    return this.#start(agent, '', { ...options, conversation }, undefined, true);
+  }
+
+  /** The calls of a conversation's interrupted run that wait for a decision (what `resume` asks again), oldest first. */
+  async pendingApprovals(agent: Agent, conversation: string): Promise<PendingApproval[]> {
+    checkResumed(conversation);
+    return pendingApprovals(agent.conversations, conversation);
+  }
+
   /** Start a run from given messages instead of a stored conversation (how a leaf runs). */
   runChild(agent: Agent, input: string, child: ChildRunOptions, options: Omit<RunOptions, 'conversation'> = {}): Run {
     return this.#start(agent, input, options, child);
   }
 
-  #start(agent: Agent, input: string, options: RunOptions, child?: ChildRunOptions): Run {
+  #start(agent: Agent, input: string, options: RunOptions, child?: ChildRunOptions, resume = false): Run {
     checkRunOptions(options);
     // Compiled now: a schema that is not one is refused before the run takes a lock or a slot.
     const output = options.output !== undefined ? outputSpec(options.output, agent.registry.validation) : undefined;
@@ -129,6 +159,10 @@ export class ChatRunner {
         maxIterations,
         ...(output ? { output, maxOutputRetries: options.maxOutputRetries ?? DEFAULT_MAX_OUTPUT_RETRIES } : {}),
         ...(options.conversation !== undefined ? { conversation: options.conversation } : {}),
+        ...(options.conversation !== undefined && agent.conversations.approvals
+          ? { durable: { store: agent.conversations.approvals, conversation: options.conversation } }
+          : {}),
+        ...(resume ? { resume } : {}),
         ...(options.toolChoice !== undefined ? { toolChoice: options.toolChoice } : {}),
         ...(agent.journal ? { journal: agent.journal } : {}),
         ...(child ? { history: child.history } : {}),
@@ -155,7 +189,9 @@ export class ChatRunner {
           channel.close();
           return value;
         },
-        (error: unknown) => {
+        (thrown: unknown) => {
+          // However the loop noticed it (an aborted engine turn, say), a suspended run says so.
+          const error = controller.signal.reason instanceof RunSuspendedError && !isAmbiError(thrown, 'nothing_to_resume') ? controller.signal.reason : thrown;
           channel.push({ type: 'run_failed', error: runFailure(error) });
           channel.close();
           throw error;
@@ -169,8 +205,15 @@ export class ChatRunner {
       events: channel,
       result,
       abort: (reason) => controller.abort(reason),
-      approve: (callId) => void approvals.decide(callId, { approved: true }),
-      deny: (callId, reason) => void approvals.decide(callId, { approved: false, ...(reason ? { reason } : {}) }),
+      suspend: () => controller.abort(new RunSuspendedError()),
+      approve: (callId, options = {}) => void approvals.decide(callId, approval(options)),
+      deny: (callId, reason, options = {}) =>
+        void approvals.decide(callId, { approved: false, ...(reason ? { reason } : {}), ...(options.always ? { always: true } : {}) }),
     };
   }
+}
+
+/** An approval as the loop reads it: only the options given. */
+function approval(options: ApproveOptions) {
+  return { approved: true, ...(options.always ? { always: true } : {}), ...(options.arguments !== undefined ? { arguments: options.arguments } : {}) };
 }

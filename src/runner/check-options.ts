@@ -33,3 +33,12 @@ export function checkRunOptions(options: CheckedRunOptions): void {
     `must be a non-empty string (got ${typeof conversation === 'string' ? 'an empty one' : `a ${typeof conversation}`})`,
   );
 }
+
+/** Refuse a conversation id that a resume or its pending approvals cannot name: one is required there. */
+export function checkResumed(conversation: unknown): void {
+  if (typeof conversation === 'string' && conversation !== '') return;
+  throw new InvalidOptionError(
+    'conversation',
+    `a resume needs a non-empty conversation id (got ${typeof conversation === 'string' ? 'an empty one' : `a ${typeof conversation}`})`,
+  );
+}

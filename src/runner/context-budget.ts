@@ -124,6 +124,8 @@ export interface TrimInput {
   /** The template's framing of each message. */
   tokensPerMessage: number;
   counter: TokenCounter;
+  /** Earlier messages not read at all: counted as dropped (their tokens are not counted). */
+  unread?: number;
   signal?: AbortSignal;
 }
 
@@ -147,7 +149,8 @@ export async function trimToBudget(input: TrimInput): Promise<{ messages: readon
     counts.push(tokens);
     total += tokens;
   }
-  if (total <= limit) return { messages };
+  const unread = input.unread ?? 0;
+  if (total <= limit) return unread > 0 ? { messages, trim: { droppedMessages: unread, tokensBefore: total, tokensAfter: total } } : { messages };
   const pinned = steps.map((step, i) => isPinned(step, i, steps.length, messages, userAt));
   const dropped = new Set<number>();
   let after = total;
@@ -158,7 +161,7 @@ export async function trimToBudget(input: TrimInput): Promise<{ messages: readon
   }
   if (after > limit) throw new ContextOverflowError(after, limit);
   const out: Message[] = [];
-  let droppedMessages = 0;
+  let droppedMessages = unread;
   steps.forEach((step, i) => {
     if (dropped.has(i)) droppedMessages += step.end - step.start;
     else out.push(...messages.slice(step.start, step.end));

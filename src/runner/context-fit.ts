@@ -13,6 +13,8 @@ export interface FitInput {
   messages: readonly Message[];
   /** Index of the run's user message. */
   userAt: number;
+  /** Stored messages before `messages` that the run did not read (left out of every request). */
+  unread?: number;
   /** What the system prompt gains for this request (format and answer instructions). */
   addition: string;
   tools: readonly ToolDefinition[];
@@ -50,6 +52,7 @@ export async function fitContext(input: FitInput): Promise<readonly Message[]> {
     limit: promptLimit(budget),
     tokensPerMessage: framing,
     counter,
+    ...(input.unread ? { unread: input.unread } : {}),
     ...(signal ? { signal } : {}),
   });
   if (fitted.trim) input.emit({ type: 'context_trimmed', ...fitted.trim });

@@ -9,6 +9,7 @@ import { untilAborted } from '../util/abort-source.js';
 import type { RunScope } from '../tools/types.js';
 import type { ToolCall, ToolResult } from '../core/types.js';
 import type { Approvals } from './approvals.js';
+import { askApproval, type DurableApprovals } from './ask-approval.js';
 import type { RunEvent } from './events.js';
 import type { Limiter } from './limiter.js';
 import type { KeyedToolCall } from './model-turn.js';
@@ -25,6 +26,8 @@ export interface DispatchContext {
   /** Records non-idempotent calls before and after they run. */
   journal?: ToolCallJournal;
   conversation?: string;
+  /** The conversation's approval store: requests and decisions outlive the page. */
+  durable?: DurableApprovals;
 }
 
 /** Whether a call must wait for the whole reply: side effects never start from a partial stream. */
@@ -34,7 +37,10 @@ export function mayStartEarly(call: ToolCall, tools: ToolManager): boolean {
 }
 
 /** Run one call: ask for approval if its tool wants it, wait for a slot, execute. Never rejects. */
-export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, scope?: RunScope): Promise<ToolResult> {
+export async function dispatchCall(asked: KeyedToolCall, ctx: DispatchContext, scope?: RunScope): Promise<ToolResult> {
+  // The call that runs: the model's, or the one the person edited on approval.
+  let call = asked;
+  let edited = false;
   const started = performance.now();
   // Looked up once for the whole call; undefined: execute reports the unknown tool.
   const entry = ctx.tools.registry.entry(call.name);
@@ -54,12 +60,16 @@ export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, sc
       !invalid &&
       (rule === true || (decoded?.ok === true && typeof rule === 'function' && (await untilAborted(ruleAsks(rule, decoded.value, ctx.signal), ctx.signal))))
     ) {
-      ctx.emit({ type: 'approval_requested', call });
-      const decision = await ctx.approvals.wait(call.id, ctx.signal);
-      ctx.emit({ type: 'approval_resolved', callId: call.id, approved: decision.approved, ...(decision.reason ? { reason: decision.reason } : {}) });
+      const decision = await askApproval(call, ctx);
       if (!decision.approved) {
         const why = decision.reason ? `: ${decision.reason}` : '';
         return stopped(call, ctx, started, 'denied', `The user denied this call to "${call.name}"${why}`);
+      }
+      if (decision.arguments !== undefined && entry) {
+        // Validated again, as the model's were: edited arguments that do not fit never reach the tool.
+        call = { ...call, arguments: decision.arguments };
+        edited = true;
+        decoded = await untilAborted(Promise.resolve(decodeArgs(call.name, call.arguments, entry.validate)), ctx.signal);
       }
     }
     // A delegating tool (a leaf) waits on calls that need the shared budget: it holds only the run's own slot.
@@ -98,7 +108,8 @@ export async function dispatchCall(call: KeyedToolCall, ctx: DispatchContext, sc
     };
     // Set, not spread in: a spread into a literal is V8's slow path, on every call.
     if (scope) options.scope = scope;
-    const result = await executeEntry(ctx.tools.registry, entry, call, decoded, options);
+    const executed = await executeEntry(ctx.tools.registry, entry, call, decoded, options);
+    const result: ToolResult = edited ? { ...executed, editedArguments: call.arguments } : executed;
     // The result also reaches the conversation; a journal that stays `started` only makes a resume cautious.
     if (journal) await journal.finish(key, result).catch(() => {});
     ctx.emit({ type: 'tool_finished', result });

@@ -12,14 +12,19 @@ export type RunEvent = (
   | { type: 'tool_call'; call: ToolCall }
   | { type: 'format_error'; error: ParseError }
   | { type: 'approval_requested'; call: ToolCall }
-  | { type: 'approval_resolved'; callId: string; approved: boolean; reason?: string }
+  /** `standing`: a standing decision of the conversation decided, nobody was asked. */
+  | { type: 'approval_resolved'; callId: string; approved: boolean; reason?: string; standing?: true }
   | { type: 'tool_started'; callId: string; name: string; attempt: number }
   | { type: 'tool_retry'; callId: string; name: string; attempt: number; nextAttempt: number; delayMs: number }
   | { type: 'tool_finished'; result: ToolResult }
   /** A running call reports how far it is (an MCP server's progress notifications). */
   | { type: 'tool_progress'; callId: string; progress: number; total?: number; message?: string }
   | { type: 'usage'; usage: Usage }
-  /** Before a model turn: the oldest messages were left out of the request to fit the context budget (the stored conversation keeps them). */
+  /**
+   * Before a model turn: the oldest messages were left out of the request to fit the context budget
+   * (the stored conversation keeps them). `droppedMessages` counts them all, those a run on a long
+   * conversation did not read included; `tokensBefore` counts what the run read.
+   */
   | { type: 'context_trimmed'; droppedMessages: number; tokensBefore: number; tokensAfter: number }
   | { type: 'iteration_finished'; iteration: number; finishReason: FinishReason; toolCalls: number }
   | { type: 'run_finished'; result: RunResult }

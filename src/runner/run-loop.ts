@@ -15,6 +15,10 @@ import type { Message } from '../core/types.js';
 import { modelTurn, type KeyedToolCall, type ModelTurn } from './model-turn.js';
 import { tooManyCalls } from './reply-limit.js';
 import { repairDanglingCalls } from './resume.js';
+import { interruptedRun, type InterruptedRun } from './interrupted.js';
+import { resumeCall } from './resume-calls.js';
+import { NothingToResumeError } from '../errors/nothing-to-resume-error.js';
+import { RunSuspendedError } from '../errors/run-suspended-error.js';
 import { linkShared, type RunShared } from './run-shared.js';
 import { effectiveToolChoice } from './tool-choice.js';
 import type { RunResult } from './run-result.js';
@@ -22,6 +26,7 @@ import { formatErrorMessage, toolMessage } from './tool-message.js';
 import { errorMessage } from '../util/error-message.js';
 import { InvalidOutputError } from '../errors/invalid-output-error.js';
 import { fitContext } from './context-fit.js';
+import { readHistory, type History } from './history.js';
 import { answerFormat } from './answer-format.js';
 import { outputInstructions, outputNote, type OutputSpec } from './output.js';
 
@@ -42,6 +47,8 @@ export interface LoopContext extends DispatchContext {
   /** The schema the final answer must match, and the answers that may be tried again. */
   output?: OutputSpec;
   maxOutputRetries?: number;
+  /** Continue the conversation's interrupted run instead of starting one on `input`. */
+  resume?: boolean;
 }
 
 /**
@@ -53,26 +60,52 @@ export interface LoopContext extends DispatchContext {
 export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   const { agent, signal } = ctx;
   const store = agent.conversations;
-  const history = ctx.history ? [...ctx.history] : ctx.conversation ? await store.load(ctx.conversation) : [];
-  const startLength = history.length;
-  const opening: Message[] = await repairDanglingCalls(
-    history,
-    ctx.journal,
-    (name) => agent.tools.registry.get(name)?.idempotent === false,
-    agent.maxResultChars,
-  );
-  if (history.length === 0 && agent.preamble) opening.push({ role: 'system', content: agent.preamble });
-  opening.push({ role: 'user', content: ctx.input });
+  const { messages: history, length: startLength, skipped } = await startingHistory(ctx);
+  const resumed = ctx.resume ? resumePoint(history, ctx) : undefined;
+  const opening: Message[] = resumed
+    ? []
+    : await repairDanglingCalls(history, ctx.journal, (name) => agent.tools.registry.get(name)?.idempotent === false, agent.maxResultChars);
+  if (!resumed && startLength === 0 && agent.preamble) opening.push({ role: 'system', content: agent.preamble });
+  if (!resumed) opening.push({ role: 'user', content: ctx.input });
   const messages = [...history, ...opening];
   // Where the run's user message sits: trimming for a small context never drops it.
-  const userAt = messages.length - 1;
+  const userAt = resumed ? resumed.userAt : messages.length - 1;
   const save = (step: Message[]) => (ctx.conversation ? store.append(ctx.conversation, step) : Promise.resolve());
   await save(opening);
-  ctx.emit({ type: 'run_started', runId: ctx.runId, input: ctx.input });
+  ctx.emit({ type: 'run_started', runId: ctx.runId, input: resumed ? resumed.input : ctx.input });
 
   const toolResults: ToolResult[] = [];
   let usage: Usage | undefined;
   let answers = 0;
+  /** Feed a batch of results back: to the model's messages, the run's results and the stored conversation. */
+  const finishBatch = async (step: Message[], results: readonly ToolResult[]) => {
+    // Suspended: nothing of the batch is stored, so what waited for approval is still asked on resume
+    // (the journal holds what non-idempotent calls did).
+    if (suspended(signal)) throw new RunSuspendedError();
+    messages.push(...step);
+    toolResults.push(...results);
+    await save(step);
+    await settleApprovals(ctx, results);
+    if (signal.aborted) throw new RunAbortedError(signal.reason);
+  };
+  if (resumed && resumed.calls.length > 0) {
+    const scope = linkShared(
+      {
+        runId: ctx.runId,
+        messages: [...messages],
+        emit: ctx.emit,
+        depth: ctx.depth,
+        concurrency: ctx.concurrency,
+        ...(ctx.budget ? { budget: ctx.budget } : {}),
+      },
+      ctx.shared,
+    );
+    const results = await Promise.all(resumed.calls.map((call) => resumeCall(call, ctx, scope)));
+    await finishBatch(
+      results.map((result) => toolMessage(result, agent.maxResultChars)),
+      results,
+    );
+  }
   for (let iteration = 1; ; iteration++) {
     // This turn's conversation, for the engine and the tools alike: the loop appends to `messages`, never to it.
     const scope: RunScope = linkShared(
@@ -87,7 +120,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
       ctx.shared,
     );
     // On the last allowed turn nothing starts early: calls it asks for are never run.
-    const turn = await askModel(ctx, scope, iteration < ctx.maxIterations, userAt);
+    const turn = await askModel(ctx, scope, iteration < ctx.maxIterations, { userAt, skipped });
     usage = addUsage(usage, turn.usage);
     const assistant: Message = { role: 'assistant', content: turn.rawText, ...(turn.provider ? { provider: turn.provider } : {}) };
     const wantsMore = turn.calls.length > 0 || turn.errors.length > 0;
@@ -113,6 +146,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
       }
       ctx.emit({ type: 'iteration_finished', iteration, finishReason: turn.finishReason, toolCalls: 0 });
       const result: RunResult = { runId: ctx.runId, text, messages, iterations: iteration, toolResults };
+      if (skipped > 0) result.skippedMessages = skipped;
       if (checked?.ok) result.output = checked.value;
       if (usage) result.usage = usage;
       return result;
@@ -121,12 +155,38 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
     const results = await Promise.all(turn.calls.map((call, at) => turn.started.get(call) ?? runOrRefuse(call, at, turn, ctx, scope)));
     const step: Message[] = results.map((result) => toolMessage(result, agent.maxResultChars));
     if (turn.errors.length > 0) step.push(formatErrorMessage(turn.errors, agent.maxResultChars));
-    messages.push(...step);
-    toolResults.push(...results);
-    await save(step);
-    if (signal.aborted) throw new RunAbortedError(signal.reason);
+    await finishBatch(step, results);
     ctx.emit({ type: 'iteration_finished', iteration, finishReason: turn.finishReason, toolCalls: turn.calls.length });
   }
+}
+
+/** What the run starts from: a leaf's snapshot, the stored conversation (or the end of it a request can hold), or nothing. */
+async function startingHistory(ctx: LoopContext): Promise<History> {
+  if (ctx.history) return { messages: [...ctx.history], length: ctx.history.length, skipped: 0 };
+  if (!ctx.conversation) return { messages: [], length: 0, skipped: 0 };
+  return readHistory(ctx.agent, ctx.conversation, ctx.signal);
+}
+
+/** Where a resumed run picks up; refused (`nothing_to_resume`) when nothing was interrupted. */
+function resumePoint(history: readonly Message[], ctx: LoopContext): InterruptedRun {
+  const found = interruptedRun(history);
+  if (!found) throw new NothingToResumeError(ctx.conversation ?? '');
+  // The calls keep their ids: new calls of the run never take one of them.
+  for (const call of found.calls) ctx.shared.callIds.claim(call.id);
+  return found;
+}
+
+/** Whether the run was stopped by `run.suspend()`. */
+function suspended(signal: AbortSignal): boolean {
+  return signal.aborted && isAmbiError(signal.reason) && signal.reason.code === 'suspended';
+}
+
+/** A batch's results are stored: the approval records of its calls are done with (best effort; a stale one is never asked). */
+async function settleApprovals(ctx: LoopContext, results: readonly ToolResult[]): Promise<void> {
+  const { durable } = ctx;
+  if (!durable) return;
+  const asked = results.filter((result) => ctx.agent.registry.get(result.name)?.needsApproval).map((result) => result.id);
+  if (asked.length > 0) await durable.store.forget(durable.conversation, asked).catch(() => {});
 }
 
 /** Run the call at `at` of its reply, or, past the reply's limit, give it a `too_many_calls` result without running it. */
@@ -139,7 +199,7 @@ function runOrRefuse(call: KeyedToolCall, at: number, turn: ModelTurn, ctx: Loop
 }
 
 /** One model turn; an engine failure stops the calls that started early before it propagates. */
-async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean, userAt: number): Promise<ModelTurn> {
+async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean, at: { userAt: number; skipped: number }): Promise<ModelTurn> {
   const { agent, signal } = ctx;
   if (signal.aborted) throw new RunAbortedError(signal.reason);
   // Made when the first call starts early: a turn that starts none (say the answer) makes no signal,
@@ -156,7 +216,8 @@ async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean, 
       engine: agent.engine,
       counter: agent.tokens,
       messages: scope.messages,
-      userAt,
+      userAt: at.userAt,
+      unread: at.skipped,
       addition,
       tools,
       emit: ctx.emit,

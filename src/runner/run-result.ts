@@ -7,8 +7,13 @@ export interface RunResult<Output = unknown> {
   runId: string;
   /** The model's final answer (text outside any tool-call tags). */
   text: string;
-  /** The whole conversation after the run, system prompt first. */
+  /**
+   * The conversation after the run, system prompt first: the whole of it, except when a context
+   * budget let the run read only the end of a long stored conversation (see `skippedMessages`).
+   */
   messages: Message[];
+  /** Stored messages before the end the run read, not in `messages` (and never sent); absent when none. */
+  skippedMessages?: number;
   /** Model turns taken. */
   iterations: number;
   /** Every call of the run, in call order. */

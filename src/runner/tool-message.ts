@@ -6,7 +6,12 @@ const RAW_PREVIEW = 300;
 
 /** The message that carries a result back to the model: `{ok, output}` or `{ok, error}` as JSON, cut at `maxChars`. */
 export function toolMessage(result: ToolResult, maxChars: number): ToolMessage {
-  const body = result.ok ? { ok: true, output: result.output } : { ok: false, error: result.error };
+  const body: Record<string, unknown> = result.ok ? { ok: true, output: result.output } : { ok: false, error: result.error };
+  if (result.editedArguments !== undefined) {
+    // The model must know the call it asked for is not the one that ran.
+    body.note = 'The user edited the arguments of this call before approving it; it ran with editedArguments, not the ones you gave.';
+    body.editedArguments = result.editedArguments;
+  }
   return { role: 'tool', toolCallId: result.id, name: result.name, content: capText(JSON.stringify(body), maxChars) };
 }
 

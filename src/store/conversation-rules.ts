@@ -89,6 +89,25 @@ export function checkLength(length: unknown, action: string): void {
   }
 }
 
+/** Refuse (`storage_invalid`) a number of messages to read that is not a whole number >= 1. */
+export function checkCount(count: unknown, action: string): void {
+  if (!Number.isInteger(count) || (count as number) < 1)
+    throw invalidValue(action, `the number of messages to read is a whole number >= 1, got ${shown(count)}`);
+}
+
+/**
+ * The first fault of the end of a conversation read on its own: as `conversationFault`, except
+ * that its leading tool messages answer calls made before it (which were not read).
+ */
+export function tailFault(messages: readonly unknown[]): ConversationFault | undefined {
+  const leading = new Set<string>();
+  for (const message of messages) {
+    if (!isRecord(message) || message.role !== 'tool' || typeof message.toolCallId !== 'string') break;
+    leading.add(message.toolCallId);
+  }
+  return conversationFault(messages, leading);
+}
+
 /** Why `value` is not a conversation message, or undefined when it is one. Unknown extra fields are kept, not refused. */
 function messageFault(value: unknown): string | undefined {
   if (!isRecord(value)) return `it is ${shown(value)}, not an object`;

@@ -1,14 +1,15 @@
-import type { ConversationStore } from './memory-conversation-store.js';
+import type { ConversationStore, ConversationTail } from './memory-conversation-store.js';
 import type { Message } from '../core/types.js';
-import { checkAnswers, checkConversationId, checkLength, checkMessages } from './conversation-rules.js';
+import { checkAnswers, checkConversationId, checkCount, checkLength, checkMessages } from './conversation-rules.js';
 import { forgetConversationUse, noteConversationUse, refuseLostConversation } from './conversation-lives.js';
 import { openAmbiDatabase, lifeOf, DEFAULT_DATABASE_NAME, type OpenDatabaseOptions } from './database.js';
 import { DatabaseStore } from './database-store.js';
+import { IndexedDbApprovalStore, ofConversation } from './indexeddb-approval-store.js';
 import type { AmbiDatabase, ConversationRecord } from './schema.js';
 import { storageOperation } from './storage-failure.js';
 import { queue, transact } from './transaction.js';
 import { byCreation } from './by-creation.js';
-import { checkedRecords, intactMessages, openCalls, repairedRecord, storedExtent, tail } from './stored-conversation.js';
+import { checkedRecords, intactMessages, intactTail, openCalls, repairedRecord, storedExtent, tail } from './stored-conversation.js';
 
 /** What `list()` tells about a stored conversation. */
 export type ConversationInfo = ConversationRecord;
@@ -20,6 +21,14 @@ export type ConversationInfo = ConversationRecord;
  * over the rows. Rows that are not what this store writes are refused (`storage_corrupt`).
  */
 export class IndexedDbConversationStore extends DatabaseStore implements ConversationStore {
+  /** The approvals of these conversations (same database): what a resumed run asks again, and standing decisions. */
+  readonly approvals: IndexedDbApprovalStore;
+
+  protected constructor(dbName: string, options: OpenDatabaseOptions) {
+    super(dbName, options);
+    this.approvals = new IndexedDbApprovalStore(dbName, options);
+  }
+
   /** Open the store on a database (default `'ambi-web'`); rejects if the database cannot be opened. */
   static async open(dbName = DEFAULT_DATABASE_NAME, options: OpenDatabaseOptions = {}): Promise<IndexedDbConversationStore> {
     await openAmbiDatabase(dbName, options);
@@ -34,6 +43,29 @@ export class IndexedDbConversationStore extends DatabaseStore implements Convers
       const db = await this.#connectionFor(id, action);
       const rows = await transact(db, ['messages'], 'readonly', (tx) => tx.objectStore('messages').getAll(tail(id)));
       const messages = intactMessages(id, rows, action);
+      noteConversationUse(this.dbName, id, lifeOf(db));
+      return messages;
+    });
+  }
+
+  /**
+   * The last `count` messages of a conversation, and its first one when they start past it, in
+   * one transaction that reads only those rows; rejects `storage_corrupt` if they are not intact.
+   */
+  async loadTail(id: string, count: number): Promise<ConversationTail> {
+    const action = `load the end of conversation "${String(id)}"`;
+    checkConversationId(id, action);
+    checkCount(count, action);
+    return storageOperation(action, async () => {
+      const db = await this.#connectionFor(id, action);
+      const read = await transact(db, ['messages'], 'readonly', async (tx) => {
+        const log = tx.objectStore('messages');
+        const length = await storedExtent(log, id);
+        const start = Math.max(0, length - count);
+        const [rows, first] = await Promise.all([log.getAll(tail(id, start)), start > 0 ? log.get([id, 0]) : undefined]);
+        return { rows, first, start, length };
+      });
+      const messages = intactTail(id, read.rows, read.start, read.length, read.first, action);
       noteConversationUse(this.dbName, id, lifeOf(db));
       return messages;
     });
@@ -93,14 +125,16 @@ export class IndexedDbConversationStore extends DatabaseStore implements Convers
     });
   }
 
-  /** Remove a conversation and all its messages, in one transaction (also one whose database went away while in use). */
+  /** Remove a conversation, all its messages and its approvals, in one transaction (also one whose database went away while in use). */
   async delete(id: string): Promise<void> {
     const action = `delete conversation "${String(id)}"`;
     checkConversationId(id, action);
     return storageOperation(action, async () => {
-      await transact(await this.db(), ['messages', 'conversations'], 'readwrite', async (tx) => {
+      await transact(await this.db(), ['messages', 'conversations', 'approvals', 'standing'], 'readwrite', async (tx) => {
         queue(tx.objectStore('messages').delete(tail(id)));
         queue(tx.objectStore('conversations').delete(id));
+        queue(tx.objectStore('approvals').delete(ofConversation(id)));
+        queue(tx.objectStore('standing').delete(ofConversation(id)));
       });
       forgetConversationUse(this.dbName, id);
     });

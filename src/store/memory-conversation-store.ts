@@ -1,6 +1,8 @@
-import { answerableCalls, checkAnswers, checkConversationId, checkLength, checkMessages } from './conversation-rules.js';
+import { answerableCalls, checkAnswers, checkConversationId, checkCount, checkLength, checkMessages } from './conversation-rules.js';
 import { toStorageError } from './storage-failure.js';
 import type { Message } from '../core/types.js';
+import type { ApprovalStore } from './approval-types.js';
+import { MemoryApprovalStore } from './memory-approval-store.js';
 
 /**
  * Where conversations live between runs. Each method is atomic for its conversation, and
@@ -14,16 +16,49 @@ export interface ConversationStore {
   append(id: string, messages: readonly Message[]): Promise<void>;
   /** Cut a conversation back to its first `length` messages (rolls back a failed run). */
   truncate(id: string, length: number): Promise<void>;
+  /**
+   * The last `count` messages of a conversation and where they start: what a run with a context
+   * budget reads instead of the whole conversation. Optional: a store without it is read whole.
+   */
+  loadTail?(id: string, count: number): Promise<ConversationTail>;
+  /** Where the approvals of these conversations live, if they persist with them (a resumed run asks again what waited). */
+  readonly approvals?: ApprovalStore;
+}
+
+/** The end of a conversation, as `loadTail` reads it. */
+export interface ConversationTail {
+  /** How many messages the conversation holds. */
+  length: number;
+  /** Where `messages` start in it. */
+  start: number;
+  /** The messages from `start` to the end. */
+  messages: Message[];
+  /** The conversation's first message (its system prompt, where it has one) when `start` is past it. */
+  first?: Message;
 }
 
 /** Conversations in memory, for tests, Node and pages that need no persistence; same rules and errors as IndexedDB. */
 export class MemoryConversationStore implements ConversationStore {
   readonly #conversations = new Map<string, Message[]>();
+  /** The approvals of these conversations, kept as long as the store (a second runner on it stands for a reload). */
+  readonly approvals = new MemoryApprovalStore();
 
   /** A copy of a conversation's messages in order (empty if it does not exist). */
   async load(id: string): Promise<Message[]> {
     checkConversationId(id, 'load a conversation');
     return structuredClone(this.#conversations.get(id) ?? []);
+  }
+
+  /** Copies of the last `count` messages (all of them when it is shorter), and of its first message when they start past it. */
+  async loadTail(id: string, count: number): Promise<ConversationTail> {
+    const action = `load the end of conversation "${String(id)}"`;
+    checkConversationId(id, action);
+    checkCount(count, action);
+    const stored = this.#conversations.get(id) ?? [];
+    const start = Math.max(0, stored.length - count);
+    const tail: ConversationTail = { length: stored.length, start, messages: structuredClone(stored.slice(start)) };
+    if (start > 0) tail.first = structuredClone(stored[0]!);
+    return tail;
   }
 
   /** Append copies of messages, all or none; refused if any is not a message, answers no call, or cannot be cloned. */

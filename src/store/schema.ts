@@ -1,6 +1,7 @@
 import type { DBSchema, IDBPDatabase } from 'idb';
 import type { Message } from '../core/types.js';
 import type { JournalEntry, LeafSnapshot } from './types.js';
+import type { ApprovalRecord, StandingDecision } from './approval-types.js';
 
 /** One conversation message as stored: keyed `[conversationId, seq]` so a conversation is one key range. */
 export interface StoredMessage {
@@ -25,6 +26,8 @@ export interface AmbiDbSchema extends DBSchema {
   messages: { key: [string, number]; value: StoredMessage };
   conversations: { key: string; value: ConversationRecord };
   journal: { key: string; value: JournalEntry; indexes: { conversation: string } };
+  approvals: { key: [string, string]; value: ApprovalRecord };
+  standing: { key: [string, string]; value: StandingDecision };
 }
 
 export type AmbiDatabase = IDBPDatabase<AmbiDbSchema>;
@@ -47,6 +50,11 @@ export const SCHEMA_STEPS: readonly ((db: AmbiDatabase) => void)[] = [
   // 3: the tool-call journal.
   (db) => {
     db.createObjectStore('journal', { keyPath: 'idempotencyKey' }).createIndex('conversation', 'conversation');
+  },
+  // 4: approvals of interrupted runs and standing decisions, keyed by conversation first.
+  (db) => {
+    db.createObjectStore('approvals', { keyPath: ['conversation', 'callId'] });
+    db.createObjectStore('standing', { keyPath: ['conversation', 'tool'] });
   },
 ];
 

@@ -1,6 +1,6 @@
 import type { IDBPObjectStore } from 'idb';
 import type { Message } from '../core/types.js';
-import { callIds, continuesCalls, conversationFault } from './conversation-rules.js';
+import { callIds, continuesCalls, conversationFault, tailFault } from './conversation-rules.js';
 import { isRecord, isTime } from './record-shape.js';
 import type { AmbiDbSchema, ConversationRecord, StoredMessage } from './schema.js';
 import { corruptData } from './storage-failure.js';
@@ -38,6 +38,24 @@ export function intactMessages(id: string, rows: readonly StoredMessage[], actio
   const fault = conversationFault(messages);
   if (fault) throw corruptConversation(id, action, fault.index, fault.reason);
   return messages;
+}
+
+/**
+ * The end of a conversation from its rows from `start` on (and its first row when `start` is
+ * past it), refused (`storage_corrupt`) unless they are intact: every position from `start` to
+ * `length`, each a message, no orphan tool message but leading ones (they answer calls before `start`).
+ */
+export function intactTail(id: string, rows: readonly StoredMessage[], start: number, length: number, first: StoredMessage | undefined, action: string) {
+  const gap = rows.findIndex((row, i) => row.seq !== start + i);
+  if (gap !== -1 || rows.length !== length - start) throw corruptConversation(id, action, start + (gap === -1 ? rows.length : gap), 'is missing');
+  const messages = rows.map((row) => row.message);
+  const fault = tailFault(messages);
+  if (fault) throw corruptConversation(id, action, start + fault.index, fault.reason);
+  if (start === 0) return { length, start, messages };
+  const head: unknown = first?.message;
+  const headFault = first ? conversationFault([head]) : { reason: 'is missing' };
+  if (headFault) throw corruptConversation(id, action, 0, headFault.reason);
+  return { length, start, messages, first: head as Message };
 }
 
 /** The record of a conversation that holds `length` rows, written `now`: its creation time kept when it has a valid one. */

@@ -20,6 +20,8 @@ export { mcpServer, type McpServerConfig, type McpToolPolicy } from '../mcp/conf
 export type { McpConnection } from '../mcp/connection.js';
 export { McpError, type McpErrorCode } from '../errors/mcp-error.js';
 export type { Run, RunOptions } from '../runner/chat-runner.js';
+export type { ApproveOptions, DenyOptions } from '../runner/approvals.js';
+export type { PendingApproval } from '../store/approval-types.js';
 export type { RunEvent } from '../runner/events.js';
 export type { RunResult } from '../runner/run-result.js';
 export type { Message } from '../core/types.js';

@@ -128,6 +128,62 @@ export function describeConversationStore(label: string, make: () => Promise<Sto
       expect(await store.load('c1')).toEqual([user('add'), asking('t1'), answer('t1')]);
     });
 
+    describe('loadTail: the end of a conversation', () => {
+      // Every store this project ships reads a conversation's end; the interface leaves it optional for others.
+      const loadTail = (id: string, count: number) => {
+        if (!store.loadTail) throw new Error('this store has no loadTail');
+        return store.loadTail(id, count);
+      };
+      const system: Message = { role: 'system', content: 'Be brief.' };
+
+      it('gives the last count messages, where they start, the length, and the first message', async () => {
+        const messages = [system, user('1'), assistant('2'), user('3'), assistant('4')];
+        await store.append('c1', messages);
+        expect(await loadTail('c1', 2)).toEqual({ length: 5, start: 3, messages: messages.slice(3), first: system });
+      });
+
+      it('gives the whole conversation, without a separate first message, when count reaches its start', async () => {
+        const messages = [system, user('1'), assistant('2')];
+        await store.append('c1', messages);
+        expect(await loadTail('c1', 3)).toEqual({ length: 3, start: 0, messages });
+        expect(await loadTail('c1', 1000)).toEqual({ length: 3, start: 0, messages });
+      });
+
+      it('of an unknown conversation is empty, and creates nothing', async () => {
+        expect(await loadTail('missing', 5)).toEqual({ length: 0, start: 0, messages: [] });
+        expect(await store.load('missing')).toEqual([]);
+      });
+
+      it('may start on tool messages: they answer calls made before it', async () => {
+        await store.append('c1', [user('1'), asking('t1', 't2'), answer('t1'), answer('t2'), assistant('done')]);
+        expect(await loadTail('c1', 2)).toEqual({ length: 5, start: 3, messages: [answer('t2'), assistant('done')], first: user('1') });
+      });
+
+      it('reads what later appends and truncates left', async () => {
+        await store.append('c1', [user('1'), assistant('2'), user('3')]);
+        await store.truncate('c1', 2);
+        await store.append('c1', [user('4')]);
+        expect(await loadTail('c1', 2)).toEqual({ length: 3, start: 1, messages: [assistant('2'), user('4')], first: user('1') });
+      });
+
+      it('gives copies: changing them does not change the stored messages', async () => {
+        await store.append('c1', [user('1'), assistant('2'), user('3')]);
+        const tail = await loadTail('c1', 1);
+        (tail.messages[0] as { content: string }).content = 'changed';
+        (tail.first as { content: string }).content = 'changed';
+        expect(await store.load('c1')).toEqual([user('1'), assistant('2'), user('3')]);
+      });
+
+      it('refuses a count that is not a whole number >= 1 with storage_invalid', async () => {
+        await store.append('c1', [user('1')]);
+        for (const count of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '2' as unknown as number]) {
+          const error = await refusal(loadTail('c1', count), 'storage_invalid');
+          expect(error.message).toContain('whole number >= 1');
+        }
+        await refusal(loadTail(7 as unknown as string, 1), 'storage_invalid');
+      });
+    });
+
     it('truncate keeps the first length messages, and an append continues from the cut', async () => {
       await store.append('c1', [user('1'), assistant('2'), user('3'), assistant('4')]);
       await store.truncate('c1', 2);

@@ -12,5 +12,5 @@ export function refusedRun<T = unknown>(runId: string, error: AmbiError): Run<T>
   channel.close();
   const result: Promise<never> = Promise.reject(error);
   result.catch(() => {});
-  return { runId, events: channel, result, abort: ignore, approve: ignore, deny: ignore };
+  return { runId, events: channel, result, abort: ignore, suspend: ignore, approve: ignore, deny: ignore };
 }

@@ -5,7 +5,7 @@ import type { Run, RunOptions, RunOutput } from '../../runner/chat-runner.js';
 import type { OutputSchema } from '../../runner/output.js';
 import type { StandardSchemaV1 } from '../../validation/standard-schema.js';
 import { finishOnPage, wireOutput } from './page-output.js';
-import { checkCount, checkRunOptions } from '../../runner/check-options.js';
+import { checkCount, checkResumed, checkRunOptions } from '../../runner/check-options.js';
 import { failureError, type RunFailure } from '../../runner/run-failure.js';
 import { EventChannel } from '../../runner/events.js';
 import type { RunResult } from '../../runner/run-result.js';
@@ -21,7 +21,8 @@ import { PagePort } from './page-port.js';
 import { refusedRun } from './refused-run.js';
 import { RunnerSetup } from './runner-setup.js';
 import { comlinkEndpoint } from '../wire/session-link.js';
-import type { RunnerConfig, RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireRunOptions } from '../wire/protocol.js';
+import type { RunnerConfig, RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireResumeOptions, WireRunOptions } from '../wire/protocol.js';
+import type { PendingApproval } from '../../store/approval-types.js';
 import type { ToolWorkerSupervisor, WorkerSource, WorkerToolsOptions } from '../tool-host/tool-worker.js';
 import { registerTransferHandlers } from '../wire/transfer-handlers.js';
 import { toWireReason } from '../wire/wire-error.js';
@@ -174,23 +175,45 @@ export class WorkerRunner {
    */
   run<const S extends OutputSchema = never>(input: string, options: RunOptions<S> = {}): Run<RunOutput<S>> {
     checkRunOptions(options); // here, as in-process: the same coded error, before anything crosses
+    const output = wireOutput(options.output);
+    const { maxIterations, maxCallsPerReply, maxOutputRetries, conversation, toolChoice, lock } = options;
+    const wire: WireRunOptions = defined({ maxIterations, maxCallsPerReply, maxOutputRetries, conversation, toolChoice, lock, output: output?.schema });
+    return this.#start(options, output?.standard, (runId) => this.#api.startRun(runId, input, wire)) as Run<RunOutput<S>>;
+  }
+
+  /**
+   * Continue a conversation's interrupted run in the worker (its `database` holds it): same
+   * as `ChatRunner.resume`. `result` rejects with `nothing_to_resume` if nothing was interrupted.
+   */
+  resume(conversation: string, options: Omit<RunOptions, 'conversation' | 'output' | 'maxOutputRetries'> = {}): Run {
+    checkResumed(conversation);
+    checkRunOptions({ ...options, conversation });
+    const { maxIterations, maxCallsPerReply, toolChoice, lock } = options;
+    const wire: WireResumeOptions = defined({ maxIterations, maxCallsPerReply, toolChoice, lock });
+    return this.#start(options, undefined, (runId) => this.#api.resumeRun(runId, conversation, wire));
+  }
+
+  /** The calls of a conversation's interrupted run that wait for a decision, read from the worker's database. */
+  async pendingApprovals(conversation: string): Promise<PendingApproval[]> {
+    checkResumed(conversation);
+    await this.#setup.sync();
+    return this.#guard(this.#api.pendingApprovals(conversation));
+  }
+
+  /** A run or a resume, tracked on the page: `begin` asks the worker to start it under `runId`. */
+  #start(options: Pick<RunOptions, 'runId' | 'signal'>, standard: StandardSchemaV1 | undefined, begin: (runId: string) => Promise<void>): Run {
     const runId = options.runId ?? crypto.randomUUID();
     // Runs are told apart by id on both ends of the wire: a second one would take the first one's events.
     if (this.#runs.has(runId)) return refusedRun(runId, new AmbiError('duplicate_run', `A run with id "${runId}" is still going on this runner`));
     const channel = new EventChannel();
-    const output = wireOutput(options.output);
-    const { maxIterations, maxCallsPerReply, maxOutputRetries, conversation, toolChoice, lock } = options;
-    const wire: WireRunOptions = defined({ maxIterations, maxCallsPerReply, maxOutputRetries, conversation, toolChoice, lock, output: output?.schema });
     const started = this.#setup.sync().then(() => {
       const refused = this.#registrationErrors.splice(0);
       if (refused.length > 0) throw refusal(refused);
-      return this.#guard(this.#api.startRun(runId, input, wire));
+      return this.#guard(begin(runId));
     });
     // The result crosses once, inside the run's own run_finished (or run_failed) event.
     let run!: PageRun;
-    const result = new Promise<RunResult>(
-      (resolve, reject) => (run = { channel, resolve, reject, ...(output?.standard ? { standard: output.standard } : {}) }),
-    );
+    const result = new Promise<RunResult>((resolve, reject) => (run = { channel, resolve, reject, ...(standard ? { standard } : {}) }));
     result.catch(() => {});
     this.#runs.set(runId, run);
     // A run that fails to start (or a worker that dies first) still ends its events.
@@ -206,10 +229,11 @@ export class WorkerRunner {
     return {
       runId,
       events: channel,
-      result: result as Promise<RunResult<RunOutput<S>>>,
+      result,
       abort,
-      approve: (callId) => send(() => this.#guard(this.#api.approve(runId, callId))),
-      deny: (callId, reason) => send(() => this.#guard(this.#api.deny(runId, callId, reason))),
+      suspend: () => send(() => this.#guard(this.#api.suspend(runId))),
+      approve: (callId, approveOptions) => send(() => this.#guard(this.#api.approve(runId, callId, approveOptions))),
+      deny: (callId, reason, denyOptions) => send(() => this.#guard(this.#api.deny(runId, callId, reason, denyOptions))),
     };
   }
 

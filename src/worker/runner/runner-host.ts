@@ -34,6 +34,17 @@ export function createRunnerHost(scope: ConstructorParameters<typeof WorkerPort>
     return run;
   };
 
+  // Events go to the page in batches (see WorkerPort.event); the run's result crosses inside
+  // its run_finished event. Once its events end, the run is forgotten.
+  const follow = (runId: string, run: Run) => {
+    const { port } = ready();
+    runs.set(runId, run);
+    (run.events as EventChannel).pipe((event) => {
+      port.event(runId, event);
+      if (event === null) runs.delete(runId);
+    });
+  };
+
   return {
     // The page calls this again after a failure (a blocked database, say): nothing is kept of a failed attempt.
     async configure(config: RunnerConfig) {
@@ -55,15 +66,19 @@ export function createRunnerHost(scope: ConstructorParameters<typeof WorkerPort>
       agent.tool(remoteTool(descriptor, port.invoker(descriptor.name)));
     },
     async startRun(runId, input, options) {
-      const { agent, runner, port } = ready();
-      const run = runner.run(agent, input, { ...options, runId });
-      runs.set(runId, run);
-      // Events go to the page in batches (see WorkerPort.event); the run's result crosses inside
-      // its run_finished event. Once its events end, the run is forgotten.
-      (run.events as EventChannel).pipe((event) => {
-        port.event(runId, event);
-        if (event === null) runs.delete(runId);
-      });
+      const { agent, runner } = ready();
+      follow(runId, runner.run(agent, input, { ...options, runId }));
+    },
+    async resumeRun(runId, conversation, options) {
+      const { agent, runner } = ready();
+      follow(runId, runner.resume(agent, conversation, { ...options, runId }));
+    },
+    async pendingApprovals(conversation) {
+      const { agent, runner } = ready();
+      return runner.pendingApprovals(agent, conversation);
+    },
+    async suspend(runId) {
+      find(runId).suspend();
     },
     async mcpConnect(config) {
       // The MCP client loads here, on first use (agent.mcp imports it): never on the page.
@@ -85,11 +100,11 @@ export function createRunnerHost(scope: ConstructorParameters<typeof WorkerPort>
     async abort(runId, reason) {
       find(runId).abort(fromWireReason(reason));
     },
-    async approve(runId, callId) {
-      find(runId).approve(callId);
+    async approve(runId, callId, options) {
+      find(runId).approve(callId, options);
     },
-    async deny(runId, callId, reason) {
-      find(runId).deny(callId, reason);
+    async deny(runId, callId, reason, options) {
+      find(runId).deny(callId, reason, options);
     },
   };
 }

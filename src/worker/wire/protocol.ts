@@ -1,6 +1,8 @@
 // Wire types between the page, the runner worker and dedicated tool workers. Types only.
 import type { LeafOptions } from '../../leaf/leaf-options.js';
 import type { RunOptions } from '../../runner/chat-runner.js';
+import type { ApproveOptions, DenyOptions } from '../../runner/approvals.js';
+import type { PendingApproval } from '../../store/approval-types.js';
 import type { AbortSource } from '../../util/abort-source.js';
 import type { ToolContext, ToolPolicy } from '../../tools/types.js';
 import type { JsonValue, ToolDefinition } from '../../core/types.js';
@@ -86,9 +88,16 @@ export interface RunnerWorkerApi {
   /** `connection.refresh()`; resolves with the registered names. */
   mcpRefresh(id: number): Promise<string[]>;
   mcpClose(id: number): Promise<void>;
-  approve(runId: string, callId: string): Promise<void>;
-  deny(runId: string, callId: string, reason?: string): Promise<void>;
+  approve(runId: string, callId: string, options?: ApproveOptions): Promise<void>;
+  deny(runId: string, callId: string, reason?: string, options?: DenyOptions): Promise<void>;
+  suspend(runId: string): Promise<void>;
+  /** Continue a conversation's interrupted run (see `ChatRunner.resume`); events come as `startRun`'s do. */
+  resumeRun(runId: string, conversation: string, options: WireResumeOptions): Promise<void>;
+  pendingApprovals(conversation: string): Promise<PendingApproval[]>;
 }
+
+/** A resume's options that cross to the worker. */
+export type WireResumeOptions = Pick<RunOptions, 'maxIterations' | 'maxCallsPerReply' | 'toolChoice' | 'lock'>;
 
 /** An MCP connection as the page knows it (the connection itself lives in the runner worker). */
 export interface McpConnectionInfo {
