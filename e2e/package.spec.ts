@@ -129,7 +129,11 @@ test('the page bundle of ambi-web/worker leaves the validator compiler, the pars
   const html = await (await request.get(`${origin}/`)).text();
   const entry = html.match(/<script type="module"[^>]*src="([^"]+)"/)?.[1];
   expect(entry, 'the page has a module script').toBeTruthy();
-  const pageCode = await (await request.get(new URL(entry!, `${origin}/`).href)).text();
+  // The entry and the chunks it imports statically: what the page loads before any run.
+  const entryUrl = new URL(entry!, `${origin}/`).href;
+  const entryCode = await (await request.get(entryUrl)).text();
+  const imported = [...entryCode.matchAll(/\bfrom\s*["'`](\.\/[^"'`]+\.js)["'`]/g)].map((m) => new URL(m[1]!, entryUrl).href);
+  const pageCode = [entryCode, ...(await Promise.all(imported.map(async (url) => (await request.get(url)).text())))].join('\n');
   for (const marker of loopMarkers) expect(pageCode, `page bundle contains ${marker}`).not.toContain(marker);
   expect(pageCode, 'the page bundle names the runner worker file').toMatch(/[\w./-]*runner\.worker[\w.-]*\.js/);
 });
