@@ -80,12 +80,10 @@ const app: ViteUserConfig = {
 
 /** Runtime dependencies stay imports in every entry, the runner worker's too: the consumer's bundler resolves and dedupes them. */
 const runtimeDependencies = Object.keys(JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).dependencies ?? {});
-/**
- * ajv is CommonJS: an app's Vite dev server serves the runner worker from node_modules as is, and
- * does not convert the CommonJS it imports, so ajv goes into ambi-web's own (lazy) chunk instead.
- */
-const BUNDLED = new Set(['ajv']);
-const isRuntimeDependency = (id: string) => runtimeDependencies.some((dep) => !BUNDLED.has(dep) && (id === dep || id.startsWith(`${dep}/`)));
+// ajv is CommonJS, and an app's Vite dev server serves the runner worker from node_modules as is,
+// without converting the CommonJS it imports: ajv is a devDependency, bundled into ambi-web's own
+// (lazy) chunk, not an import left to the app.
+const isRuntimeDependency = (id: string) => runtimeDependencies.some((dep) => id === dep || id.startsWith(`${dep}/`));
 
 /** Where the published runner worker lands: an entry of its own, next to index.js and worker.js. */
 const RUNNER_WORKER_FILE = 'runner.worker.js';
