@@ -78,50 +78,65 @@ const app: ViteUserConfig = {
   },
 };
 
-/** Runtime dependencies stay imports in the page entries: the consumer's bundler resolves and dedupes them. */
+/** Runtime dependencies stay imports in every entry, the runner worker's too: the consumer's bundler resolves and dedupes them. */
 const runtimeDependencies = Object.keys(JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).dependencies ?? {});
+// ajv is CommonJS, and an app's Vite dev server serves the runner worker from node_modules as is,
+// without converting the CommonJS it imports: ajv is a devDependency, bundled into ambi-web's own
+// (lazy) chunk, not an import left to the app.
 const isRuntimeDependency = (id: string) => runtimeDependencies.some((dep) => id === dep || id.startsWith(`${dep}/`));
-/** The MCP client, an optional peer dependency: the page entries leave its `import()` to the consumer's bundler. */
-const isMcpClient = (id: string) => id === '@modelcontextprotocol/client' || id.startsWith('@modelcontextprotocol/client/');
+
+/** Where the published runner worker lands: an entry of its own, next to index.js and worker.js. */
+const RUNNER_WORKER_FILE = 'runner.worker.js';
+const RUNNER_WORKER_SOURCE = /\/src\/worker\/page\/worker-runner\.ts$/;
+const RUNNER_WORKER_PLACEHOLDER = '__AMBI_WEB_RUNNER_WORKER_URL__';
 
 /**
- * The published build leaves the local model runtime out, for now: `@wllama/wllama` is an optional
- * peer (an app without it must still build), and the runner worker is served as-is (it cannot
- * import it). Its import fails there, so `localModel` reports `runtime_unavailable`; apps built
- * from the sources (the demo) load wllama and its wasm on demand.
+ * The runner worker as an entry the app's bundler builds into its own worker. The page code's
+ * `new Worker(new URL('../../../workers/runner.worker.ts', import.meta.url))` is hidden from
+ * Vite's worker plugin here (which would bundle it into one file), then written back as
+ * `new Worker(new URL('./runner.worker.js', import.meta.url))`, relative to the chunk that holds
+ * it. The consumer's bundler sees that pattern and builds the worker with the app: as an ES module
+ * worker (`worker.format: 'es'`), what a run needs loads on demand as sibling chunks.
  */
-function withoutLocalRuntime(): Plugin {
-  const stub = '\0ambi-web:no-wllama';
+function runnerWorkerAsEntry(): Plugin {
   return {
-    name: 'ambi-web:without-local-runtime',
+    name: 'ambi-web:runner-worker-entry',
     enforce: 'pre',
-    resolveId: (id) => (id.startsWith('@wllama/wllama') ? stub : null),
-    load: (id) => (id === stub ? 'throw new Error("this build of ambi-web does not include the local model runtime (@wllama/wllama)");' : null),
+    transform(code, id) {
+      if (!RUNNER_WORKER_SOURCE.test(id)) return null;
+      const replaced = code.replace("new URL('../../../workers/runner.worker.ts', import.meta.url)", `new URL(${RUNNER_WORKER_PLACEHOLDER}, import.meta.url)`);
+      if (replaced === code) this.error('worker-runner.ts no longer starts ../../../workers/runner.worker.ts: update vite.config.ts');
+      return { code: replaced, map: null };
+    },
+    renderChunk(code, chunk) {
+      if (!code.includes(RUNNER_WORKER_PLACEHOLDER)) return null;
+      const up = chunk.fileName.split('/').length - 1;
+      const url = (up === 0 ? './' : '../'.repeat(up)) + RUNNER_WORKER_FILE;
+      return { code: code.replaceAll(RUNNER_WORKER_PLACEHOLDER, JSON.stringify(url)), map: null };
+    },
   };
 }
 
 /**
- * The published package (`vite build --mode lib`): `dist/lib/index.js` and `dist/lib/worker.js`.
- * `base: './'` makes the runner worker's URL relative to the module that starts it, so it
- * resolves wherever the consumer serves the package. The runner worker is a separate
- * bundle (Vite's worker build) with its dependencies inside, so it runs served as-is.
+ * The published package (`vite build --mode lib`): `dist/lib/index.js`, `dist/lib/worker.js` and
+ * `dist/lib/runner.worker.js`, sharing chunks, with source maps. Nothing is bundled in: every
+ * dependency stays an import (wllama and its wasm `?url` included), resolved by the app's bundler.
  */
 const library: ViteUserConfig = {
   base: './',
-  plugins: [withoutLocalRuntime()],
-  // The worker is served as-is (a consumer's bundler copies it as an asset): ship it minified, in one file.
-  worker: { format: 'es', plugins: () => [withoutLocalRuntime()], rolldownOptions: { output: { minify: true, codeSplitting: false } } },
+  plugins: [runnerWorkerAsEntry()],
   build: {
     outDir: 'dist/lib',
     target: 'es2022',
-    // The page entries stay readable; the consumer's bundler minifies them with the app.
+    // Readable: the consumer's bundler minifies everything with the app.
     minify: false,
+    sourcemap: true,
     lib: {
-      entry: { index: 'src/index.ts', worker: 'src/worker/index.ts' },
+      entry: { index: 'src/index.ts', worker: 'src/worker/index.ts', 'runner.worker': 'workers/runner.worker.ts' },
       formats: ['es'],
       fileName: (_format, entryName) => `${entryName}.js`,
     },
-    rolldownOptions: { external: (id) => isRuntimeDependency(id) || isMcpClient(id), output: { chunkFileNames: 'chunks/[name]-[hash].js' } },
+    rolldownOptions: { external: isRuntimeDependency, output: { chunkFileNames: 'chunks/[name]-[hash].js' } },
   },
 };
 

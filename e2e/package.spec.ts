@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { tinyGguf } from '../tests/support/tiny-gguf.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const origin = 'http://127.0.0.1:4174';
@@ -97,9 +98,12 @@ test.beforeAll(async () => {
 
   cpSync(join(root, 'e2e', 'consumer'), app, { recursive: true });
   const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'));
-  const viteVersion: string = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies.vite;
-  manifest.dependencies = { 'ambi-web': `file:${join(packDir, tarball)}` };
-  manifest.devDependencies = { vite: viteVersion };
+  const { devDependencies } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  manifest.dependencies = { 'ambi-web': `file:${join(packDir, tarball)}`, zod: devDependencies.zod };
+  manifest.devDependencies = { vite: devDependencies.vite };
+  // The local model the `local` case runs: tiny, random weights, made on the spot.
+  mkdirSync(join(app, 'public'));
+  writeFileSync(join(app, 'public', 'tiny.gguf'), tinyGguf({ seed: 7 }));
   writeFileSync(join(app, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
   // Everything comes from the npm cache that `npm ci` filled; the registry only if it lacks something.
@@ -125,23 +129,94 @@ test('the page bundle of ambi-web/worker leaves the validator compiler, the pars
   const html = await (await request.get(`${origin}/`)).text();
   const entry = html.match(/<script type="module"[^>]*src="([^"]+)"/)?.[1];
   expect(entry, 'the page has a module script').toBeTruthy();
-  const pageCode = await (await request.get(new URL(entry!, `${origin}/`).href)).text();
+  // The entry and the chunks it imports statically: what the page loads before any run.
+  const entryUrl = new URL(entry!, `${origin}/`).href;
+  const entryCode = await (await request.get(entryUrl)).text();
+  const imported = [...entryCode.matchAll(/\bfrom\s*["'`](\.\/[^"'`]+\.js)["'`]/g)].map((m) => new URL(m[1]!, entryUrl).href);
+  const pageCode = [entryCode, ...(await Promise.all(imported.map(async (url) => (await request.get(url)).text())))].join('\n');
   for (const marker of loopMarkers) expect(pageCode, `page bundle contains ${marker}`).not.toContain(marker);
+  expect(pageCode, 'the page bundle names the runner worker file').toMatch(/[\w./-]*runner\.worker[\w.-]*\.js/);
+});
 
-  const runnerWorker = pageCode.match(/[\w./-]*runner\.worker[\w.-]*\.js/)?.[0];
-  expect(runnerWorker, 'the page bundle names the runner worker file').toBeTruthy();
-  const workerResponse = await request.get(new URL(runnerWorker!, `${origin}/`).href);
-  expect(workerResponse.ok()).toBe(true);
-  const workerCode = await workerResponse.text();
-  for (const marker of loopMarkers) expect(workerCode, `runner worker contains ${marker}`).toContain(marker);
+test('the runner worker is an ES module that loads what a run needs on demand, as sibling chunks with source maps', async ({ page, request }) => {
+  const loaded: string[] = [];
+  page.on('response', (response) => {
+    if (response.url().endsWith('.js')) loaded.push(new URL(response.url()).pathname);
+  });
+  await page.goto(`${origin}/`);
+  expect(await settledResult(page)).toEqual(expectedResult);
 
-  const gzipKb = (code: string) => (gzipSync(code).length / 1024).toFixed(2);
+  const workerPath = loaded.find((path) => /runner\.worker[^/]*\.js$/.test(path));
+  expect(workerPath, 'the runner worker was loaded').toBeTruthy();
+  const workerCode = await (await request.get(`${origin}${workerPath}`)).text();
+  // Split: the worker file imports sibling chunks, relative to itself.
+  expect(workerCode).toMatch(/\bimport\s*(?:\{[^}]*\}\s*from\s*)?["'`]\.\/[^"'`]+\.js["'`]|\bimport\(\s*["'`]\.\/[^"'`]+\.js["'`]\s*\)/);
+  // What this run did not need never loaded: the local model runtime (wllama) and the MCP client.
+  const firstRun = await Promise.all(loaded.map(async (path) => ({ path, code: await (await request.get(`${origin}${path}`)).text() })));
+  for (const { path, code } of firstRun) {
+    expect(code, `${path} carries wllama`).not.toContain('LLAMA_CPP_WORKER_CODE');
+    expect(code, `${path} carries the MCP client`).not.toContain('notifications/cancelled');
+  }
+  const map = await request.get(`${origin}${workerPath}.map`);
+  expect(map.ok(), 'the app built a source map of the runner worker').toBe(true);
+
+  const gzipKb = (codes: string[]) => (codes.reduce((sum, code) => sum + gzipSync(code).length, 0) / 1024).toFixed(2);
+  const pageJs = firstRun.filter(({ path }) => !/worker/.test(path) && !firstRun.some((w) => /worker/.test(w.path) && w.code.includes(path.split('/').pop()!)));
   test
     .info()
     .annotations.push(
-      { type: 'page entry', description: `${(pageCode.length / 1024).toFixed(2)} kB, gzip ${gzipKb(pageCode)} kB` },
-      { type: 'runner worker', description: `${(workerCode.length / 1024).toFixed(2)} kB, gzip ${gzipKb(workerCode)} kB` },
+      { type: 'first run, all JS', description: `${firstRun.length} files, gzip ${gzipKb(firstRun.map((f) => f.code))} kB` },
+      { type: 'page JS', description: `gzip ${gzipKb(pageJs.map((f) => f.code))} kB` },
     );
+});
+
+test('the installed package ships source maps and no declarations beyond the public surface', () => {
+  const dist = join(app, 'node_modules', 'ambi-web', 'dist');
+  // ambi-web's own maps, with the TypeScript sources inside, for a debugger or a bundler that chains them.
+  const map = JSON.parse(readFileSync(join(dist, 'lib', 'runner.worker.js.map'), 'utf8'));
+  expect(map.sources.some((source: string) => source.includes('src/worker/runner/'))).toBe(true);
+  expect(map.sourcesContent?.length).toBe(map.sources.length);
+  expect(existsSync(join(dist, 'lib', 'index.js.map'))).toBe(true);
+  const declarations = readdirSync(join(dist, 'types'), { recursive: true }).map(String);
+  expect(declarations).toContain('index.d.ts');
+  expect(declarations.some((file) => file.includes('draft-07-meta-schema'))).toBe(false);
+  for (const file of ['LICENSE', 'README.md', 'package.json']) expect(existsSync(join(app, 'node_modules', 'ambi-web', file)), file).toBe(true);
+});
+
+test('a zod tool: its refinement refuses a bad call and its default fills a good one', async ({ page }) => {
+  await page.goto(`${origin}/?case=zod`);
+  expect(await settledResult(page)).toEqual({
+    text: 'Done.',
+    toolResults: [
+      { name: 'search', ok: false, error: { code: 'invalid_arguments', message: expect.stringContaining('query') } },
+      { name: 'search', ok: true, output: '10 notes about cats' },
+    ],
+  });
+});
+
+test("validation 'no-eval' under a CSP without 'unsafe-eval': calls are checked, none refused by the CSP", async ({ page }) => {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|unsafe-eval/i.test(message.text())) violations.push(message.text());
+  });
+  await page.goto(`${origin}/?case=no-eval`);
+  expect(await settledResult(page)).toEqual({
+    text: 'The sum is 5.',
+    toolResults: [
+      { name: 'add', ok: false, error: { code: 'invalid_arguments', message: expect.stringContaining('/a') } },
+      { name: 'add', ok: true, output: 5 },
+    ],
+  });
+  expect(violations).toEqual([]);
+});
+
+test('localModel runs the tiny GGUF with llama.cpp from the installed package, in the production build', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto(`${origin}/?case=local`);
+  const result = page.locator('#result');
+  await expect(result).toHaveAttribute('data-state', /^(ok|error)$/, { timeout: 90_000 });
+  expect(await result.getAttribute('data-state'), (await result.textContent()) ?? '').toBe('ok');
+  expect(JSON.parse((await result.textContent()) ?? '')).toEqual({ textType: 'string', iterations: 1 });
 });
 
 test("the packed package also runs under the consumer's dev server, which pre-bundles it", async ({ page }) => {

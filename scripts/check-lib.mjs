@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // Checks the library build in dist/lib (run after `npm run build:lib`; `npm pack` runs it):
-// - the runner worker is started from a RELATIVE url and is a file of its own;
-// - that worker file imports nothing (it is served as-is, its dependencies inside);
+// - the runner worker is started from a RELATIVE url to dist/lib/runner.worker.js, an entry the
+//   app's bundler builds into its own worker;
+// - what the runner worker loads up front leaves the MCP client and the local model runtime
+//   (wllama) to `import()`: they load only for a run that needs them;
 // - `ambi-web/worker` (dist/lib/worker.js and the chunks it imports) carries neither
-//   ajv nor the parser nor the loop nor the MCP client: those load in the runner worker only.
+//   ajv nor the parser nor the loop nor the MCP client: those load in the runner worker only;
+// - every entry and chunk ships its source map.
 // Prints the gzip sizes; exits non-zero on the first broken rule.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -17,20 +20,27 @@ const read = (file) => readFileSync(file, 'utf8');
 /** A module's code with its block and line comments taken out (a `//` after `:` or a quote is kept: a URL). */
 const withoutComments = (code) => code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:"'\\])\/\/.*$/gm, '$1');
 
-/** The module and every relative module it imports statically or dynamically, transitively. */
-function moduleGraph(entry) {
+const STATIC_IMPORT = /(?:\bfrom\s*|\bimport\s*)["'](\.{1,2}\/[^"']+)["']/g;
+const ANY_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{1,2}\/[^"']+)["']/g;
+
+/** The module and every relative module it imports (statically only, or also with `import()`), transitively. */
+function moduleGraph(entry, pattern = ANY_IMPORT) {
   const seen = new Set();
   const visit = (file) => {
     if (seen.has(file)) return;
     seen.add(file);
-    for (const [, spec] of read(file).matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{1,2}\/[^"']+)["']/g)) {
-      visit(join(dirname(file), spec));
-    }
+    for (const [, spec] of withoutComments(read(file)).matchAll(pattern)) visit(join(dirname(file), spec));
   };
   visit(entry);
   return [...seen];
 }
 
+/** The bare specifiers `files` import statically (`from 'x'`, `import 'x'`). */
+const staticExternals = (files) => [
+  ...new Set(files.flatMap((f) => [...withoutComments(read(f)).matchAll(/(?:\bfrom\s*|\bimport\s*)["']([^./"'][^"']*)["']/g)].map((m) => m[1]))),
+];
+
+const list = (files) => files.map((f) => relative(lib, f)).join(' + ');
 const gzipKb = (files) => (files.reduce((sum, f) => sum + gzipSize(f), 0) / 1024).toFixed(2);
 const rawKb = (files) => (files.reduce((sum, f) => sum + readFileSync(f).length, 0) / 1024).toFixed(2);
 
@@ -42,25 +52,43 @@ if (problems.length === 0) {
   const fullGraph = moduleGraph(join(lib, 'index.js'));
   const sources = [...new Set([...pageGraph, ...fullGraph])].map((file) => ({ file, code: read(file) }));
 
-  // The runner worker's url: `new URL("assets/runner.worker-<hash>.js", import.meta.url)`.
+  // The runner worker's url: `new Worker(new URL("../runner.worker.js", import.meta.url), …)`, the pattern bundlers build.
   const workerUrls = sources.flatMap(({ file, code }) =>
-    [...code.matchAll(/new URL\(\s*["']([^"']*runner\.worker[^"']*)["']\s*,\s*import\.meta\.url\s*\)/g)].map((m) => ({ from: file, url: m[1] })),
+    [...code.matchAll(/new Worker\(\s*new URL\(\s*["']([^"']*runner\.worker[^"']*)["']\s*,\s*import\.meta\.url\s*\)/g)].map((m) => ({ from: file, url: m[1] })),
   );
-  if (workerUrls.length === 0) fail('no `new URL("…runner.worker…", import.meta.url)` in the page entries');
-  const workerFiles = new Set();
+  if (workerUrls.length === 0) fail('no `new Worker(new URL("…runner.worker…", import.meta.url))` in the page entries');
+  const runnerWorker = join(lib, 'runner.worker.js');
   for (const { from, url } of workerUrls) {
     if (/^(\/|[a-z]+:)/i.test(url)) fail(`the runner worker url is not relative: ${url}`);
-    const file = join(dirname(from), url);
-    if (workerFiles.has(file)) continue;
-    workerFiles.add(file);
-    if (!existsSync(file)) {
-      fail(`the runner worker url in ${from} points at nothing: ${url}`);
-      continue;
+    if (join(dirname(from), url) !== runnerWorker) fail(`the runner worker url in ${from} points at ${join(dirname(from), url)}, not ${runnerWorker}`);
+  }
+  if (existsSync(runnerWorker)) {
+    const upFront = moduleGraph(runnerWorker, STATIC_IMPORT);
+    const all = moduleGraph(runnerWorker);
+    if (!all.some((file) => /TagToolCallParser/.test(read(file)))) fail(`${runnerWorker} does not reach the parser: is it really the runner worker?`);
+    for (const lazy of ['@modelcontextprotocol/client', '@wllama/wllama']) {
+      if (staticExternals(upFront).some((spec) => spec === lazy || spec.startsWith(`${lazy}/`)))
+        fail(`the runner worker imports ${lazy} up front: it must load with import()`);
+      if (!all.some((file) => read(file).includes(`import("${lazy}`))) fail(`the runner worker never imports ${lazy}: localModel or mcp() could not work`);
     }
+    console.log(
+      `runner worker  up front ${list(upFront).slice(0, 60).padEnd(60)} ${rawKb(upFront).padStart(8)} kB, gzip ${gzipKb(upFront).padStart(7)} kB (+ ${staticExternals(upFront).join(', ')})`,
+    );
+    console.log(`runner worker  in all   ${`${all.length} modules`.padEnd(60)} ${rawKb(all).padStart(8)} kB, gzip ${gzipKb(all).padStart(7)} kB`);
+  } else fail(`${runnerWorker} is missing`);
+  for (const file of readdirSync(lib, { recursive: true })
+    .map((f) => join(lib, f))
+    .filter((f) => f.endsWith('.js'))) {
     const code = read(file);
-    if (/(?:^|[;}\s])import\s*(?:[\w*{$][^;]*?\bfrom\s*)?["']|\bimport\s*\(/.test(code)) fail(`${file} imports other modules: it must be self-contained`);
-    if (!/\bajv\b|TagToolCallParser/i.test(code)) fail(`${file} lacks the validator or the parser: is it really the runner worker?`);
-    console.log(`runner worker  ${relative(lib, file).padEnd(40)} ${rawKb([file]).padStart(8)} kB, gzip ${gzipKb([file]).padStart(7)} kB`);
+    // Nothing of ours to map: an entry of imports and re-exports only, or the bundler's own helpers.
+    if (
+      withoutComments(code)
+        .replace(/^(?:import|export)\s[^;]*;$/gm, '')
+        .trim() === '' ||
+      file.includes('rolldown-runtime')
+    )
+      continue;
+    if (!code.includes(`//# sourceMappingURL=`) || !existsSync(`${file}.map`)) fail(`${file} ships no source map`);
   }
   if (sources.some(({ code }) => code.includes('"/assets/'))) fail('an absolute "/assets/" url is left in the page entries (base must be "./")');
 
@@ -78,7 +106,6 @@ if (problems.length === 0) {
     const code = withoutComments(read(file));
     for (const pattern of forbidden) if (pattern.test(code)) fail(`${file} (imported by ambi-web/worker) matches ${pattern}`);
   }
-  const list = (files) => files.map((f) => relative(lib, f)).join(' + ');
   const externals = (files) => [...new Set(files.flatMap((f) => [...read(f).matchAll(/\bfrom\s*["']([^./"'][^"']*)["']/g)].map((m) => m[1])))].join(', ');
   console.log(
     `ambi-web/worker ${list(pageGraph).padEnd(40)} ${rawKb(pageGraph).padStart(8)} kB, gzip ${gzipKb(pageGraph).padStart(7)} kB (+ ${externals(pageGraph)})`,
@@ -86,8 +113,6 @@ if (problems.length === 0) {
   console.log(
     `ambi-web        ${list(fullGraph).padEnd(40)} ${rawKb(fullGraph).padStart(8)} kB, gzip ${gzipKb(fullGraph).padStart(7)} kB (+ ${externals(fullGraph)})`,
   );
-  const unreferenced = readdirSync(join(lib, 'assets')).filter((name) => !workerFiles.has(join(lib, 'assets', name)));
-  if (unreferenced.length > 0) console.log(`note: unreferenced assets in ${lib}/assets: ${unreferenced.join(', ')}`);
 }
 
 if (problems.length > 0) {

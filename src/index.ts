@@ -2,6 +2,7 @@
 
 // Errors
 export { AmbiError, isAmbiError } from './errors/ambi-error.js';
+export type { AmbiErrorCode } from './errors/codes.js';
 export { ToolError } from './errors/tool-error.js';
 export { DuplicateToolError } from './errors/duplicate-tool-error.js';
 export { InvalidToolError } from './errors/invalid-tool-error.js';

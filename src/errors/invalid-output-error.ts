@@ -2,6 +2,7 @@ import { AmbiError } from './ambi-error.js';
 
 /** A run's final answer did not parse or validate against its `output` schema, after every retry allowed. */
 export class InvalidOutputError extends AmbiError {
+  override name = 'InvalidOutputError';
   constructor(
     /** What was wrong with the last answer, one line per problem. */
     readonly problems: readonly string[],

@@ -2,6 +2,7 @@ import { AmbiError } from './ambi-error.js';
 
 /** A tool definition is unusable: bad name, bad schema or bad policy. Thrown at registration (a call's result if only ajv's compile, when first needed, finds it). */
 export class InvalidToolError extends AmbiError {
+  override name = 'InvalidToolError';
   constructor(
     readonly toolName: string,
     detail: string,

@@ -1,14 +1,15 @@
 import { AmbiError } from './ambi-error.js';
 import type { JournalState } from '../store/types.js';
+import type { JournalErrorCode } from './codes.js';
 
-/** Codes a refused journal transition carries. */
-export type JournalErrorCode = 'journal_conflict' | 'journal_missing';
+export type { JournalErrorCode };
 
 /**
  * A tool-call journal refused a transition: `journal_conflict` when the key is already
  * recorded (begun twice, or finished twice), `journal_missing` when finishing a key never begun.
  */
 export class JournalError extends AmbiError {
+  override name = 'JournalError';
   constructor(
     code: JournalErrorCode,
     readonly idempotencyKey: string,

@@ -7,6 +7,7 @@ import { AmbiError } from './ambi-error.js';
  * the run, with a note that the run stopped at the limit.
  */
 export class MaxIterationsError extends AmbiError {
+  override name = 'MaxIterationsError';
   constructor(
     readonly maxIterations: number,
     /** Every call of the run that ran (or was answered without running), in call order. */

@@ -5,6 +5,7 @@ import { AmbiError } from './ambi-error.js';
  * model as written, so write it for the model to act on.
  */
 export class ToolError extends AmbiError {
+  override name = 'ToolError';
   constructor(message: string, options?: { cause?: unknown }) {
     super('tool_error', message, options);
   }

@@ -2,6 +2,7 @@ import { AmbiError } from './ambi-error.js';
 
 /** A leaf was asked for tools outside its allow-list; refused rather than silently dropped. */
 export class ToolNotAllowedError extends AmbiError {
+  override name = 'ToolNotAllowedError';
   constructor(
     readonly toolNames: string[],
     allowed: readonly string[],

@@ -1,10 +1,11 @@
 import { AmbiError } from './ambi-error.js';
+import type { WebMcpErrorCode } from './codes.js';
 
-/** Why a WebMCP operation failed; `duplicate_tool` and `aborted` mean what they mean elsewhere. */
-export type WebMcpErrorCode = 'webmcp_unavailable' | 'webmcp_timeout' | 'webmcp_refused' | 'duplicate_tool' | 'aborted';
+export type { WebMcpErrorCode };
 
 /** A WebMCP operation (`offerWebMcpTools`, `listWebMcpTools`) could not be done. */
 export class WebMcpError extends AmbiError {
+  override name = 'WebMcpError';
   constructor(
     override readonly code: WebMcpErrorCode,
     message: string,

@@ -1,9 +1,10 @@
 import { AmbiError, isAmbiError } from '../errors/ambi-error.js';
+import type { AmbiErrorCode } from '../errors/codes.js';
 import { errorMessage } from '../util/error-message.js';
 
 /** Why a run failed, as its `run_failed` event carries it: plain data, so it crosses a worker intact. */
 export interface RunFailure {
-  code: string;
+  code: AmbiErrorCode;
   message: string;
   /** The error class's name (`MaxIterationsError`, `EngineHttpError`, …). */
   name?: string;

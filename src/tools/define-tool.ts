@@ -2,6 +2,7 @@ import { DEFAULT_POLICY } from './policy.js';
 import { isStandardSchema, toParametersSchema, type StandardSchemaV1 } from '../validation/standard-schema.js';
 import type { ArgsOf, Tool, ToolContext } from './types.js';
 import type { ParametersSchema } from '../core/types.js';
+import type { JsonOutputCheck } from './json-compatible.js';
 
 /** What `defineTool` takes: a definition, a policy (defaults filled in) and the call itself. */
 export type ToolSpec<S extends ParametersSchema | StandardSchemaV1, Output> = ToolSpecBase<S, Output> & ToolEffects;
@@ -38,9 +39,12 @@ export interface ToolSpecBase<S extends ParametersSchema | StandardSchemaV1, Out
  * Standard Schema's output type. Nothing is checked or compiled here: the check happens at
  * registration, the compile when a call first needs it, in the realm that validates calls.
  * A Standard Schema is turned into the JSON Schema the model reads here, and kept as
- * `standardSchema` for validation.
+ * `standardSchema` for validation. The output must be a JSON value (see `IsJsonCompatible`): a
+ * tool returning a `Map` does not compile.
  */
-export function defineTool<const S extends ParametersSchema | StandardSchemaV1, Output>(spec: ToolSpec<S, Output>): Tool<ArgsOf<S>, Output> {
+export function defineTool<const S extends ParametersSchema | StandardSchemaV1, Output>(
+  spec: ToolSpec<S, Output> & JsonOutputCheck<Output>,
+): Tool<ArgsOf<S>, Output> {
   const { jsonSchema, parameters, ...rest } = spec;
   const policy = {
     timeoutMs: spec.timeoutMs ?? DEFAULT_POLICY.timeoutMs,

@@ -1,4 +1,5 @@
 import { AmbiError } from '../errors/ambi-error.js';
+import type { AmbiErrorCode } from '../errors/codes.js';
 import { errorMessage } from '../util/error-message.js';
 import { onAbort } from '../util/abort-source.js';
 import { decodeArgs } from '../validation/decode-args.js';
@@ -74,5 +75,6 @@ async function approved(name: string, args: unknown, approve: WebMcpApprove | un
 
 /** The error a WebMCP caller receives: the code first, then what the model would have read. */
 function failure(code: string, message: string): AmbiError {
-  return new AmbiError(code, `${code}: ${message}`);
+  // A tool result's code (`denied`, `timeout`, …), or a tool's own: the caller reads it from the message too.
+  return new AmbiError(code as AmbiErrorCode, `${code}: ${message}`);
 }

@@ -2,7 +2,7 @@
 import { deleteDB, unwrap } from 'idb';
 import { describe, expect, it } from 'vitest';
 import { isAmbiError } from '../../src/errors/ambi-error.js';
-import { StorageError } from '../../src/errors/storage-error.js';
+import { StorageError, type StorageErrorCode } from '../../src/errors/storage-error.js';
 import { Agent, ChatRunner, defineTool, scriptedEngine, type Message, type RunEvent } from '../../src/index.js';
 import { closeAmbiDatabase, openAmbiDatabase } from '../../src/store/database.js';
 import { IndexedDbConversationStore } from '../../src/store/indexeddb-conversation-store.js';
@@ -19,7 +19,7 @@ const assistant = (content: string): Message => ({ role: 'assistant', content })
 const empty = { type: 'object', properties: {} } as const;
 
 /** The rejection of `promise`, which must be a StorageError with `code`. */
-async function refusal(promise: Promise<unknown>, code: string): Promise<StorageError> {
+async function refusal(promise: Promise<unknown>, code: StorageErrorCode): Promise<StorageError> {
   const error = await rejection(promise);
   expect(error).toBeInstanceOf(StorageError);
   expect(isAmbiError(error, code)).toBe(true);

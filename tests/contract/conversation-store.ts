@@ -1,7 +1,7 @@
 // The ConversationStore's specification, run unchanged against memory (Node) and IndexedDB (Chromium).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isAmbiError } from '../../src/errors/ambi-error.js';
-import { StorageError } from '../../src/errors/storage-error.js';
+import { StorageError, type StorageErrorCode } from '../../src/errors/storage-error.js';
 import type { ConversationStore } from '../../src/store/memory-conversation-store.js';
 import type { Message } from '../../src/core/types.js';
 import { rejection, uncloneable, type StoreFixture } from './store-contracts.js';
@@ -16,7 +16,7 @@ const asking = (...ids: string[]): Message => ({
 const answer = (id: string): Message => ({ role: 'tool', toolCallId: id, name: 'add', content: '{"ok":true,"output":2}' });
 
 /** The rejection of `promise`, which must be a StorageError with `code`. */
-async function refusal(promise: Promise<unknown>, code: string): Promise<StorageError> {
+async function refusal(promise: Promise<unknown>, code: StorageErrorCode): Promise<StorageError> {
   const error = await rejection(promise);
   expect(error).toBeInstanceOf(StorageError);
   expect(isAmbiError(error, code)).toBe(true);

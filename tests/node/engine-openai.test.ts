@@ -13,7 +13,15 @@ const call = (index: number | undefined, fields: Record<string, unknown>) => (in
 describe('openAICompatible config', () => {
   it('fills the defaults and survives structured cloning', () => {
     const config = openAICompatible({ baseURL: 'http://x/v1', model: 'm', extraBody: { seed: 1 } });
-    expect(config).toEqual({ kind: 'openai-compatible', baseURL: 'http://x/v1', model: 'm', nativeTools: true, maxRetries: 2, extraBody: { seed: 1 } });
+    expect(config).toEqual({
+      kind: 'openai-compatible',
+      baseURL: 'http://x/v1',
+      model: 'm',
+      nativeTools: true,
+      maxRetries: 2,
+      timeoutMs: 60_000,
+      extraBody: { seed: 1 },
+    });
     expect(structuredClone(config)).toEqual(config);
   });
 

@@ -33,6 +33,8 @@ export interface SseServer {
   requests: RecordedRequest[];
   /** Resolves when the client has closed the connection of request `n` before the server ended it. */
   clientClosed(n: number): Promise<void>;
+  /** Resolves when the server has ended response `n` itself (`then: 'end'`), every piece written. */
+  ended(n: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,14 +42,16 @@ export interface SseServer {
 export async function startSseServer(handler: Handler): Promise<SseServer> {
   const requests: RecordedRequest[] = [];
   const closed: Array<{ promise: Promise<void>; resolve: () => void }> = [];
-  const closedSlot = (n: number) => {
-    while (closed.length <= n) {
+  const slot = (list: Array<{ promise: Promise<void>; resolve: () => void }>, n: number) => {
+    while (list.length <= n) {
       let resolve!: () => void;
       const promise = new Promise<void>((r) => (resolve = r));
-      closed.push({ promise, resolve });
+      list.push({ promise, resolve });
     }
-    return closed[n]!;
+    return list[n]!;
   };
+  const closedSlot = (n: number) => slot(closed, n);
+  const ends: Array<{ promise: Promise<void>; resolve: () => void }> = [];
 
   const server: Server = createServer(async (req, res) => {
     const n = requests.length;
@@ -84,7 +88,7 @@ export async function startSseServer(handler: Handler): Promise<SseServer> {
       // Stay open: the client has to be the one to leave.
     } else {
       finished = true;
-      res.end();
+      res.end(() => slot(ends, n).resolve());
     }
   });
 
@@ -94,6 +98,7 @@ export async function startSseServer(handler: Handler): Promise<SseServer> {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
     clientClosed: (n) => closedSlot(n).promise,
+    ended: (n) => slot(ends, n).promise,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

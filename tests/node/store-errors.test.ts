@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isAmbiError } from '../../src/errors/ambi-error.js';
-import { StorageError } from '../../src/errors/storage-error.js';
+import { StorageError, type StorageErrorCode } from '../../src/errors/storage-error.js';
 import { IndexedDbConversationStore } from '../../src/store/indexeddb-conversation-store.js';
 import { IndexedDbSnapshotStore } from '../../src/store/indexeddb-snapshot-store.js';
 import { IndexedDbToolCallJournal } from '../../src/store/indexeddb-tool-call-journal.js';
@@ -17,7 +17,7 @@ describe('toStorageError', () => {
     ['SecurityError', 'storage_unavailable'],
     ['UnknownError', 'storage_error'],
     ['ConstraintError', 'storage_error'],
-  ])('maps a %s to %s', (name, code) => {
+  ] as [string, StorageErrorCode][])('maps a %s to %s', (name, code) => {
     const error = toStorageError(new DOMException('the browser said no', name), 'store snapshot "s1"');
     expect(error).toBeInstanceOf(StorageError);
     expect(isAmbiError(error, code)).toBe(true);

@@ -2,7 +2,7 @@ import { abortedError, throwIfAborted } from '../abort.js';
 import { obtainModelBytes } from './download.js';
 import { inspectGguf } from './gguf.js';
 import type { LocalModelConfig, LocalModelDeps, LocalModelInfo } from './local-model.js';
-import { loadModel, type LoadedModel } from './runtime.js';
+import { importRuntime, loadModel, type LoadedModel } from './runtime.js';
 import { untilAborted } from '../../util/abort-source.js';
 
 interface Pending {
@@ -81,6 +81,9 @@ export class ModelLoader {
     const { config, deps } = this;
     const started = performance.now();
     const { source } = config;
+    // The runtime first: a model download is long, and useless if llama.cpp cannot be loaded.
+    const runtime = await importRuntime(config.wasmUrl);
+    throwIfAborted(signal);
     const bytes =
       typeof source === 'string'
         ? await obtainModelBytes(source, {
@@ -92,7 +95,7 @@ export class ModelLoader {
         : { blob: source, info: await inspectGguf(source), from: 'blob' as const };
     throwIfAborted(signal);
     deps.onProgress?.({ phase: 'load', bytes: bytes.blob.size, from: bytes.from });
-    const model = await loadModel(bytes.blob, bytes.info, config, signal);
+    const model = await loadModel(runtime, bytes.blob, bytes.info, config, signal);
     const loadMs = Math.round(performance.now() - started);
     deps.onProgress?.({ phase: 'ready', loadMs });
     return { ...model, info: { bytes: bytes.blob.size, from: bytes.from, contextSize: model.contextSize, template: model.template, loadMs } };

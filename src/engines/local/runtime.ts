@@ -18,11 +18,18 @@ export interface LoadedModel {
 const DEFAULT_MAX_CONTEXT = 4096;
 const LOG_LINES = 30;
 
+/** wllama's code and the URL of its wasm, once imported. */
+export interface LocalRuntime {
+  Wllama: typeof Wllama;
+  wasmUrl: string;
+}
+
 /**
  * wllama and its wasm, imported on first use only: an app that never runs a local model never
- * downloads the 10 MB wasm, and its main bundle does not carry wllama's code.
+ * downloads the 10 MB wasm, and its main bundle does not carry wllama's code. The loader calls
+ * this before it downloads a model, so a missing runtime fails at once, not after gigabytes.
  */
-async function importWllama(wasmUrl: string | undefined): Promise<{ Wllama: typeof Wllama; wasmUrl: string }> {
+export async function importRuntime(wasmUrl: string | undefined): Promise<LocalRuntime> {
   try {
     const [module, wasm] = await Promise.all([
       import('@wllama/wllama'),
@@ -31,13 +38,16 @@ async function importWllama(wasmUrl: string | undefined): Promise<{ Wllama: type
     return { Wllama: module.Wllama, wasmUrl: wasm.default };
   } catch (cause) {
     const reason = errorMessage(cause);
-    throw new LocalModelError('runtime_unavailable', `Could not load @wllama/wllama, an optional peer dependency of ambi-web: ${reason}`, { cause });
+    throw new LocalModelError(
+      'runtime_unavailable',
+      `Could not load the local model runtime (@wllama/wllama, a dependency of ambi-web) before downloading the model: ${reason}. Check that @wllama/wllama is installed, that the runner worker is built by your bundler (see the README's Install section), or give \`wasmUrl\` if your bundler cannot serve wllama.wasm`,
+      { cause },
+    );
   }
 }
 
 /** Load checked GGUF bytes into a fresh llama.cpp instance; aborting the signal stops and frees it. */
-export async function loadModel(blob: Blob, info: GgufInfo, config: LocalModelConfig, signal?: AbortSignal): Promise<LoadedModel> {
-  const runtime = await importWllama(config.wasmUrl);
+export async function loadModel(runtime: LocalRuntime, blob: Blob, info: GgufInfo, config: LocalModelConfig, signal?: AbortSignal): Promise<LoadedModel> {
   if (signal?.aborted) throw abortedError(signal);
   const log: string[] = [];
   const keep =

@@ -3,7 +3,7 @@ import { parseJsonOr } from '../../parser/parse-json.js';
 import { readBodyText, type BodyReadHooks } from './body-text.js';
 import type { Engine, EngineEvent, EngineRequest } from '../types.js';
 import { throwIfAborted } from '../abort.js';
-import type { OpenAICompatibleConfig } from './openai-compatible.js';
+import { DEFAULT_OPENAI_TIMEOUT_MS, type OpenAICompatibleConfig } from './openai-compatible.js';
 import { postWithRetries } from './http.js';
 import { chatCompletionsURL, requestBody, requestHeaders } from './request.js';
 import { decodeCompletion, decodeStream, FINISH_GRACE_MS } from './stream.js';
@@ -43,7 +43,8 @@ async function* streamChat(config: OpenAICompatibleConfig, fetchImpl: typeof fet
   const { response, lifetime } = await postWithRetries(url, init, {
     fetch: fetchImpl,
     maxRetries: config.maxRetries,
-    timeoutMs: config.timeoutMs,
+    // A config made by hand may lack it; Infinity means no limit (a timer cannot wait that long).
+    timeoutMs: Number.isFinite(config.timeoutMs) ? config.timeoutMs : config.timeoutMs === undefined ? DEFAULT_OPENAI_TIMEOUT_MS : undefined,
     signal: request.signal,
   });
   try {

@@ -25,8 +25,10 @@ export interface OpenResponse {
 }
 
 /**
- * POST until a 2xx arrives. 429, 5xx, network failures and timeouts are retried up to
- * `maxRetries` times: nothing has been streamed yet, so a retry cannot duplicate output.
+ * POST until a 2xx arrives. A 429 or 5xx is retried up to `maxRetries` times: nothing has
+ * been streamed yet, so a retry cannot duplicate output. A failure before any response
+ * (refused connection, CORS, DNS, a server silent past the timeout) is not: it would fail
+ * the same way, and retrying only delays the error that says what to check.
  */
 export async function postWithRetries(url: string, init: RequestInit, options: PostOptions): Promise<OpenResponse> {
   for (let attempt = 0; ; attempt++) {
@@ -52,10 +54,9 @@ async function attemptOnce(url: string, init: RequestInit, options: PostOptions)
   }
 }
 
-/** 429 and 5xx may pass on their own; 4xx such as 400, 401, 404 will not. */
+/** 429 and 5xx may pass on their own; 4xx such as 400, 401, 404 will not, nor a server that never answered. */
 function isRetryable(error: EngineError): boolean {
-  if (error instanceof EngineHttpError) return error.status === 429 || error.status >= 500;
-  return error.code === 'network_error' || error.code === 'timeout';
+  return error instanceof EngineHttpError && (error.status === 429 || error.status >= 500);
 }
 
 /** The server's Retry-After (capped), else exponential backoff with jitter. */
@@ -87,8 +88,25 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/**
+ * No response at all. A browser says only "Failed to fetch" for a server that is down, a
+ * wrong address and a CORS refusal alike, so the message names all three, with the origin
+ * the server must allow.
+ */
 function networkError(url: string, cause: unknown): EngineError {
-  return new EngineError('network_error', `Could not reach the model server at ${redactURL(url)}: ${describe(cause)}`, { cause });
+  const origin = pageOrigin();
+  const cors = origin ? `, or it does not allow CORS requests from this page's origin (${origin}); for Ollama, set OLLAMA_ORIGINS=${origin}` : '';
+  return new EngineError(
+    'network_error',
+    `Could not reach the model server at ${redactURL(url)}: ${describe(cause)}. Check that the server is running and that the URL is right${cors}`,
+    { cause },
+  );
+}
+
+/** The origin a browser sends (a worker has its page's); none in Node. */
+function pageOrigin(): string | undefined {
+  const origin = (globalThis as { location?: { origin?: unknown } }).location?.origin;
+  return typeof origin === 'string' && origin !== 'null' ? origin : undefined;
 }
 
 /** fetch's errors say "fetch failed"; the useful part (ECONNREFUSED, DNS) is in `cause`. */

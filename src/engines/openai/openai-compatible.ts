@@ -21,9 +21,13 @@ export interface OpenAICompatibleOptions {
   maxTokens?: number;
   /** Spread into the request body last: it can add fields or override any (a key set to `undefined` is dropped). */
   extraBody?: Record<string, unknown>;
-  /** Retries after a 429, a 5xx, a network failure or a timeout, only before any output. Default 2. */
+  /** Retries after a 429 or a 5xx, only before any output (a server that never answered is not retried). Default 2. */
   maxRetries?: number;
-  /** Longest silence allowed: waiting for the response, and between two pieces of the stream. No limit if unset. */
+  /**
+   * Longest silence allowed, in ms: waiting for the response, and between two pieces of the
+   * stream; past it the request fails with `timeout`. Default 60 000 (a local server loading a
+   * model may be slow to start); `Infinity` waits for ever.
+   */
   timeoutMs?: number;
   /**
    * Send a run's `output` schema as `response_format: { type: 'json_schema', … }` on answering
@@ -32,6 +36,9 @@ export interface OpenAICompatibleOptions {
    */
   structuredOutputs?: boolean | { strict?: boolean };
 }
+
+/** The default idle timeout of `openAICompatible` (`timeoutMs`). */
+export const DEFAULT_OPENAI_TIMEOUT_MS = 60_000;
 
 /** A plain-data description of an OpenAI-compatible endpoint (`/chat/completions` with SSE streaming). */
 export interface OpenAICompatibleConfig extends Omit<OpenAICompatibleOptions, 'nativeTools' | 'maxRetries'> {
@@ -53,12 +60,16 @@ export function openAICompatible(options: OpenAICompatibleOptions): OpenAICompat
   if (!Number.isInteger(maxRetries) || maxRetries < 0) {
     throw new EngineError('invalid_engine_config', 'openAICompatible: `maxRetries` must be a whole number >= 0');
   }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_OPENAI_TIMEOUT_MS;
+  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) {
+    throw new EngineError('invalid_engine_config', 'openAICompatible: `timeoutMs` must be a number of milliseconds > 0 (Infinity: no limit)');
+  }
   const so = options.structuredOutputs;
   if (so !== undefined && typeof so !== 'boolean' && !(typeof so === 'object' && so !== null && (so.strict === undefined || typeof so.strict === 'boolean'))) {
     throw new EngineError('invalid_engine_config', 'openAICompatible: `structuredOutputs` must be a boolean or `{ strict?: boolean }`');
   }
   // Resolved where the config is made, so a worker it is posted to calls the same server.
-  return { ...options, baseURL: baseURL.href, kind: 'openai-compatible', nativeTools: options.nativeTools ?? true, maxRetries };
+  return { ...options, baseURL: baseURL.href, kind: 'openai-compatible', nativeTools: options.nativeTools ?? true, maxRetries, timeoutMs };
 }
 
 /**

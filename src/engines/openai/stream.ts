@@ -76,6 +76,7 @@ export async function* decodeStream(messages: AsyncIterable<SseMessage>, control
   const reading = messages[Symbol.asyncIterator]();
   let grace: ReturnType<typeof setTimeout> | undefined;
   let done = false;
+  let answered = false;
   try {
     for (;;) {
       let next: IteratorResult<SseMessage>;
@@ -91,7 +92,7 @@ export async function* decodeStream(messages: AsyncIterable<SseMessage>, control
       if (message.event === 'error') throw streamError(parseJsonOr(message.data, message.data));
       const data = message.data.trim();
       if (data === '[DONE]') {
-        done = true;
+        done = answered = true;
         break;
       }
       if (data === '' || message.event === 'ping') continue;
@@ -105,16 +106,37 @@ export async function* decodeStream(messages: AsyncIterable<SseMessage>, control
         throw new EngineError('malformed_stream', `The model server sent a data line that is not JSON: ${preview(data, 200)}`, { cause });
       }
       yield* decoder.push(chunk);
-      if (decoder.settled) break;
+      if (decoder.settled) {
+        answered = true;
+        break;
+      }
       if (decoder.finished && control) grace ??= setTimeout(() => control.stopReading(), FINISH_GRACE_MS);
     }
   } finally {
     clearTimeout(grace);
-    // Leaving early (settled, [DONE], an error) cancels the body, which closes the connection.
-    await reading.return?.();
+    // Whole: the rest of the body (the server's end, usually right after) is read in the background,
+    // so the request ends as the server ends it and the browser logs no net::ERR_ABORTED. Leaving
+    // for any other reason (an error, the consumer's break) cancels the body, closing the connection.
+    if (answered && control) drainInBackground(reading, control);
+    else await reading.return?.();
   }
   if (!done && !decoder.finished) throw cutError();
   yield* decoder.end();
+}
+
+/** Read what is left of a whole answer's body, for at most FINISH_GRACE_MS, then cancel it. */
+function drainInBackground(reading: AsyncIterator<SseMessage>, control: StreamControl): void {
+  const limit = setTimeout(() => control.stopReading(), FINISH_GRACE_MS);
+  void (async () => {
+    try {
+      while (!(await reading.next()).done);
+    } catch {
+      // A cut or an error after the answer changes nothing.
+    } finally {
+      clearTimeout(limit);
+      await reading.return?.();
+    }
+  })();
 }
 
 /**

@@ -38,7 +38,8 @@ async function* serve(request: EngineRequest, take: () => ScriptedReply): AsyncG
   const reply = take();
   const shape = typeof reply === 'string' ? { text: reply } : reply;
   if (shape.delayMs !== undefined && shape.delayMs > 0) await sleep(shape.delayMs, request.signal);
-  if (shape.error) throw new EngineHttpError(shape.error.status, `The model server answered ${shape.error.status}: ${shape.error.message}`);
+  const { error } = shape;
+  if (error) throw new EngineHttpError(error.status, `The model server answered ${error.status}: ${error.message}`, error.retryAfterMs);
   for (const text of splitText(shape.text ?? '')) {
     throwIfAborted(request.signal);
     yield { type: 'text', text };

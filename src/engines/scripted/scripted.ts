@@ -13,8 +13,8 @@ export type ScriptedReply =
       text?: string;
       /** Native calls: each becomes a `tool_call` event, and the turn finishes with `tool_calls`. */
       toolCalls?: ScriptedToolCall[];
-      /** Fail this request as the server would, with an `EngineHttpError` of this status and message. */
-      error?: { status: number; message: string };
+      /** Fail this request as the server would, with an `EngineHttpError` of this status and message (and Retry-After, in ms). */
+      error?: { status: number; message: string; retryAfterMs?: number };
       /** Wait this long before replying (abortable). */
       delayMs?: number;
     };

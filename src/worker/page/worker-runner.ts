@@ -6,7 +6,7 @@ import type { OutputSchema } from '../../runner/output.js';
 import type { StandardSchemaV1 } from '../../validation/standard-schema.js';
 import { finishOnPage, wireOutput } from './page-output.js';
 import { checkCount, checkResumed, checkRunOptions } from '../../runner/check-options.js';
-import { failureError } from '../../runner/run-failure.js';
+import { failureError, type RunFailure } from '../../runner/run-failure.js';
 import { EventChannel } from '../../runner/events.js';
 import type { RunResult } from '../../runner/run-result.js';
 import { onAbort } from '../../util/abort-source.js';
@@ -23,7 +23,7 @@ import { RunnerSetup } from './runner-setup.js';
 import { comlinkEndpoint } from '../wire/session-link.js';
 import type { RunnerConfig, RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireResumeOptions, WireRunOptions } from '../wire/protocol.js';
 import type { PendingApproval } from '../../store/approval-types.js';
-import { ToolWorkerSupervisor, type WorkerSource, type WorkerToolsOptions } from '../tool-host/tool-worker.js';
+import type { ToolWorkerSupervisor, WorkerSource, WorkerToolsOptions } from '../tool-host/tool-worker.js';
 import { registerTransferHandlers } from '../wire/transfer-handlers.js';
 import { toWireReason } from '../wire/wire-error.js';
 import { Inflight, onWorkerDeath } from '../wire/worker-life.js';
@@ -111,6 +111,8 @@ export class WorkerRunner {
    * with why and adds nothing.
    */
   async workerTools(source: WorkerSource, options: WorkerToolsOptions = {}): Promise<string[]> {
+    // Loaded here, not with the page: an app without tool workers never needs their supervisor.
+    const { ToolWorkerSupervisor } = await import('../tool-host/tool-worker.js');
     const supervisor = new ToolWorkerSupervisor(source, options);
     let descriptors: ToolDescriptor[];
     try {
@@ -278,7 +280,7 @@ export class WorkerRunner {
   }
 
   /** Close a run's events (with a `run_failed` first, which also settles its result, when the worker is gone) and forget it. */
-  #endRun(runId: string, run: PageRun, failure?: { code: string; message: string }): void {
+  #endRun(runId: string, run: PageRun, failure?: RunFailure): void {
     if (this.#runs.get(runId) !== run) return;
     this.#runs.delete(runId);
     run.unhook?.();

@@ -1,4 +1,5 @@
 import { AmbiError, isAmbiError } from '../../errors/ambi-error.js';
+import type { AmbiErrorCode } from '../../errors/codes.js';
 
 /** An error as it crosses a boundary: a coded one keeps its code and primitive fields. */
 export type WireError =
@@ -58,7 +59,7 @@ function describe(value: unknown): string {
 export function fromWireError(wire: WireError): unknown {
   if ('value' in wire) return wire.value;
   if (wire.ambi) {
-    const error = Object.assign(new AmbiError(wire.code, wire.message), wire.fields);
+    const error = Object.assign(new AmbiError(wire.code as AmbiErrorCode, wire.message), wire.fields);
     error.name = wire.name;
     if (wire.stack !== undefined) error.stack = wire.stack;
     return error;

@@ -1,0 +1,119 @@
+/** Codes an engine failure can carry (an HTTP failure is an `EngineHttpError`, code `http_error`). */
+export type EngineErrorCode =
+  | 'aborted'
+  | 'timeout'
+  | 'network_error'
+  | 'stream_cut'
+  | 'malformed_stream'
+  | 'stream_error'
+  | 'script_exhausted'
+  | 'invalid_engine_config'
+  /** A `toolChoice` the engine cannot honour (a local model's grammar names no such tool). */
+  | 'invalid_tool_choice'
+  /** An engine failed without a code of its own. */
+  | 'engine_error';
+
+/** Codes a local model failure can carry (an abort is a plain `EngineError` with code `aborted`). */
+export type LocalModelErrorCode =
+  /** The bytes do not start with the GGUF magic, or its header is not readable GGUF. */
+  | 'not_gguf'
+  /** A GGUF version this engine cannot read (it reads 2 and 3). */
+  | 'unsupported_gguf_version'
+  /** The file ends before its header or its tensor data does. */
+  | 'truncated_model'
+  /** The download answered an HTTP error, could not connect, or broke off before the end. */
+  | 'download_failed'
+  /** The model (or its context) does not fit in the WebAssembly memory. */
+  | 'out_of_memory'
+  /** llama.cpp refused the model for another reason (see the message). */
+  | 'load_failed'
+  /** `@wllama/wllama` (an optional peer dependency) could not be imported. */
+  | 'runtime_unavailable'
+  /** The prompt does not fit in the context (`contextSize`). */
+  | 'context_overflow'
+  /** llama.cpp failed while generating (see the message). */
+  | 'generation_failed';
+
+/** Codes an MCP failure carries. */
+export type McpErrorCode =
+  /** Connecting, initialising or listing the tools failed (the message names the URL without credentials). */
+  | 'mcp_connect_failed'
+  /** The server went away: a call could not reach it, or it stopped answering mid-call. */
+  | 'mcp_unavailable'
+  /** The server changed this tool's definition after connection: withdrawn until `connection.refresh()`. */
+  | 'tool_changed'
+  /** The tool's `structuredContent` does not match its `outputSchema`. */
+  | 'invalid_output'
+  /** `mcpServer(...)` was given something unusable. */
+  | 'invalid_mcp_config'
+  /** `@modelcontextprotocol/client` (an optional peer dependency) could not be imported. */
+  | 'mcp_client_missing';
+
+/** Codes a storage failure can carry; `storage_error` when no more specific one applies. */
+export type StorageErrorCode =
+  | 'storage_error'
+  | 'storage_quota'
+  | 'storage_uncloneable'
+  | 'storage_blocked'
+  | 'storage_unavailable'
+  | 'storage_aborted'
+  | 'storage_closed'
+  | 'storage_version'
+  /** A value given to a store is not one it holds (not a message, no key, a bad length): nothing was written. */
+  | 'storage_invalid'
+  /** What was read is not what the store writes (a row without its message, a gap): refused, nothing changed. */
+  | 'storage_corrupt';
+
+/** Codes a refused journal transition carries. */
+export type JournalErrorCode = 'journal_conflict' | 'journal_missing';
+
+/** Why a WebMCP operation failed; `duplicate_tool` and `aborted` mean what they mean elsewhere. */
+export type WebMcpErrorCode = 'webmcp_unavailable' | 'webmcp_timeout' | 'webmcp_refused' | 'duplicate_tool' | 'aborted';
+
+/**
+ * Every code an ambi-web error can carry. `isAmbiError(e, code)` takes only these, so a typo
+ * fails to compile, and narrows `e.code` to the code given.
+ */
+export type AmbiErrorCode =
+  | EngineErrorCode
+  | 'http_error'
+  | LocalModelErrorCode
+  | McpErrorCode
+  | StorageErrorCode
+  | JournalErrorCode
+  | WebMcpErrorCode
+  // The tool core and the run.
+  | 'tool_error'
+  | 'duplicate_tool'
+  | 'invalid_tool'
+  | 'invalid_option'
+  | 'invalid_output'
+  | 'invalid_tags'
+  | 'invalid_arguments'
+  | 'unknown_tool'
+  | 'crashed'
+  | 'tool_not_allowed'
+  | 'context_overflow'
+  | 'conversation_busy'
+  | 'max_iterations'
+  | 'aborted'
+  | 'suspended'
+  | 'nothing_to_resume'
+  | 'stream_ended'
+  | 'events_busy'
+  | 'duplicate_call_id'
+  | 'leaf_without_run'
+  | 'internal_error'
+  // The worker runtime.
+  | 'duplicate_run'
+  | 'closed'
+  | 'not_configured'
+  | 'unknown_connection'
+  | 'unknown_run'
+  | 'worker_crashed'
+  | 'worker_terminated'
+  | 'worker_start_timeout'
+  // Tool result codes a WebMCP caller's error can carry.
+  | 'denied'
+  | 'outcome_unknown'
+  | 'too_many_calls';

@@ -1,0 +1,36 @@
+import type { JsonValue } from '../core/types.js';
+
+/**
+ * Whether a tool may return `T`: what the model reads of an output is `JSON.stringify(output)`,
+ * so a `Map`, a `Set`, a function, a `bigint` or a symbol (anywhere in it) would be lost or
+ * throw at run time, where the call fails as `crashed`. Values with a `toJSON` (a `Date`) are
+ * fine, as are boxed primitives, and `unknown`/`any` pass unchecked.
+ */
+export type IsJsonCompatible<T> = unknown extends T
+  ? true
+  : // biome-ignore lint/suspicious/noConfusingVoidType: a tool that returns nothing returns void
+    T extends JsonValue | undefined | void
+    ? true
+    : // A boxed primitive (`new String('x')`) stringifies as its value; its valueOf gives a primitive.
+      T extends { toJSON(): unknown } | { valueOf(): string | number | boolean }
+      ? true
+      : T extends
+            | ((...args: never[]) => unknown)
+            | ReadonlyMap<unknown, unknown>
+            | ReadonlySet<unknown>
+            | WeakMap<object, unknown>
+            | WeakSet<object>
+            | bigint
+            | symbol
+        ? false
+        : T extends readonly (infer Item)[]
+          ? IsJsonCompatible<Item>
+          : T extends object
+            ? false extends { [K in keyof T]-?: IsJsonCompatible<T[K]> }[keyof T]
+              ? false
+              : true
+            : false;
+
+/** Added to `defineTool`'s spec when the output is not JSON: a property nobody can give, named for the problem. */
+export type JsonOutputCheck<Output> =
+  false extends IsJsonCompatible<Output> ? { 'the tool must return a JSON value (no Map, Set, function, bigint or symbol)': never } : unknown;
