@@ -23,8 +23,7 @@ import type { RunResult } from './run-result.js';
 import { formatErrorMessage, toolMessage } from './tool-message.js';
 import { errorMessage } from '../util/error-message.js';
 import { InvalidOutputError } from '../errors/invalid-output-error.js';
-import { fitContext } from './context-fit.js';
-import { readHistory, type History } from './history.js';
+import type { History } from './history.js';
 import { answerFormat } from './answer-format.js';
 import { outputInstructions, outputNote, type OutputSpec } from './output.js';
 
@@ -160,7 +159,16 @@ function journalsEveryCall(agent: Agent, name: string): boolean {
 async function startingHistory(ctx: LoopContext): Promise<History> {
   if (ctx.history) return { messages: [...ctx.history], length: ctx.history.length, skipped: 0 };
   if (!ctx.conversation) return { messages: [], length: 0, skipped: 0 };
-  return readHistory(ctx.agent, ctx.conversation, ctx.signal);
+  const { agent } = ctx;
+  // Read only as far back as a request can hold where a budget can exist; that code loads only then.
+  if (agent.conversations.loadTail && hasBudget(agent)) return (await import('./history.js')).readHistory(agent, ctx.conversation, ctx.signal);
+  const messages = await agent.conversations.load(ctx.conversation);
+  return { messages, length: messages.length, skipped: 0 };
+}
+
+/** Whether requests may have a context budget: the agent's, or its engine's (a local model's context size). */
+function hasBudget(agent: Agent): boolean {
+  return agent.context !== undefined || agent.engine.contextBudget !== undefined;
 }
 
 /** Whether the run was stopped by `run.suspend()`. */
@@ -197,19 +205,22 @@ async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean, 
   const tools = agent.registry.definitions();
   try {
     const addition = systemAddition(agent, tools, ctx.output);
-    // Trimmed for the agent's context budget (the stored conversation keeps everything).
-    const fitted = await fitContext({
-      budget: agent.context,
-      engine: agent.engine,
-      counter: agent.tokens,
-      messages: scope.messages,
-      userAt: at.userAt,
-      unread: at.skipped,
-      addition,
-      tools,
-      emit: ctx.emit,
-      signal,
-    });
+    // Trimmed for the agent's context budget (the stored conversation keeps everything); the
+    // context step loads only where a budget can exist.
+    const fitted = !hasBudget(agent)
+      ? scope.messages
+      : await (await import('./context-fit.js')).fitContext({
+          budget: agent.context,
+          engine: agent.engine,
+          counter: agent.tokens,
+          messages: scope.messages,
+          userAt: at.userAt,
+          unread: at.skipped,
+          addition,
+          tools,
+          emit: ctx.emit,
+          signal,
+        });
     const messages = requestMessages(fitted, addition);
     // The parser's tags travel with the request: an engine that constrains its output (a local
     // model's grammar) then writes calls this parser reads, whatever tags it was given.
