@@ -3,7 +3,6 @@ import { childController } from '../util/abort-source.js';
 import type { RunScope } from '../tools/types.js';
 import type { Agent } from './agent.js';
 import { Approvals, type ApproveOptions, type DenyOptions } from './approvals.js';
-import { pendingApprovals } from './interrupted.js';
 import type { PendingApproval } from '../store/approval-types.js';
 import { RunSuspendedError } from '../errors/run-suspended-error.js';
 import { isAmbiError } from '../errors/ambi-error.js';
@@ -119,7 +118,7 @@ export class ChatRunner {
   /** The calls of a conversation's interrupted run that wait for a decision (what `resume` asks again), oldest first. */
   async pendingApprovals(agent: Agent, conversation: string): Promise<PendingApproval[]> {
     checkResumed(conversation);
-    return pendingApprovals(agent.conversations, conversation);
+    return (await import('./interrupted.js')).pendingApprovals(agent.conversations, conversation);
   }
 
   /** Start a run from given messages instead of a stored conversation (how a leaf runs). */

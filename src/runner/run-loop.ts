@@ -14,8 +14,6 @@ import type { ConcurrencyBudget } from './limiter.js';
 import type { Message } from '../core/types.js';
 import { modelTurn, type KeyedToolCall, type ModelTurn } from './model-turn.js';
 import { tooManyCalls } from './reply-limit.js';
-import { repairDanglingCalls } from './resume.js';
-import { resumeBatch, resumePoint } from './resume-calls.js';
 import { RunSuspendedError } from '../errors/run-suspended-error.js';
 import { linkShared, type RunShared } from './run-shared.js';
 import { effectiveToolChoice } from './tool-choice.js';
@@ -58,8 +56,13 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   const { agent, signal } = ctx;
   const store = agent.conversations;
   const { messages: history, length: startLength, skipped } = await startingHistory(ctx);
-  const resumed = ctx.resume ? resumePoint(history, ctx) : undefined;
-  const opening: Message[] = resumed ? [] : await repairDanglingCalls(history, ctx.journal, (name) => journalsEveryCall(agent, name), agent.maxResultChars);
+  // Resuming, and repairing what an interrupted run left, load their code only when there is one.
+  const resuming = ctx.resume ? await import('./resume-calls.js') : undefined;
+  const resumed = resuming?.resumePoint(history, ctx);
+  const opening: Message[] =
+    resumed || !endsWithCalls(history)
+      ? []
+      : await (await import('./resume.js')).repairDanglingCalls(history, ctx.journal, (name) => journalsEveryCall(agent, name), agent.maxResultChars);
   if (!resumed && startLength === 0 && agent.preamble) opening.push({ role: 'system', content: agent.preamble });
   if (!resumed) opening.push({ role: 'user', content: ctx.input });
   const messages = [...history, ...opening];
@@ -83,8 +86,8 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
     await settleApprovals(ctx, results);
     if (signal.aborted) throw new RunAbortedError(signal.reason);
   };
-  if (resumed && resumed.calls.length > 0) {
-    const results = await resumeBatch(resumed, ctx, turnScope(ctx, messages));
+  if (resuming && resumed && resumed.calls.length > 0) {
+    const results = await resuming.resumeBatch(resumed, ctx, turnScope(ctx, messages));
     await finishBatch(
       results.map((result) => toolMessage(result, agent.maxResultChars)),
       results,
@@ -147,6 +150,12 @@ function turnScope(ctx: LoopContext, messages: readonly Message[]): RunScope {
     },
     ctx.shared,
   );
+}
+
+/** Whether the conversation's last reply asked for calls: only then can some be left without results (see repairDanglingCalls). */
+function endsWithCalls(history: readonly Message[]): boolean {
+  const reply = history.findLast((m) => m.role === 'assistant');
+  return reply?.role === 'assistant' && (reply.toolCalls?.length ?? 0) > 0;
 }
 
 /** Whether every started call of a tool has a journal entry: a non-idempotent tool's, and one that always asks (approved calls are journalled). */
