@@ -23,7 +23,7 @@ import { errorMessage } from '../util/error-message.js';
 import { InvalidOutputError } from '../errors/invalid-output-error.js';
 import type { History } from './history.js';
 import { answerFormat } from './answer-format.js';
-import { outputInstructions, outputNote, type OutputSpec } from './output.js';
+import { outputInstructions, type OutputSpec } from './output.js';
 
 /** Everything one run's loop works with. */
 export interface LoopContext extends DispatchContext {
@@ -115,7 +115,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
         // Fed back while retries and turns remain: the model reads what was wrong and answers again.
         answers++;
         if (answers > (ctx.maxOutputRetries ?? 0) || iteration >= ctx.maxIterations) throw new InvalidOutputError(checked.problems, text, answers);
-        const note = outputNote(checked.problems, agent.maxResultChars);
+        const note = (await import('./output-check.js')).outputNote(checked.problems, agent.maxResultChars);
         messages.push(note);
         await save([note]);
         ctx.emit({ type: 'iteration_finished', iteration, finishReason: turn.finishReason, toolCalls: 0 });
