@@ -9,7 +9,6 @@ import type { RunScope } from '../tools/types.js';
 import type { ToolDefinition, ToolResult } from '../core/types.js';
 import type { Agent } from './agent.js';
 import { dispatchCall, mayStartEarly, type DispatchContext } from './dispatch.js';
-import { stopAtLimit } from './iteration-limit.js';
 import type { ConcurrencyBudget } from './limiter.js';
 import type { Message } from '../core/types.js';
 import { modelTurn, type KeyedToolCall, type ModelTurn } from './model-turn.js';
@@ -102,7 +101,8 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
     const assistant: Message = { role: 'assistant', content: turn.rawText, ...(turn.provider ? { provider: turn.provider } : {}) };
     const wantsMore = turn.calls.length > 0 || turn.errors.length > 0;
     if (wantsMore && iteration >= ctx.maxIterations) {
-      await stopAtLimit(ctx, toolResults, startLength);
+      // What a stored conversation keeps at the limit: that code loads only for a run that reaches it.
+      if (ctx.conversation) await (await import('./iteration-limit.js')).stopAtLimit(ctx, toolResults, startLength);
       throw new MaxIterationsError(ctx.maxIterations, toolResults);
     }
     if (turn.calls.length > 0) assistant.toolCalls = turn.calls;
