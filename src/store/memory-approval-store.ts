@@ -1,5 +1,5 @@
 import type { ApprovalRecord, ApprovalStore, PendingApproval, RecordedDecision, StandingDecision } from './approval-types.js';
-import { loadedRules, loadRules, rulesLoading, type MemoryStoreRules } from './memory-rules-loader.js';
+import { arrived, loadedRules, loadRules, rulesPending, type MemoryStoreRules } from './memory-rules-loader.js';
 
 /** Approvals in memory, next to a MemoryConversationStore's conversations; same rules and errors as IndexedDB. */
 export class MemoryApprovalStore implements ApprovalStore {
@@ -7,54 +7,57 @@ export class MemoryApprovalStore implements ApprovalStore {
   readonly #standing = new Map<string, StandingDecision>();
 
   async request(conversation: string, pending: PendingApproval): Promise<void> {
-    const { checkIds, checkPending } = loadedRules() ?? (await loadRules());
+    const rules = loadedRules() ?? arrived(await loadRules());
+    const { checkIds, checkPending } = rules;
     const action = `record the approval of call "${String(pending?.callId)}"`;
     checkIds(conversation, pending?.callId, action);
     checkPending(pending, action);
     const records = this.#of(conversation);
-    if (!records.has(pending.callId)) records.set(pending.callId, copy({ ...pending, conversation }, action));
+    if (!records.has(pending.callId)) records.set(pending.callId, copy({ ...pending, conversation }, action, rules));
   }
 
   async decide(conversation: string, callId: string, decision: RecordedDecision): Promise<void> {
-    const { checkIds, checkDecision, invalidValue } = loadedRules() ?? (await loadRules());
+    const rules = loadedRules() ?? arrived(await loadRules());
+    const { checkIds, checkDecision, invalidValue } = rules;
     const action = `record the decision on call "${String(callId)}"`;
     checkIds(conversation, callId, action);
     checkDecision(decision, action);
     const record = this.#records.get(conversation)?.get(callId);
     if (!record) throw invalidValue(action, 'no approval was requested for it');
-    this.#of(conversation).set(callId, copy({ ...record, decision }, action));
+    this.#of(conversation).set(callId, copy({ ...record, decision }, action, rules));
   }
 
   async get(conversation: string, callId: string): Promise<ApprovalRecord | undefined> {
-    const { checkIds } = loadedRules() ?? (await loadRules());
+    const { checkIds } = loadedRules() ?? arrived(await loadRules());
     checkIds(conversation, callId, `read the approval of call "${String(callId)}"`);
     const record = this.#records.get(conversation)?.get(callId);
     return record && structuredClone(record);
   }
 
   async list(conversation: string): Promise<ApprovalRecord[]> {
-    const { checkIds } = loadedRules() ?? (await loadRules());
+    const { checkIds } = loadedRules() ?? arrived(await loadRules());
     checkIds(conversation, '-', 'list approvals');
     return [...(this.#records.get(conversation)?.values() ?? [])].sort((a, b) => a.requestedAt - b.requestedAt).map((r) => structuredClone(r));
   }
 
   async forget(conversation: string, callIds: readonly string[]): Promise<void> {
-    const { checkIds } = loadedRules() ?? (await loadRules());
+    const { checkIds } = loadedRules() ?? arrived(await loadRules());
     checkIds(conversation, '-', 'forget approvals');
     const records = this.#records.get(conversation);
     for (const id of callIds) records?.delete(id);
   }
 
   async setStanding(decision: StandingDecision): Promise<void> {
-    const { checkIds, checkDecision } = loadedRules() ?? (await loadRules());
+    const rules = loadedRules() ?? arrived(await loadRules());
+    const { checkIds, checkDecision } = rules;
     const action = `record a standing decision for tool "${String(decision?.tool)}"`;
     checkIds(decision?.conversation, decision?.tool, action);
     checkDecision(decision, action);
-    this.#standing.set(JSON.stringify([decision.conversation, decision.tool]), copy(decision, action));
+    this.#standing.set(JSON.stringify([decision.conversation, decision.tool]), copy(decision, action, rules));
   }
 
   async standing(conversation: string, tool: string): Promise<StandingDecision | undefined> {
-    const { checkIds } = loadedRules() ?? (await loadRules());
+    const { checkIds } = loadedRules() ?? arrived(await loadRules());
     checkIds(conversation, tool, `read the standing decision for tool "${String(tool)}"`);
     const found = this.#standing.get(JSON.stringify([conversation, tool]));
     return found && structuredClone(found);
@@ -63,11 +66,12 @@ export class MemoryApprovalStore implements ApprovalStore {
   /** Forget everything of a conversation (it was deleted). */
   clear(conversation: string): void {
     // Calls made while the rules load land after it: this clear comes after them, as it was called.
-    const loading = rulesLoading();
-    if (loading) {
-      void loading.then(() => this.clear(conversation));
-      return;
-    }
+    const pending = rulesPending();
+    if (pending) void pending.then(() => this.#clear(conversation));
+    else this.#clear(conversation);
+  }
+
+  #clear(conversation: string): void {
     this.#records.delete(conversation);
     for (const [key, decision] of this.#standing) if (decision.conversation === conversation) this.#standing.delete(key);
   }
@@ -79,11 +83,11 @@ export class MemoryApprovalStore implements ApprovalStore {
   }
 }
 
-// Clone as IndexedDB would, refusing the same values with the same coded error (the rules are loaded: a method checked first).
-function copy<T>(value: T, action: string): T {
+// Clone as IndexedDB would, refusing the same values with the same coded error.
+function copy<T>(value: T, action: string, rules: MemoryStoreRules): T {
   try {
     return structuredClone(value);
   } catch (error) {
-    throw (loadedRules() as MemoryStoreRules).toStorageError(error, action);
+    throw rules.toStorageError(error, action);
   }
 }

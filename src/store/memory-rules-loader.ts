@@ -3,22 +3,31 @@ export type MemoryStoreRules = typeof import('./memory-store-rules.js');
 
 let rules: MemoryStoreRules | undefined;
 let loading: Promise<MemoryStoreRules> | undefined;
+/** Store calls waiting for the load: until the last of them resumed, a new call waits too (calls keep their order). */
+let waiting = 0;
 
 /**
- * The rules once they are loaded, else undefined: a store method takes them from here first, so
- * once loaded it runs at once, as before (`loadedRules() ?? (await loadRules())`).
+ * The rules, once loaded and no earlier call still waits for them; else undefined. A store method
+ * takes them with `loadedRules() ?? arrived(await loadRules())`: once loaded it runs at once, as before.
  */
 export function loadedRules(): MemoryStoreRules | undefined {
-  return rules;
+  return waiting === 0 ? rules : undefined;
 }
 
-/** Load the rules (once per realm); every caller waits on the same load, in call order. */
+/** Load the rules (once per realm); every caller waits on the same load, and resumes in call order. */
 export function loadRules(): Promise<MemoryStoreRules> {
+  waiting++;
   loading ??= import('./memory-store-rules.js').then((loaded) => (rules = loaded));
   return loading;
 }
 
-/** The load in progress, if the rules are loading now: a synchronous method that must come after the calls waiting on it waits too. */
-export function rulesLoading(): Promise<MemoryStoreRules> | undefined {
-  return rules ? undefined : loading;
+/** A waiting call resumed with the rules (call it first thing after the await of `loadRules`). */
+export function arrived(loaded: MemoryStoreRules): MemoryStoreRules {
+  waiting--;
+  return loaded;
+}
+
+/** Whether calls wait for the rules now: a synchronous method that must come after them waits too. */
+export function rulesPending(): Promise<MemoryStoreRules> | undefined {
+  return waiting > 0 ? loading : undefined;
 }
