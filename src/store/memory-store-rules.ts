@@ -2,5 +2,5 @@
 // on first use (`import()`): every Agent makes a MemoryConversationStore, and a run without a
 // conversation never touches it.
 export { answerableCalls, checkAnswers, checkConversationId, checkCount, checkLength, checkMessages } from './conversation-rules.js';
-export { checkDecision, checkIds, checkPending } from './approval-rules.js';
+export { MemoryApprovals } from './memory-approvals.js';
 export { invalidValue, toStorageError } from './storage-failure.js';
