@@ -142,9 +142,30 @@ export class WorkerRunner {
    * server must allow the page's origin (CORS) and expose `mcp-session-id`.
    */
   async mcp(config: McpServerConfig): Promise<McpConnection> {
-    // The page's side of a connection loads on first use (page-mcp.ts): a page without MCP never fetches it.
-    const { connectFromPage } = await import('./page-mcp.js');
-    return connectFromPage(config, { sync: () => this.#setup.sync(), guard: (call) => this.#guard(call), api: this.#api, names: this.#names });
+    // Checked in the runner worker (connectMcp), whose coded error crosses back: the page carries none of MCP's code.
+    await this.#setup.sync();
+    const info = await this.#guard(this.#api.mcpConnect(config)).catch((error: unknown) => {
+      if (!(error instanceof DOMException && error.name === 'DataCloneError')) throw error;
+      throw new AmbiError('invalid_mcp_config', `mcpServer: the config must be plain data (${error.message})`);
+    });
+    let tools = info.tools;
+    const claim = (names: string[]) => {
+      for (const name of tools) this.#names.delete(name);
+      tools = names;
+      for (const name of tools) this.#names.add(name);
+    };
+    claim(tools);
+    return {
+      name: info.name,
+      get tools() {
+        return [...tools];
+      },
+      refresh: async () => claim(await this.#guard(this.#api.mcpRefresh(info.id))),
+      close: async () => {
+        await this.#guard(this.#api.mcpClose(info.id));
+        claim([]);
+      },
+    };
   }
 
   /**
