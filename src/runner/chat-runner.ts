@@ -10,7 +10,7 @@ import { CallIds } from './call-ids.js';
 import { checkResumed, checkRunOptions } from './check-options.js';
 import { EventChannel, type RunEvent } from './events.js';
 import { checkLimit, type ConcurrencyBudget, Limiter } from './limiter.js';
-import { withConversationLock, type LockMode } from './conversation-lock.js';
+import type { LockMode } from './conversation-lock.js';
 import type { Message } from '../core/types.js';
 import { DEFAULT_MAX_CALLS_PER_REPLY } from './reply-limit.js';
 import { runFailure } from './run-failure.js';
@@ -176,7 +176,11 @@ export class ChatRunner {
         signal: controller.signal,
       });
     const { conversation } = options;
-    const locked = conversation === undefined ? loop() : withConversationLock(conversation, options.lock ?? 'wait', controller.signal, loop);
+    // The lock's code loads with the first run on a conversation; runs ask for the lock in the order they started.
+    const locked =
+      conversation === undefined
+        ? loop()
+        : lockCode().then(({ withConversationLock }) => withConversationLock(conversation, options.lock ?? 'wait', controller.signal, loop));
     const result = locked
       .finally(() => {
         unlink();
@@ -211,6 +215,10 @@ export class ChatRunner {
     };
   }
 }
+
+// One load for every run: reactions to one promise run in the order they were added.
+let lockLoading: Promise<typeof import('./conversation-lock.js')> | undefined;
+const lockCode = () => (lockLoading ??= import('./conversation-lock.js'));
 
 /** An approval as the loop reads it: only the options given. */
 function approval(options: ApproveOptions) {

@@ -81,4 +81,17 @@ describe('memory stores while their rules load', () => {
     expect(await store.load('c')).toEqual([user('now')]);
     expect(await approvals.list('c')).toEqual([]);
   });
+
+  it('runs on one conversation started together ask for its lock (which loads with the first) in the order they started', async () => {
+    vi.resetModules();
+    const { Agent, ChatRunner, isAmbiError, scriptedEngine } = await import('../../src/index.js');
+    const agent = await Agent.make(scriptedEngine(['first answer', 'second answer']));
+    const runner = new ChatRunner();
+    const first = runner.run(agent, 'one', { conversation: 'c' });
+    const second = runner.run(agent, 'two', { conversation: 'c', lock: 'fail' });
+    const third = runner.run(agent, 'three', { conversation: 'c' });
+    expect((await first.result).text).toBe('first answer');
+    expect(isAmbiError(await second.result.catch((error: unknown) => error), 'conversation_busy')).toBe(true);
+    expect((await third.result).text).toBe('second answer');
+  });
 });
