@@ -1,5 +1,6 @@
 import type { ToolChoice } from '../core/types.js';
 import { childController } from '../util/abort-source.js';
+import { loadOnce } from '../util/load-once.js';
 import type { RunScope } from '../tools/types.js';
 import type { Agent } from './agent.js';
 import { Approvals, type ApproveOptions, type DenyOptions } from './approvals.js';
@@ -118,7 +119,7 @@ export class ChatRunner {
   /** The calls of a conversation's interrupted run that wait for a decision (what `resume` asks again), oldest first. */
   async pendingApprovals(agent: Agent, conversation: string): Promise<PendingApproval[]> {
     checkResumed(conversation);
-    return (await import('./interrupted.js')).pendingApprovals(agent.conversations, conversation);
+    return (await pendingCode()).pendingApprovals(agent.conversations, conversation);
   }
 
   /** Start a run from given messages instead of a stored conversation (how a leaf runs). */
@@ -216,9 +217,9 @@ export class ChatRunner {
   }
 }
 
-// One load for every run: reactions to one promise run in the order they were added.
-let lockLoading: Promise<typeof import('./conversation-lock.js')> | undefined;
-const lockCode = () => (lockLoading ??= import('./conversation-lock.js'));
+// Loaded once, with the first run on a conversation: runs waiting for it ask for the lock in the order they started.
+const lockCode = loadOnce(() => import('./conversation-lock.js'));
+const pendingCode = loadOnce(() => import('./interrupted.js'));
 
 /** An approval as the loop reads it: only the options given. */
 function approval(options: ApproveOptions) {

@@ -14,6 +14,10 @@ import type { RunEvent } from './events.js';
 import type { Limiter } from './limiter.js';
 import type { KeyedToolCall } from './model-turn.js';
 import { errorMessage } from '../util/error-message.js';
+import { loadOnce } from '../util/load-once.js';
+
+// Loaded once, for the first call that asks: calls waiting for it ask in the order they reached it.
+const askCode = loadOnce(() => import('./ask-approval.js'));
 
 /** What running one call needs from its run. */
 export interface DispatchContext {
@@ -61,7 +65,7 @@ export async function dispatchCall(asked: KeyedToolCall, ctx: DispatchContext, s
       (rule === true || (decoded?.ok === true && typeof rule === 'function' && (await untilAborted(ruleAsks(rule, decoded.value, ctx.signal), ctx.signal))))
     ) {
       // Asking loads its code (stored requests and decisions) the first time a call needs it.
-      const decision = await (await import('./ask-approval.js')).askApproval(call, ctx);
+      const decision = await (await askCode()).askApproval(call, ctx);
       if (!decision.approved) {
         const why = decision.reason ? `: ${decision.reason}` : '';
         return stopped(call, ctx, started, 'denied', `The user denied this call to "${call.name}"${why}`);

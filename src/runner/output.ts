@@ -1,6 +1,7 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { InvalidOptionError } from '../errors/invalid-option-error.js';
 import { errorMessage } from '../util/error-message.js';
+import { loadOnce } from '../util/load-once.js';
 import { isStandardSchema, toParametersSchema, validateStandard, type StandardSchemaV1 } from '../validation/standard-schema.js';
 import type { ValidationMode } from '../validation/types.js';
 import { compileArgsValidator } from '../validation/validate-args.js';
@@ -32,7 +33,7 @@ export interface OutputSpec {
 }
 
 // Reading an answer (and the note about a wrong one) loads with the first answer to check: a run without `output` never fetches it.
-const answerCheck = () => import('./output-check.js');
+const answerCheck = loadOnce(() => import('./output-check.js'));
 
 // Compiled once per schema object and mode in this realm, as a tool's validator is, never per run.
 const compiled = new WeakMap<object, Map<ValidationMode, JsonArgsValidator>>();

@@ -19,10 +19,19 @@ import { effectiveToolChoice } from './tool-choice.js';
 import type { RunResult } from './run-result.js';
 import { formatErrorMessage, toolMessage } from './tool-message.js';
 import { errorMessage } from '../util/error-message.js';
+import { loadOnce } from '../util/load-once.js';
 import { InvalidOutputError } from '../errors/invalid-output-error.js';
 import type { History } from './history.js';
 import { answerFormat } from './answer-format.js';
 import { outputInstructions, type OutputSpec } from './output.js';
+
+// Code only some runs need, loaded on first need (see load-once.ts: callers resume in order).
+const resumeCode = loadOnce(() => import('./resume-calls.js'));
+const repairCode = loadOnce(() => import('./resume.js'));
+const historyCode = loadOnce(() => import('./history.js'));
+const contextCode = loadOnce(() => import('./context-fit.js'));
+const outputCheckCode = loadOnce(() => import('./output-check.js'));
+const limitCode = loadOnce(() => import('./iteration-limit.js'));
 
 /** Everything one run's loop works with. */
 export interface LoopContext extends DispatchContext {
@@ -56,12 +65,12 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   const store = agent.conversations;
   const { messages: history, length: startLength, skipped } = await startingHistory(ctx);
   // Resuming, and repairing what an interrupted run left, load their code only when there is one.
-  const resuming = ctx.resume ? await import('./resume-calls.js') : undefined;
+  const resuming = ctx.resume ? await resumeCode() : undefined;
   const resumed = resuming?.resumePoint(history, ctx);
   const opening: Message[] =
     resumed || !endsWithCalls(history)
       ? []
-      : await (await import('./resume.js')).repairDanglingCalls(history, ctx.journal, (name) => journalsEveryCall(agent, name), agent.maxResultChars);
+      : await (await repairCode()).repairDanglingCalls(history, ctx.journal, (name) => journalsEveryCall(agent, name), agent.maxResultChars);
   if (!resumed && startLength === 0 && agent.preamble) opening.push({ role: 'system', content: agent.preamble });
   if (!resumed) opening.push({ role: 'user', content: ctx.input });
   const messages = [...history, ...opening];
@@ -102,7 +111,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
     const wantsMore = turn.calls.length > 0 || turn.errors.length > 0;
     if (wantsMore && iteration >= ctx.maxIterations) {
       // What a stored conversation keeps at the limit: that code loads only for a run that reaches it.
-      if (ctx.conversation) await (await import('./iteration-limit.js')).stopAtLimit(ctx, toolResults, startLength);
+      if (ctx.conversation) await (await limitCode()).stopAtLimit(ctx, toolResults, startLength);
       throw new MaxIterationsError(ctx.maxIterations, toolResults);
     }
     if (turn.calls.length > 0) assistant.toolCalls = turn.calls;
@@ -115,7 +124,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
         // Fed back while retries and turns remain: the model reads what was wrong and answers again.
         answers++;
         if (answers > (ctx.maxOutputRetries ?? 0) || iteration >= ctx.maxIterations) throw new InvalidOutputError(checked.problems, text, answers);
-        const note = (await import('./output-check.js')).outputNote(checked.problems, agent.maxResultChars);
+        const note = (await outputCheckCode()).outputNote(checked.problems, agent.maxResultChars);
         messages.push(note);
         await save([note]);
         ctx.emit({ type: 'iteration_finished', iteration, finishReason: turn.finishReason, toolCalls: 0 });
@@ -170,7 +179,7 @@ async function startingHistory(ctx: LoopContext): Promise<History> {
   if (!ctx.conversation) return { messages: [], length: 0, skipped: 0 };
   const { agent } = ctx;
   // Read only as far back as a request can hold where a budget can exist; that code loads only then.
-  if (agent.conversations.loadTail && hasBudget(agent)) return (await import('./history.js')).readHistory(agent, ctx.conversation, ctx.signal);
+  if (agent.conversations.loadTail && hasBudget(agent)) return (await historyCode()).readHistory(agent, ctx.conversation, ctx.signal);
   const messages = await agent.conversations.load(ctx.conversation);
   return { messages, length: messages.length, skipped: 0 };
 }
@@ -218,7 +227,7 @@ async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean, 
     // context step loads only where a budget can exist.
     const fitted = !hasBudget(agent)
       ? scope.messages
-      : await (await import('./context-fit.js')).fitContext({
+      : await (await contextCode()).fitContext({
           budget: agent.context,
           engine: agent.engine,
           counter: agent.tokens,
