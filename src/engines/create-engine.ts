@@ -1,42 +1,13 @@
-import { EngineError } from '../errors/engine-error.js';
+import { buildEngine, type EngineDeps } from './build-engine.js';
 import type { EngineConfig } from './config.js';
 import { lazyLocalEngine } from './local/lazy-engine.js';
-import type { LocalModelProgress } from './local/local-model.js';
-import { createOpenAICompatibleEngine } from './openai/engine.js';
-import { realmFetch } from './realm-fetch.js';
-import type { ScriptedEngineConfig } from './scripted/scripted.js';
 import type { Engine } from './types.js';
 
-/** What an engine may borrow from its realm (tests and odd runtimes swap `fetch`). */
-export interface EngineDeps {
-  fetch?: typeof fetch;
-  /** Download and load progress of a model that runs in this realm (`localModel`). */
-  onProgress?: (progress: LocalModelProgress) => void;
-}
+export type { EngineDeps } from './build-engine.js';
 
 /** Build the live Engine for a plain-data config, in the realm that runs the loop. */
 export function createEngine(config: EngineConfig, deps: EngineDeps = {}): Engine {
-  switch (config.kind) {
-    case 'openai-compatible':
-      return createOpenAICompatibleEngine(config, deps.fetch ?? realmFetch);
-    case 'scripted':
-      return lazyScriptedEngine(config);
-    case 'local':
-      // Its code loads on first use: an app that never runs a local model never downloads it.
-      return lazyLocalEngine(config, deps);
-    default:
-      throw new EngineError('invalid_engine_config', `Unknown engine kind: ${String((config as { kind?: unknown }).kind)}`);
-  }
-}
-
-/** The scripted engine, its code loaded on first use: tests and offline demos need it, an app on a real model does not. */
-function lazyScriptedEngine(config: ScriptedEngineConfig): Engine {
-  let loading: Promise<Engine> | undefined;
-  return {
-    nativeTools: true,
-    async *stream(request) {
-      loading ??= import('./scripted/engine.js').then(({ createScriptedEngine }) => createScriptedEngine(config));
-      yield* (await loading).stream(request);
-    },
-  };
+  // Its code loads on first use: an app that never runs a local model never downloads it.
+  if (config.kind === 'local') return lazyLocalEngine(config, deps);
+  return buildEngine(config, deps);
 }

@@ -1,4 +1,4 @@
-import { createEngine, type EngineDeps } from '../engines/create-engine.js';
+import { buildEngine, type EngineDeps } from '../engines/build-engine.js';
 import type { EngineConfig } from '../engines/config.js';
 import type { Engine } from '../engines/types.js';
 import { TagToolCallParser } from '../parser/tag-parser.js';
@@ -94,7 +94,13 @@ export class Agent {
 
   /** Make an agent for a plain-data engine config (the engine is built here, in this realm), or for an Engine of your own. */
   static async make(engine: EngineConfig | Engine, options: AgentOptions = {}): Promise<Agent> {
-    const live = 'stream' in engine ? engine : createEngine(engine, options.engine);
+    // A local model's config code (and its lazy engine) loads only for a local model: as createEngine builds it.
+    const live =
+      'stream' in engine
+        ? engine
+        : engine.kind === 'local'
+          ? (await import('../engines/local/lazy-engine.js')).lazyLocalEngine(engine, options.engine)
+          : buildEngine(engine, options.engine);
     // ajv's compiler (about 35 KB gzip) loads only where it validates: never in `no-eval` mode.
     if ((options.validation ?? 'auto') === 'auto') await loadAjv();
     return new Agent(live, options);

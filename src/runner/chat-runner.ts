@@ -1,9 +1,9 @@
 import type { ToolChoice } from '../core/types.js';
 import { childController } from '../util/abort-source.js';
+import { loadOnce } from '../util/load-once.js';
 import type { RunScope } from '../tools/types.js';
 import type { Agent } from './agent.js';
 import { Approvals, type ApproveOptions, type DenyOptions } from './approvals.js';
-import { pendingApprovals } from './interrupted.js';
 import type { PendingApproval } from '../store/approval-types.js';
 import { RunSuspendedError } from '../errors/run-suspended-error.js';
 import { isAmbiError } from '../errors/ambi-error.js';
@@ -11,7 +11,7 @@ import { CallIds } from './call-ids.js';
 import { checkResumed, checkRunOptions } from './check-options.js';
 import { EventChannel, type RunEvent } from './events.js';
 import { checkLimit, type ConcurrencyBudget, Limiter } from './limiter.js';
-import { withConversationLock, type LockMode } from './conversation-lock.js';
+import type { LockMode } from './conversation-lock.js';
 import type { Message } from '../core/types.js';
 import { DEFAULT_MAX_CALLS_PER_REPLY } from './reply-limit.js';
 import { runFailure } from './run-failure.js';
@@ -119,7 +119,7 @@ export class ChatRunner {
   /** The calls of a conversation's interrupted run that wait for a decision (what `resume` asks again), oldest first. */
   async pendingApprovals(agent: Agent, conversation: string): Promise<PendingApproval[]> {
     checkResumed(conversation);
-    return pendingApprovals(agent.conversations, conversation);
+    return (await pendingCode()).pendingApprovals(agent.conversations, conversation);
   }
 
   /** Start a run from given messages instead of a stored conversation (how a leaf runs). */
@@ -177,7 +177,11 @@ export class ChatRunner {
         signal: controller.signal,
       });
     const { conversation } = options;
-    const locked = conversation === undefined ? loop() : withConversationLock(conversation, options.lock ?? 'wait', controller.signal, loop);
+    // The lock's code loads with the first run on a conversation; runs ask for the lock in the order they started.
+    const locked =
+      conversation === undefined
+        ? loop()
+        : lockCode().then(({ withConversationLock }) => withConversationLock(conversation, options.lock ?? 'wait', controller.signal, loop));
     const result = locked
       .finally(() => {
         unlink();
@@ -212,6 +216,10 @@ export class ChatRunner {
     };
   }
 }
+
+// Loaded once, with the first run on a conversation: runs waiting for it ask for the lock in the order they started.
+const lockCode = loadOnce(() => import('./conversation-lock.js'));
+const pendingCode = loadOnce(() => import('./interrupted.js'));
 
 /** An approval as the loop reads it: only the options given. */
 function approval(options: ApproveOptions) {

@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '../core/types.js';
 import type { Engine } from '../engines/types.js';
-import { promptLimit, tokensPerMessage, trimToBudget, type ContextBudget, type TokenCounter } from './context-budget.js';
+import { promptLimit, tokensPerMessage, type ContextBudget, type TokenCounter } from './context-budget.js';
+import { trimToBudget } from './context-trim.js';
 import type { RunEvent } from './events.js';
 import type { Message } from '../core/types.js';
 

@@ -9,11 +9,15 @@ import { untilAborted } from '../util/abort-source.js';
 import type { RunScope } from '../tools/types.js';
 import type { ToolCall, ToolResult } from '../core/types.js';
 import type { Approvals } from './approvals.js';
-import { askApproval, type DurableApprovals } from './ask-approval.js';
+import type { DurableApprovals } from './ask-approval.js';
 import type { RunEvent } from './events.js';
 import type { Limiter } from './limiter.js';
 import type { KeyedToolCall } from './model-turn.js';
 import { errorMessage } from '../util/error-message.js';
+import { loadOnce } from '../util/load-once.js';
+
+// Loaded once, for the first call that asks: calls waiting for it ask in the order they reached it.
+const askCode = loadOnce(() => import('./ask-approval.js'));
 
 /** What running one call needs from its run. */
 export interface DispatchContext {
@@ -60,7 +64,8 @@ export async function dispatchCall(asked: KeyedToolCall, ctx: DispatchContext, s
       !invalid &&
       (rule === true || (decoded?.ok === true && typeof rule === 'function' && (await untilAborted(ruleAsks(rule, decoded.value, ctx.signal), ctx.signal))))
     ) {
-      const decision = await askApproval(call, ctx);
+      // Asking loads its code (stored requests and decisions) the first time a call needs it.
+      const decision = await (await askCode()).askApproval(call, ctx);
       if (!decision.approved) {
         const why = decision.reason ? `: ${decision.reason}` : '';
         return stopped(call, ctx, started, 'denied', `The user denied this call to "${call.name}"${why}`);

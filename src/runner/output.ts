@@ -1,12 +1,11 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { InvalidOptionError } from '../errors/invalid-option-error.js';
 import { errorMessage } from '../util/error-message.js';
+import { loadOnce } from '../util/load-once.js';
 import { isStandardSchema, toParametersSchema, validateStandard, type StandardSchemaV1 } from '../validation/standard-schema.js';
 import type { ValidationMode } from '../validation/types.js';
 import { compileArgsValidator } from '../validation/validate-args.js';
 import type { JsonArgsValidator } from '../validation/types.js';
-import type { UserMessage } from '../core/types.js';
-import { capText } from './tool-message.js';
 
 /** A JSON Schema for a run's final answer (any JSON value: an object, an array, a string...). */
 export type JsonOutputSchema = Exclude<JSONSchema, boolean>;
@@ -33,8 +32,8 @@ export interface OutputSpec {
   check(text: string): Promise<OutputCheck>;
 }
 
-/** Deeper answers are refused before validation, as tool arguments are: a validator must not recurse without end. */
-const MAX_DEPTH = 64;
+// Reading an answer (and the note about a wrong one) loads with the first answer to check: a run without `output` never fetches it.
+const answerCheck = loadOnce(() => import('./output-check.js'));
 
 // Compiled once per schema object and mode in this realm, as a tool's validator is, never per run.
 const compiled = new WeakMap<object, Map<ValidationMode, JsonArgsValidator>>();
@@ -48,7 +47,7 @@ export function outputSpec(output: unknown, validation: ValidationMode): OutputS
     } catch (error) {
       throw new InvalidOptionError('output', `a ${output['~standard'].vendor} schema that could not be turned into JSON Schema (${errorMessage(error)})`);
     }
-    return { schema, check: async (text) => parsed(text, (value) => validateStandard(output, value)) };
+    return { schema, check: async (text) => (await answerCheck()).parsed(text, (value) => validateStandard(output, value)) };
   }
   if (typeof output !== 'object' || output === null || Array.isArray(output)) {
     throw new InvalidOptionError(
@@ -57,7 +56,7 @@ export function outputSpec(output: unknown, validation: ValidationMode): OutputS
     );
   }
   const validate = jsonValidator(output, validation);
-  return { schema: output as Record<string, unknown>, check: async (text) => parsed(text, (value) => validate(value, true)) };
+  return { schema: output as Record<string, unknown>, check: async (text) => (await answerCheck()).parsed(text, (value) => validate(value, true)) };
 }
 
 function jsonValidator(schema: object, validation: ValidationMode): JsonArgsValidator {
@@ -75,45 +74,7 @@ function jsonValidator(schema: object, validation: ValidationMode): JsonArgsVali
   return validate;
 }
 
-/** Parse the answer as JSON (a whole-answer Markdown fence is allowed), then validate it; problems are worded for the answer. */
-async function parsed(text: string, validate: (value: unknown) => OutputCheck | Promise<OutputCheck>): Promise<OutputCheck> {
-  let value: unknown;
-  try {
-    value = JSON.parse(unfenced(text));
-  } catch (error) {
-    return { ok: false, problems: [`the answer is not JSON (${errorMessage(error)})`] };
-  }
-  if (depthOver(value, MAX_DEPTH)) return { ok: false, problems: [`the answer is nested more than ${MAX_DEPTH} levels deep`] };
-  const result = await validate(value);
-  // The validators word problems for tool arguments; here the whole value is the answer.
-  return result.ok ? result : { ok: false, problems: result.problems.map((problem) => problem.replace(/^arguments\b/, 'the answer')) };
-}
-
-/** The text inside a fence that wraps the whole answer (```json ... ```), else the text itself. */
-function unfenced(text: string): string {
-  const fenced = /^\s*```[a-zA-Z]*\s*\n([\s\S]*?)\n?\s*```\s*$/.exec(text);
-  return fenced ? fenced[1]! : text;
-}
-
-/** Whether `value` nests deeper than `max` arrays or objects (iterative: the value may be deep enough to overflow a recursion). */
-function depthOver(value: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
-    if (typeof item !== 'object' || item === null) continue;
-    if (depth >= max) return true;
-    for (const child of Object.values(item)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
-
 /** The system prompt's part about the answer: it is read by a program, so only JSON of this schema. */
 export function outputInstructions(schema: Record<string, unknown>): string {
   return `When you give your final answer (after any tool calls you need), reply with only a JSON value that matches this JSON Schema, with no other text:\n${JSON.stringify(schema)}`;
-}
-
-/** The runtime's note after an answer that did not match, so the model can answer again; cut at `maxChars`, as a result is. */
-export function outputNote(problems: readonly string[], maxChars: number): UserMessage {
-  const content = `Your answer does not match the output schema:\n${problems.map((problem) => `- ${problem}`).join('\n')}\nAnswer again with only JSON that matches the schema.`;
-  return { role: 'user', origin: 'runtime', content: capText(content, maxChars) };
 }

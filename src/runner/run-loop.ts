@@ -9,24 +9,29 @@ import type { RunScope } from '../tools/types.js';
 import type { ToolDefinition, ToolResult } from '../core/types.js';
 import type { Agent } from './agent.js';
 import { dispatchCall, mayStartEarly, type DispatchContext } from './dispatch.js';
-import { stopAtLimit } from './iteration-limit.js';
 import type { ConcurrencyBudget } from './limiter.js';
 import type { Message } from '../core/types.js';
 import { modelTurn, type KeyedToolCall, type ModelTurn } from './model-turn.js';
 import { tooManyCalls } from './reply-limit.js';
-import { repairDanglingCalls } from './resume.js';
-import { resumeBatch, resumePoint } from './resume-calls.js';
 import { RunSuspendedError } from '../errors/run-suspended-error.js';
 import { linkShared, type RunShared } from './run-shared.js';
 import { effectiveToolChoice } from './tool-choice.js';
 import type { RunResult } from './run-result.js';
 import { formatErrorMessage, toolMessage } from './tool-message.js';
 import { errorMessage } from '../util/error-message.js';
+import { loadOnce } from '../util/load-once.js';
 import { InvalidOutputError } from '../errors/invalid-output-error.js';
-import { fitContext } from './context-fit.js';
-import { readHistory, type History } from './history.js';
+import type { History } from './history.js';
 import { answerFormat } from './answer-format.js';
-import { outputInstructions, outputNote, type OutputSpec } from './output.js';
+import { outputInstructions, type OutputSpec } from './output.js';
+
+// Code only some runs need, loaded on first need (see load-once.ts: callers resume in order).
+const resumeCode = loadOnce(() => import('./resume-calls.js'));
+const repairCode = loadOnce(() => import('./resume.js'));
+const historyCode = loadOnce(() => import('./history.js'));
+const contextCode = loadOnce(() => import('./context-fit.js'));
+const outputCheckCode = loadOnce(() => import('./output-check.js'));
+const limitCode = loadOnce(() => import('./iteration-limit.js'));
 
 /** Everything one run's loop works with. */
 export interface LoopContext extends DispatchContext {
@@ -59,8 +64,13 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   const { agent, signal } = ctx;
   const store = agent.conversations;
   const { messages: history, length: startLength, skipped } = await startingHistory(ctx);
-  const resumed = ctx.resume ? resumePoint(history, ctx) : undefined;
-  const opening: Message[] = resumed ? [] : await repairDanglingCalls(history, ctx.journal, (name) => journalsEveryCall(agent, name), agent.maxResultChars);
+  // Resuming, and repairing what an interrupted run left, load their code only when there is one.
+  const resuming = ctx.resume ? await resumeCode() : undefined;
+  const resumed = resuming?.resumePoint(history, ctx);
+  const opening: Message[] =
+    resumed || !endsWithCalls(history)
+      ? []
+      : await (await repairCode()).repairDanglingCalls(history, ctx.journal, (name) => journalsEveryCall(agent, name), agent.maxResultChars);
   if (!resumed && startLength === 0 && agent.preamble) opening.push({ role: 'system', content: agent.preamble });
   if (!resumed) opening.push({ role: 'user', content: ctx.input });
   const messages = [...history, ...opening];
@@ -84,8 +94,8 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
     await settleApprovals(ctx, results);
     if (signal.aborted) throw new RunAbortedError(signal.reason);
   };
-  if (resumed && resumed.calls.length > 0) {
-    const results = await resumeBatch(resumed, ctx, turnScope(ctx, messages));
+  if (resuming && resumed && resumed.calls.length > 0) {
+    const results = await resuming.resumeBatch(resumed, ctx, turnScope(ctx, messages));
     await finishBatch(
       results.map((result) => toolMessage(result, agent.maxResultChars)),
       results,
@@ -100,7 +110,8 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
     const assistant: Message = { role: 'assistant', content: turn.rawText, ...(turn.provider ? { provider: turn.provider } : {}) };
     const wantsMore = turn.calls.length > 0 || turn.errors.length > 0;
     if (wantsMore && iteration >= ctx.maxIterations) {
-      await stopAtLimit(ctx, toolResults, startLength);
+      // What a stored conversation keeps at the limit: that code loads only for a run that reaches it.
+      if (ctx.conversation) await (await limitCode()).stopAtLimit(ctx, toolResults, startLength);
       throw new MaxIterationsError(ctx.maxIterations, toolResults);
     }
     if (turn.calls.length > 0) assistant.toolCalls = turn.calls;
@@ -113,7 +124,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
         // Fed back while retries and turns remain: the model reads what was wrong and answers again.
         answers++;
         if (answers > (ctx.maxOutputRetries ?? 0) || iteration >= ctx.maxIterations) throw new InvalidOutputError(checked.problems, text, answers);
-        const note = outputNote(checked.problems, agent.maxResultChars);
+        const note = (await outputCheckCode()).outputNote(checked.problems, agent.maxResultChars);
         messages.push(note);
         await save([note]);
         ctx.emit({ type: 'iteration_finished', iteration, finishReason: turn.finishReason, toolCalls: 0 });
@@ -150,6 +161,12 @@ function turnScope(ctx: LoopContext, messages: readonly Message[]): RunScope {
   );
 }
 
+/** Whether the conversation's last reply asked for calls: only then can some be left without results (see repairDanglingCalls). */
+function endsWithCalls(history: readonly Message[]): boolean {
+  const reply = history.findLast((m) => m.role === 'assistant');
+  return reply?.role === 'assistant' && (reply.toolCalls?.length ?? 0) > 0;
+}
+
 /** Whether every started call of a tool has a journal entry: a non-idempotent tool's, and one that always asks (approved calls are journalled). */
 function journalsEveryCall(agent: Agent, name: string): boolean {
   const tool = agent.tools.registry.get(name);
@@ -160,7 +177,16 @@ function journalsEveryCall(agent: Agent, name: string): boolean {
 async function startingHistory(ctx: LoopContext): Promise<History> {
   if (ctx.history) return { messages: [...ctx.history], length: ctx.history.length, skipped: 0 };
   if (!ctx.conversation) return { messages: [], length: 0, skipped: 0 };
-  return readHistory(ctx.agent, ctx.conversation, ctx.signal);
+  const { agent } = ctx;
+  // Read only as far back as a request can hold where a budget can exist; that code loads only then.
+  if (agent.conversations.loadTail && hasBudget(agent)) return (await historyCode()).readHistory(agent, ctx.conversation, ctx.signal);
+  const messages = await agent.conversations.load(ctx.conversation);
+  return { messages, length: messages.length, skipped: 0 };
+}
+
+/** Whether requests may have a context budget: the agent's, or its engine's (a local model's context size). */
+function hasBudget(agent: Agent): boolean {
+  return agent.context !== undefined || agent.engine.contextBudget !== undefined;
 }
 
 /** Whether the run was stopped by `run.suspend()`. */
@@ -197,19 +223,22 @@ async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean, 
   const tools = agent.registry.definitions();
   try {
     const addition = systemAddition(agent, tools, ctx.output);
-    // Trimmed for the agent's context budget (the stored conversation keeps everything).
-    const fitted = await fitContext({
-      budget: agent.context,
-      engine: agent.engine,
-      counter: agent.tokens,
-      messages: scope.messages,
-      userAt: at.userAt,
-      unread: at.skipped,
-      addition,
-      tools,
-      emit: ctx.emit,
-      signal,
-    });
+    // Trimmed for the agent's context budget (the stored conversation keeps everything); the
+    // context step loads only where a budget can exist.
+    const fitted = !hasBudget(agent)
+      ? scope.messages
+      : await (await contextCode()).fitContext({
+          budget: agent.context,
+          engine: agent.engine,
+          counter: agent.tokens,
+          messages: scope.messages,
+          userAt: at.userAt,
+          unread: at.skipped,
+          addition,
+          tools,
+          emit: ctx.emit,
+          signal,
+        });
     const messages = requestMessages(fitted, addition);
     // The parser's tags travel with the request: an engine that constrains its output (a local
     // model's grammar) then writes calls this parser reads, whatever tags it was given.

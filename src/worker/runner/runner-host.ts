@@ -2,7 +2,6 @@ import { AmbiError } from '../../errors/ambi-error.js';
 import { Agent } from '../../runner/agent.js';
 import { ChatRunner, type Run } from '../../runner/chat-runner.js';
 import type { EventChannel } from '../../runner/events.js';
-import { MemorySnapshotStore } from '../../store/memory-snapshot-store.js';
 import { defined } from '../../util/defined.js';
 import { remoteTool } from '../wire/descriptor.js';
 import type { RunnerConfig, RunnerWorkerApi, ToolDescriptor } from '../wire/protocol.js';
@@ -55,7 +54,8 @@ export function createRunnerHost(scope: ConstructorParameters<typeof WorkerPort>
         ...defined({ preamble, maxResultChars, validation, context }),
         ...(stores ? { conversations: stores.conversations, journal: stores.journal } : {}),
       });
-      if (config.leaf) made.leaf({ ...config.leaf, store: stores?.snapshots ?? new MemorySnapshotStore() });
+      // The memory snapshot store loads only for a runner with leaves and no database.
+      if (config.leaf) made.leaf({ ...config.leaf, store: stores?.snapshots ?? (await memorySnapshots()) });
       runner = new ChatRunner(config.concurrency);
       agent = made;
     },
@@ -122,4 +122,8 @@ async function openStores(database: string) {
     IndexedDbSnapshotStore.open(database),
   ]);
   return { conversations, journal, snapshots };
+}
+
+async function memorySnapshots() {
+  return new (await import('../../store/memory-snapshot-store.js')).MemorySnapshotStore();
 }

@@ -1,0 +1,97 @@
+// The memory stores load their rules on first use (memory-rules-loader.ts): calls made while they
+// load must still take effect in call order, as they did when each method ran at once. Each test
+// gets fresh modules, so its first calls are the ones that wait for the load.
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Message } from '../../src/core/types.js';
+import type { PendingApproval } from '../../src/store/approval-types.js';
+
+const user = (content: string): Message => ({ role: 'user', content });
+const pending = (callId: string): PendingApproval => ({ callId, call: { id: callId, name: 'remove', arguments: {} }, requestedAt: 10 });
+
+async function fresh() {
+  vi.resetModules();
+  const { MemoryConversationStore } = await import('../../src/store/memory-conversation-store.js');
+  const loader = await import('../../src/store/memory-rules-loader.js');
+  return { MemoryConversationStore, loader };
+}
+
+describe('memory stores while their rules load', () => {
+  beforeEach(() => {
+    vi.resetModules();
+  });
+
+  it('an append not awaited is in the load called after it', async () => {
+    const { MemoryConversationStore, loader } = await fresh();
+    expect(loader.loadedRules()).toBeUndefined();
+    const store = new MemoryConversationStore();
+    const appended = store.append('c', [user('one')]);
+    const loaded = store.load('c');
+    await appended;
+    expect(await loaded).toEqual([user('one')]);
+  });
+
+  it('keeps append, truncate and append in call order', async () => {
+    const { MemoryConversationStore } = await fresh();
+    const store = new MemoryConversationStore();
+    const steps = [store.append('c', [user('a'), user('b')]), store.truncate('c', 1), store.append('c', [user('c')])];
+    const loaded = store.load('c');
+    await Promise.all(steps);
+    expect(await loaded).toEqual([user('a'), user('c')]);
+  });
+
+  it('a call made after the load, while an earlier call has not resumed yet, waits behind it', async () => {
+    const { MemoryConversationStore, loader } = await fresh();
+    const store = new MemoryConversationStore();
+    // This callback runs as soon as the rules are loaded, before the append below resumes.
+    let later: Promise<Message[]> | undefined;
+    const first = loader.loadRules().then((rules) => {
+      loader.arrived(rules);
+      later = store.load('c');
+    });
+    const appended = store.append('c', [user('one')]);
+    await Promise.all([first, appended]);
+    expect(await later).toEqual([user('one')]);
+  });
+
+  it('refuses a bad id with the same coded error on the first call', async () => {
+    const { MemoryConversationStore } = await fresh();
+    const error = await new MemoryConversationStore().load(42 as unknown as string).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'storage_invalid' });
+  });
+
+  it('an approvals clear() called while a request waits comes after it; a request after it stays', async () => {
+    const { MemoryConversationStore } = await fresh();
+    const { approvals } = new MemoryConversationStore();
+    const requested = approvals.request('c', pending('a'));
+    approvals.clear('c');
+    const after = approvals.request('c', pending('b'));
+    await Promise.all([requested, after]);
+    expect((await approvals.list('c')).map((record) => record.callId)).toEqual(['b']);
+  });
+
+  it('once loaded, a store call takes effect at once, before its promise is awaited', async () => {
+    const { MemoryConversationStore } = await fresh();
+    const store = new MemoryConversationStore();
+    await store.load('warm');
+    void store.append('c', [user('now')]);
+    const { approvals } = store;
+    await approvals.list('warm');
+    void approvals.request('c', pending('a'));
+    approvals.clear('c');
+    expect(await store.load('c')).toEqual([user('now')]);
+    expect(await approvals.list('c')).toEqual([]);
+  });
+
+  it('runs on one conversation started together ask for its lock (which loads with the first) in the order they started', async () => {
+    vi.resetModules();
+    const { Agent, ChatRunner, isAmbiError, scriptedEngine } = await import('../../src/index.js');
+    const agent = await Agent.make(scriptedEngine(['first answer', 'second answer']));
+    const runner = new ChatRunner();
+    const first = runner.run(agent, 'one', { conversation: 'c' });
+    const second = runner.run(agent, 'two', { conversation: 'c', lock: 'fail' });
+    const third = runner.run(agent, 'three', { conversation: 'c' });
+    expect((await first.result).text).toBe('first answer');
+    expect(isAmbiError(await second.result.catch((error: unknown) => error), 'conversation_busy')).toBe(true);
+    expect((await third.result).text).toBe('second answer');
+  });
+});
