@@ -33,7 +33,7 @@ export interface OutputSpec {
 }
 
 // Reading an answer (and the note about a wrong one) loads with the first answer to check: a run without `output` never fetches it.
-const answerCheck = loadOnce(() => import('./output-check.js'));
+export const answerCheck = loadOnce(() => import('./output-check.js'));
 
 // Compiled once per schema object and mode in this realm, as a tool's validator is, never per run.
 const compiled = new WeakMap<object, Map<ValidationMode, JsonArgsValidator>>();

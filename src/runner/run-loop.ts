@@ -23,14 +23,13 @@ import { loadOnce } from '../util/load-once.js';
 import { InvalidOutputError } from '../errors/invalid-output-error.js';
 import type { History } from './history.js';
 import { answerFormat } from './answer-format.js';
-import { outputInstructions, type OutputSpec } from './output.js';
+import { answerCheck, outputInstructions, type OutputSpec } from './output.js';
 
 // Code only some runs need, loaded on first need (see load-once.ts: callers resume in order).
 const resumeCode = loadOnce(() => import('./resume-calls.js'));
 const repairCode = loadOnce(() => import('./resume.js'));
 const historyCode = loadOnce(() => import('./history.js'));
 const contextCode = loadOnce(() => import('./context-fit.js'));
-const outputCheckCode = loadOnce(() => import('./output-check.js'));
 const limitCode = loadOnce(() => import('./iteration-limit.js'));
 
 /** Everything one run's loop works with. */
@@ -124,7 +123,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
         // Fed back while retries and turns remain: the model reads what was wrong and answers again.
         answers++;
         if (answers > (ctx.maxOutputRetries ?? 0) || iteration >= ctx.maxIterations) throw new InvalidOutputError(checked.problems, text, answers);
-        const note = (await outputCheckCode()).outputNote(checked.problems, agent.maxResultChars);
+        const note = (await answerCheck()).outputNote(checked.problems, agent.maxResultChars);
         messages.push(note);
         await save([note]);
         ctx.emit({ type: 'iteration_finished', iteration, finishReason: turn.finishReason, toolCalls: 0 });

@@ -1,53 +1,95 @@
 import type { ApprovalRecord, ApprovalStore, PendingApproval, RecordedDecision, StandingDecision } from './approval-types.js';
-import type { MemoryApprovals } from './memory-approvals.js';
-import { arrived, loadedRules, loadRules, rulesPending, type MemoryStoreRules } from './memory-rules-loader.js';
+import { invalidValue, toStorageError } from './storage-failure.js';
 
-/**
- * Approvals in memory, next to a MemoryConversationStore's conversations; same rules and errors as IndexedDB.
- * Every MemoryConversationStore makes one, and a runner whose tools never ask for approval never uses it:
- * what it holds, and its rules, load on its first use (memory-approvals.ts); from then on each call runs at once.
- */
+type Rules = typeof import('./approval-rules.js');
+// The rules load on the store's first use: every MemoryConversationStore makes one, and a runner
+// whose tools never ask for approval never uses it. Once loaded, each method runs at once, as before.
+let rules: Rules | undefined;
+let loading: Promise<Rules> | undefined;
+const loadRules = () => (loading ??= import('./approval-rules.js').then((loaded) => (rules = loaded)));
+
+/** Approvals in memory, next to a MemoryConversationStore's conversations; same rules and errors as IndexedDB. */
 export class MemoryApprovalStore implements ApprovalStore {
-  #approvals: MemoryApprovals | undefined;
+  readonly #records = new Map<string, Map<string, ApprovalRecord>>();
+  readonly #standing = new Map<string, StandingDecision>();
 
   async request(conversation: string, pending: PendingApproval): Promise<void> {
-    this.#held(loadedRules() ?? arrived(await loadRules())).request(conversation, pending);
+    const { checkIds, checkPending } = rules ?? (await loadRules());
+    const action = `record the approval of call "${String(pending?.callId)}"`;
+    checkIds(conversation, pending?.callId, action);
+    checkPending(pending, action);
+    const records = this.#of(conversation);
+    if (!records.has(pending.callId)) records.set(pending.callId, copy({ ...pending, conversation }, action));
   }
 
   async decide(conversation: string, callId: string, decision: RecordedDecision): Promise<void> {
-    this.#held(loadedRules() ?? arrived(await loadRules())).decide(conversation, callId, decision);
+    const { checkIds, checkDecision } = rules ?? (await loadRules());
+    const action = `record the decision on call "${String(callId)}"`;
+    checkIds(conversation, callId, action);
+    checkDecision(decision, action);
+    const record = this.#records.get(conversation)?.get(callId);
+    if (!record) throw invalidValue(action, 'no approval was requested for it');
+    this.#of(conversation).set(callId, copy({ ...record, decision }, action));
   }
 
   async get(conversation: string, callId: string): Promise<ApprovalRecord | undefined> {
-    return this.#held(loadedRules() ?? arrived(await loadRules())).get(conversation, callId);
+    const { checkIds } = rules ?? (await loadRules());
+    checkIds(conversation, callId, `read the approval of call "${String(callId)}"`);
+    const record = this.#records.get(conversation)?.get(callId);
+    return record && structuredClone(record);
   }
 
   async list(conversation: string): Promise<ApprovalRecord[]> {
-    return this.#held(loadedRules() ?? arrived(await loadRules())).list(conversation);
+    const { checkIds } = rules ?? (await loadRules());
+    checkIds(conversation, '-', 'list approvals');
+    return [...(this.#records.get(conversation)?.values() ?? [])].sort((a, b) => a.requestedAt - b.requestedAt).map((r) => structuredClone(r));
   }
 
   async forget(conversation: string, callIds: readonly string[]): Promise<void> {
-    this.#held(loadedRules() ?? arrived(await loadRules())).forget(conversation, callIds);
+    const { checkIds } = rules ?? (await loadRules());
+    checkIds(conversation, '-', 'forget approvals');
+    const records = this.#records.get(conversation);
+    for (const id of callIds) records?.delete(id);
   }
 
   async setStanding(decision: StandingDecision): Promise<void> {
-    this.#held(loadedRules() ?? arrived(await loadRules())).setStanding(decision);
+    const { checkIds, checkDecision } = rules ?? (await loadRules());
+    const action = `record a standing decision for tool "${String(decision?.tool)}"`;
+    checkIds(decision?.conversation, decision?.tool, action);
+    checkDecision(decision, action);
+    this.#standing.set(JSON.stringify([decision.conversation, decision.tool]), copy(decision, action));
   }
 
   async standing(conversation: string, tool: string): Promise<StandingDecision | undefined> {
-    return this.#held(loadedRules() ?? arrived(await loadRules())).standing(conversation, tool);
+    const { checkIds } = rules ?? (await loadRules());
+    checkIds(conversation, tool, `read the standing decision for tool "${String(tool)}"`);
+    const found = this.#standing.get(JSON.stringify([conversation, tool]));
+    return found && structuredClone(found);
   }
 
   /** Forget everything of a conversation (it was deleted). */
   clear(conversation: string): void {
     // Calls made while the rules load land after it: this clear comes after them, as it was called.
-    const pending = rulesPending();
-    if (pending) void pending.then(() => this.#approvals?.clear(conversation));
-    else this.#approvals?.clear(conversation);
+    if (!rules && loading) {
+      void loading.then(() => this.clear(conversation));
+      return;
+    }
+    this.#records.delete(conversation);
+    for (const [key, decision] of this.#standing) if (decision.conversation === conversation) this.#standing.delete(key);
   }
 
-  #held(rules: MemoryStoreRules): MemoryApprovals {
-    this.#approvals ??= new rules.MemoryApprovals();
-    return this.#approvals;
+  #of(conversation: string): Map<string, ApprovalRecord> {
+    let records = this.#records.get(conversation);
+    if (!records) this.#records.set(conversation, (records = new Map()));
+    return records;
+  }
+}
+
+// Clone as IndexedDB would, refusing the same values with the same coded error.
+function copy<T>(value: T, action: string): T {
+  try {
+    return structuredClone(value);
+  } catch (error) {
+    throw toStorageError(error, action);
   }
 }

@@ -1,7 +1,8 @@
+import { answerableCalls, checkAnswers, checkConversationId, checkCount, checkLength, checkMessages } from './conversation-rules.js';
+import { toStorageError } from './storage-failure.js';
 import type { Message } from '../core/types.js';
 import type { ApprovalStore } from './approval-types.js';
 import { MemoryApprovalStore } from './memory-approval-store.js';
-import { arrived, loadedRules, loadRules, type MemoryStoreRules } from './memory-rules-loader.js';
 
 /**
  * Where conversations live between runs. Each method is atomic for its conversation, and
@@ -44,15 +45,12 @@ export class MemoryConversationStore implements ConversationStore {
 
   /** A copy of a conversation's messages in order (empty if it does not exist). */
   async load(id: string): Promise<Message[]> {
-    // The rules load on first use (memory-rules-loader.ts); from then on this runs at once.
-    const { checkConversationId } = loadedRules() ?? arrived(await loadRules());
     checkConversationId(id, 'load a conversation');
     return structuredClone(this.#conversations.get(id) ?? []);
   }
 
   /** Copies of the last `count` messages (all of them when it is shorter), and of its first message when they start past it. */
   async loadTail(id: string, count: number): Promise<ConversationTail> {
-    const { checkConversationId, checkCount } = loadedRules() ?? arrived(await loadRules());
     const action = `load the end of conversation "${String(id)}"`;
     checkConversationId(id, action);
     checkCount(count, action);
@@ -65,15 +63,13 @@ export class MemoryConversationStore implements ConversationStore {
 
   /** Append copies of messages, all or none; refused if any is not a message, answers no call, or cannot be cloned. */
   async append(id: string, messages: readonly Message[]): Promise<void> {
-    const rules = loadedRules() ?? arrived(await loadRules());
-    const { answerableCalls, checkAnswers, checkConversationId, checkMessages } = rules;
     const action = `append to conversation "${String(id)}"`;
     checkConversationId(id, action);
     checkMessages(messages, action);
     const stored = this.#conversations.get(id);
     checkAnswers(messages, answerableCalls(stored ?? []), action);
     if (messages.length === 0) return;
-    const copy = cloned(messages, action, rules);
+    const copy = cloned(messages, action);
     // Appended in place: copying the whole conversation on each append made a long one quadratic.
     if (stored) stored.push(...copy);
     else this.#conversations.set(id, copy);
@@ -81,7 +77,6 @@ export class MemoryConversationStore implements ConversationStore {
 
   /** Cut a conversation back to its first `length` messages. */
   async truncate(id: string, length: number): Promise<void> {
-    const { checkConversationId, checkLength } = loadedRules() ?? arrived(await loadRules());
     const action = `truncate conversation "${String(id)}"`;
     checkConversationId(id, action);
     checkLength(length, action);
@@ -90,10 +85,10 @@ export class MemoryConversationStore implements ConversationStore {
 }
 
 // Clone as IndexedDB would, refusing the same values with the same coded error.
-function cloned(messages: readonly Message[], action: string, rules: MemoryStoreRules): Message[] {
+function cloned(messages: readonly Message[], action: string): Message[] {
   try {
     return structuredClone(messages) as Message[];
   } catch (error) {
-    throw rules.toStorageError(error, action);
+    throw toStorageError(error, action);
   }
 }

@@ -1,6 +1,6 @@
-// The memory stores load their rules on first use (memory-rules-loader.ts): calls made while they
-// load must still take effect in call order, as they did when each method ran at once. Each test
-// gets fresh modules, so its first calls are the ones that wait for the load.
+// Store calls take effect in call order, whether awaited or not, and a run's first lazily loaded
+// code (the conversation lock) keeps runs in the order they started. Each test gets fresh modules,
+// so its first calls are the first of the realm.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Message } from '../../src/core/types.js';
 import type { PendingApproval } from '../../src/store/approval-types.js';
@@ -11,23 +11,12 @@ const pending = (callId: string): PendingApproval => ({ callId, call: { id: call
 async function fresh() {
   vi.resetModules();
   const { MemoryConversationStore } = await import('../../src/store/memory-conversation-store.js');
-  const loader = await import('../../src/store/memory-rules-loader.js');
-  return { MemoryConversationStore, loader };
+  return { MemoryConversationStore };
 }
 
-describe('memory stores while their rules load', () => {
+describe('memory stores keep call order', () => {
   beforeEach(() => {
     vi.resetModules();
-  });
-
-  it('an append not awaited is in the load called after it', async () => {
-    const { MemoryConversationStore, loader } = await fresh();
-    expect(loader.loadedRules()).toBeUndefined();
-    const store = new MemoryConversationStore();
-    const appended = store.append('c', [user('one')]);
-    const loaded = store.load('c');
-    await appended;
-    expect(await loaded).toEqual([user('one')]);
   });
 
   it('keeps append, truncate and append in call order', async () => {
@@ -37,20 +26,6 @@ describe('memory stores while their rules load', () => {
     const loaded = store.load('c');
     await Promise.all(steps);
     expect(await loaded).toEqual([user('a'), user('c')]);
-  });
-
-  it('a call made after the load, while an earlier call has not resumed yet, waits behind it', async () => {
-    const { MemoryConversationStore, loader } = await fresh();
-    const store = new MemoryConversationStore();
-    // This callback runs as soon as the rules are loaded, before the append below resumes.
-    let later: Promise<Message[]> | undefined;
-    const first = loader.loadRules().then((rules) => {
-      loader.arrived(rules);
-      later = store.load('c');
-    });
-    const appended = store.append('c', [user('one')]);
-    await Promise.all([first, appended]);
-    expect(await later).toEqual([user('one')]);
   });
 
   it('refuses a bad id with the same coded error on the first call', async () => {
