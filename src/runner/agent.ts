@@ -1,7 +1,7 @@
 import { buildEngine, type EngineDeps } from '../engines/build-engine.js';
 import type { EngineConfig } from '../engines/config.js';
 import type { Engine } from '../engines/types.js';
-import { TagToolCallParser } from '../parser/tag-parser.js';
+import { DefaultTagParser } from '../parser/default-parser.js';
 import type { ToolCallParser } from '../parser/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ToolManager } from '../tools/tool-manager.js';
@@ -69,7 +69,7 @@ export class Agent {
     this.registry = new ToolRegistry({ ...(options.validation ? { validation: options.validation } : {}) });
     this.tools = new ToolManager(this.registry);
     this.preamble = options.preamble;
-    this.parser = options.parser ?? new TagToolCallParser();
+    this.parser = options.parser ?? new DefaultTagParser();
     this.conversations = options.conversations ?? new MemoryConversationStore();
     this.maxResultChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
     this.journal = options.journal;

@@ -3,6 +3,7 @@ import type { FinishReason, Usage } from '../core/types.js';
 import type { ParseError, ParsePart } from '../parser/types.js';
 import type { ToolCall, ToolResult } from '../core/types.js';
 import { keepableArgs } from '../validation/args-depth.js';
+import { loadsOnDemand } from '../parser/default-parser.js';
 import type { Agent } from './agent.js';
 import type { CallIds } from './call-ids.js';
 import type { RunEvent } from './events.js';
@@ -42,6 +43,7 @@ export interface TurnContext {
 export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
   const { agent, emit } = ctx;
   const parser = agent.parser.stream();
+  const onDemand = loadsOnDemand(agent.parser) ? agent.parser : undefined;
   const turn: ModelTurn = { text: '', rawText: '', calls: [], errors: [], finishReason: 'stop', started: new Map() };
   const take = (parts: readonly ParsePart[]) => {
     for (const part of parts) {
@@ -72,10 +74,13 @@ export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
 
   for await (const event of agent.engine.stream(ctx.request)) {
     switch (event.type) {
-      case 'text':
+      case 'text': {
         turn.rawText += event.text;
+        const loading = onDemand?.ready(event.text);
+        if (loading) await loading;
         take(parser.push(event.text));
         break;
+      }
       case 'tool_call':
         addCall(event.call);
         break;

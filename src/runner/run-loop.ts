@@ -12,6 +12,7 @@ import { dispatchCall, mayStartEarly, type DispatchContext } from './dispatch.js
 import type { ConcurrencyBudget } from './limiter.js';
 import type { Message } from '../core/types.js';
 import { modelTurn, type KeyedToolCall, type ModelTurn } from './model-turn.js';
+import { loadsOnDemand } from '../parser/default-parser.js';
 import { tooManyCalls } from './reply-limit.js';
 import { RunSuspendedError } from '../errors/run-suspended-error.js';
 import { linkShared, type RunShared } from './run-shared.js';
@@ -221,7 +222,10 @@ async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean, 
   let calls = 0;
   const tools = agent.registry.definitions();
   try {
-    const addition = systemAddition(agent, tools, ctx.output);
+    const teach = !agent.engine.nativeTools && tools.length > 0;
+    // The call format's instructions are the parser's code: one that loads on demand loads now.
+    if (teach && loadsOnDemand(agent.parser)) await agent.parser.ready();
+    const addition = systemAddition(agent, teach ? tools : [], ctx.output);
     // Trimmed for the agent's context budget (the stored conversation keeps everything); the
     // context step loads only where a budget can exist.
     const fitted = !hasBudget(agent)
@@ -286,10 +290,10 @@ function earlyCalls(ctx: LoopContext): EarlyCalls {
   return { ...child, ctx: { ...ctx, signal: child.controller.signal } };
 }
 
-/** What the system prompt gains for one request: the call format when calls travel as text, and the answer's schema. */
+/** What the system prompt gains for one request: the call format for `definitions` (given when calls travel as text), and the answer's schema. */
 function systemAddition(agent: Agent, definitions: readonly ToolDefinition[], output: OutputSpec | undefined): string {
   const parts: string[] = [];
-  if (!agent.engine.nativeTools && definitions.length > 0) parts.push(agent.parser.instructions(definitions));
+  if (definitions.length > 0) parts.push(agent.parser.instructions(definitions));
   if (output) parts.push(outputInstructions(output.schema));
   return parts.join('\n\n');
 }
