@@ -4,6 +4,7 @@ import type { Plugin } from 'vite';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { chromiumArgs, chromiumArgsWithoutWebMcp, chromiumExecutable } from './chromium.config.js';
+import { withoutCfworkerFormats } from './scripts/without-cfworker-formats.js';
 
 /** A strict policy: no eval (WebAssembly compilation only, for the local model), no inline code, no other origins. */
 export const DEMO_CSP =
@@ -21,7 +22,8 @@ const app: ViteUserConfig = {
       { find: /^ambi-web\/worker$/, replacement: fileURLToPath(new URL('./src/worker/index.ts', import.meta.url)) },
     ],
   },
-  worker: { format: 'es' },
+  plugins: [withoutCfworkerFormats()],
+  worker: { format: 'es', plugins: () => [withoutCfworkerFormats()] },
   // Listed up front so the dev server never reloads a test page to re-optimise them.
   // wllama is left as is: pre-bundling would cut its wasm and worker code from their URLs.
   optimizeDeps: {
@@ -124,7 +126,7 @@ function runnerWorkerAsEntry(): Plugin {
  */
 const library: ViteUserConfig = {
   base: './',
-  plugins: [runnerWorkerAsEntry()],
+  plugins: [runnerWorkerAsEntry(), withoutCfworkerFormats()],
   build: {
     outDir: 'dist/lib',
     target: 'es2022',

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type UserConfig } from 'vite';
+import { withoutCfworkerFormats } from '../scripts/without-cfworker-formats.js';
 
 /**
  * Builds for `npm run bench` (bench/run.mjs calls Vite's `build()` with one mode at a time):
@@ -19,7 +20,9 @@ const page = (root: string, input: Record<string, string>, outDir: string): User
   base: './',
   logLevel: 'warn',
   publicDir: false,
-  worker: { format: 'es', rolldownOptions: { output: { minify, sourcemap: process.env.BENCH_SOURCEMAP === '1' } } },
+  // As the demo's build (vite.config.ts): cfworker's string formats, which ours never reads, are left out.
+  plugins: [withoutCfworkerFormats()],
+  worker: { format: 'es', plugins: () => [withoutCfworkerFormats()], rolldownOptions: { output: { minify, sourcemap: process.env.BENCH_SOURCEMAP === '1' } } },
   build: {
     outDir: here(outDir),
     emptyOutDir: true,

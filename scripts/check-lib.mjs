@@ -90,6 +90,16 @@ if (problems.length === 0) {
       continue;
     if (!code.includes(`//# sourceMappingURL=`) || !existsSync(`${file}.map`)) fail(`${file} ships no source map`);
   }
+  // Bundled dependencies (dist/lib is not minified: each module keeps its `// node_modules/...` comment)
+  // each have their license in THIRD_PARTY_LICENSES.md, which ships with the package.
+  const notices = read('THIRD_PARTY_LICENSES.md');
+  const shipped = readdirSync(lib, { recursive: true })
+    .map((f) => join(lib, f))
+    .filter((f) => f.endsWith('.js'));
+  const bundled = new Set(shipped.flatMap((f) => [...read(f).matchAll(/^\/\/ node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\//gm)].map((m) => m[1])));
+  for (const name of bundled) if (!notices.includes(`## ${name} `)) fail(`${name} is bundled into dist/lib but has no license in THIRD_PARTY_LICENSES.md`);
+  // cfworker's string formats, which our validator never reads, are left out (scripts/without-cfworker-formats.ts).
+  if (shipped.some((f) => read(f).includes('@cfworker/json-schema/dist/esm/format.js'))) fail("cfworker's format.js is bundled: the build lost withoutCfworkerFormats()");
   if (sources.some(({ code }) => code.includes('"/assets/'))) fail('an absolute "/assets/" url is left in the page entries (base must be "./")');
 
   // What the page pays for `ambi-web/worker`: no validator compiler, no parser, no loop.
