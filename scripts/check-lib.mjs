@@ -99,7 +99,8 @@ if (problems.length === 0) {
   const bundled = new Set(shipped.flatMap((f) => [...read(f).matchAll(/^\/\/ node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\//gm)].map((m) => m[1])));
   for (const name of bundled) if (!notices.includes(`## ${name} `)) fail(`${name} is bundled into dist/lib but has no license in THIRD_PARTY_LICENSES.md`);
   // cfworker's string formats, which our validator never reads, are left out (scripts/without-cfworker-formats.ts).
-  if (shipped.some((f) => read(f).includes('@cfworker/json-schema/dist/esm/format.js'))) fail("cfworker's format.js is bundled: the build lost withoutCfworkerFormats()");
+  if (shipped.some((f) => read(f).includes('@cfworker/json-schema/dist/esm/format.js')))
+    fail("cfworker's format.js is bundled: the build lost withoutCfworkerFormats()");
   if (sources.some(({ code }) => code.includes('"/assets/'))) fail('an absolute "/assets/" url is left in the page entries (base must be "./")');
 
   // What the page pays for `ambi-web/worker`: no validator compiler, no parser, no loop.
