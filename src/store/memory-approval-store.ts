@@ -1,12 +1,6 @@
+import { checkDecision, checkIds, checkPending } from './approval-rules.js';
 import type { ApprovalRecord, ApprovalStore, PendingApproval, RecordedDecision, StandingDecision } from './approval-types.js';
 import { invalidValue, toStorageError } from './storage-failure.js';
-
-type Rules = typeof import('./approval-rules.js');
-// The rules load on the store's first use: every MemoryConversationStore makes one, and a runner
-// whose tools never ask for approval never uses it. Once loaded, each method runs at once, as before.
-let rules: Rules | undefined;
-let loading: Promise<Rules> | undefined;
-const loadRules = () => (loading ??= import('./approval-rules.js').then((loaded) => (rules = loaded)));
 
 /** Approvals in memory, next to a MemoryConversationStore's conversations; same rules and errors as IndexedDB. */
 export class MemoryApprovalStore implements ApprovalStore {
@@ -14,7 +8,6 @@ export class MemoryApprovalStore implements ApprovalStore {
   readonly #standing = new Map<string, StandingDecision>();
 
   async request(conversation: string, pending: PendingApproval): Promise<void> {
-    const { checkIds, checkPending } = rules ?? (await loadRules());
     const action = `record the approval of call "${String(pending?.callId)}"`;
     checkIds(conversation, pending?.callId, action);
     checkPending(pending, action);
@@ -23,7 +16,6 @@ export class MemoryApprovalStore implements ApprovalStore {
   }
 
   async decide(conversation: string, callId: string, decision: RecordedDecision): Promise<void> {
-    const { checkIds, checkDecision } = rules ?? (await loadRules());
     const action = `record the decision on call "${String(callId)}"`;
     checkIds(conversation, callId, action);
     checkDecision(decision, action);
@@ -33,27 +25,23 @@ export class MemoryApprovalStore implements ApprovalStore {
   }
 
   async get(conversation: string, callId: string): Promise<ApprovalRecord | undefined> {
-    const { checkIds } = rules ?? (await loadRules());
     checkIds(conversation, callId, `read the approval of call "${String(callId)}"`);
     const record = this.#records.get(conversation)?.get(callId);
     return record && structuredClone(record);
   }
 
   async list(conversation: string): Promise<ApprovalRecord[]> {
-    const { checkIds } = rules ?? (await loadRules());
     checkIds(conversation, '-', 'list approvals');
     return [...(this.#records.get(conversation)?.values() ?? [])].sort((a, b) => a.requestedAt - b.requestedAt).map((r) => structuredClone(r));
   }
 
   async forget(conversation: string, callIds: readonly string[]): Promise<void> {
-    const { checkIds } = rules ?? (await loadRules());
     checkIds(conversation, '-', 'forget approvals');
     const records = this.#records.get(conversation);
     for (const id of callIds) records?.delete(id);
   }
 
   async setStanding(decision: StandingDecision): Promise<void> {
-    const { checkIds, checkDecision } = rules ?? (await loadRules());
     const action = `record a standing decision for tool "${String(decision?.tool)}"`;
     checkIds(decision?.conversation, decision?.tool, action);
     checkDecision(decision, action);
@@ -61,7 +49,6 @@ export class MemoryApprovalStore implements ApprovalStore {
   }
 
   async standing(conversation: string, tool: string): Promise<StandingDecision | undefined> {
-    const { checkIds } = rules ?? (await loadRules());
     checkIds(conversation, tool, `read the standing decision for tool "${String(tool)}"`);
     const found = this.#standing.get(JSON.stringify([conversation, tool]));
     return found && structuredClone(found);
@@ -69,11 +56,6 @@ export class MemoryApprovalStore implements ApprovalStore {
 
   /** Forget everything of a conversation (it was deleted). */
   clear(conversation: string): void {
-    // Calls made while the rules load land after it: this clear comes after them, as it was called.
-    if (!rules && loading) {
-      void loading.then(() => this.clear(conversation));
-      return;
-    }
     this.#records.delete(conversation);
     for (const [key, decision] of this.#standing) if (decision.conversation === conversation) this.#standing.delete(key);
   }

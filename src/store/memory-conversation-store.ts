@@ -2,7 +2,7 @@ import { answerableCalls, checkAnswers, checkConversationId, checkCount, checkLe
 import { toStorageError } from './storage-failure.js';
 import type { Message } from '../core/types.js';
 import type { ApprovalStore } from './approval-types.js';
-import { MemoryApprovalStore } from './memory-approval-store.js';
+import { MemoryApprovalsOnDemand } from './memory-approvals-on-demand.js';
 
 /**
  * Where conversations live between runs. Each method is atomic for its conversation, and
@@ -41,7 +41,7 @@ export interface ConversationTail {
 export class MemoryConversationStore implements ConversationStore {
   readonly #conversations = new Map<string, Message[]>();
   /** The approvals of these conversations, kept as long as the store (a second runner on it stands for a reload). */
-  readonly approvals = new MemoryApprovalStore();
+  readonly approvals: MemoryApprovalsOnDemand = new MemoryApprovalsOnDemand();
 
   /** A copy of a conversation's messages in order (empty if it does not exist). */
   async load(id: string): Promise<Message[]> {
