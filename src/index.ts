@@ -34,7 +34,7 @@ export type { AnswerFormat, Engine, EngineEvent, EngineRequest } from './engines
 export type { FinishReason, ToolChoice, Usage } from './core/types.js';
 export { EngineError, type EngineErrorCode } from './errors/engine-error.js';
 export { EngineHttpError } from './errors/engine-http-error.js';
-export { redactURL } from './engines/url-secrets.js';
+export { redactURL } from './engines/url-redact.js';
 export {
   localModel,
   type LocalModelConfig,

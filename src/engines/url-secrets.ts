@@ -1,39 +1,16 @@
 /*
- * Keys put in a URL (`https://user:key@host`, `?api-key=…`, `?key=…`) stay out of error
- * messages: those reach run events, logs and the page's chat. What is shown is the URL with
- * its user-info dropped and each query value replaced by `***`.
+ * An error that leaves an engine, redacted: URLs in its message, stack and causes shown
+ * safely (url-redact.ts), and each value of the engine's URL that may be a key replaced
+ * wherever it appears (a server may echo a key).
  */
 import { isAmbiError } from '../errors/ambi-error.js';
 import { resolveURL } from './realm-url.js';
+import { REDACTED, redactURL } from './url-redact.js';
 
-const REDACTED = '***';
 /** A value of the URL this short is also searched for outside URLs only when it could be a key, not a word or a number. */
 const MIN_SECRET = 6;
 /** How deep into `cause` chains and data causes the redaction goes. */
 const MAX_DEPTH = 8;
-
-/** `user:pass@` after `//`, in any text: a URL's user-info. */
-const USER_INFO = /\/\/[^\s/?#@"'<>\\]+@/g;
-/** A query string, in any text: up to a space, quote, bracket, fragment or backslash; punctuation that ends a sentence is not its own. */
-const QUERY = /\?[^\s"'<>#\\)]*[^\s"'<>#\\):.,;!?]/g;
-
-/** `text` with every URL in it shown safely: user-info dropped, query values `***`. Also for text that does not parse as a URL. */
-export function redactURL(text: string): string {
-  return text.replace(USER_INFO, '//').replace(QUERY, redactQuery);
-}
-
-/** `?a=1&b` as `?a=***&***`. */
-function redactQuery(query: string): string {
-  const pieces = query
-    .slice(1)
-    .split('&')
-    .map((piece) => {
-      if (piece === '') return piece;
-      const equals = piece.indexOf('=');
-      return equals < 0 ? REDACTED : `${piece.slice(0, equals + 1)}${equals + 1 < piece.length ? REDACTED : ''}`;
-    });
-  return `?${pieces.join('&')}`;
-}
 
 /** The values of `url` that may be keys (user name, password, query values), as written and decoded, longest first. */
 export function urlSecrets(url: string): string[] {

@@ -11,7 +11,7 @@ export { defineTool, type ToolSpec } from '../tools/define-tool.js';
 export { openAICompatible, type OpenAICompatibleConfig, type OpenAICompatibleOptions } from '../engines/openai/openai-compatible.js';
 export { scriptedEngine, type ScriptedEngineConfig, type ScriptedReply, type ScriptedToolCall } from '../engines/scripted/scripted.js';
 export type { EngineConfig } from '../engines/config.js';
-export { redactURL } from '../engines/url-secrets.js';
+export { redactURL } from '../engines/url-redact.js';
 export { createWorkerRunner, WorkerRunner, type WorkerRunnerOptions, type WorkerToolsOptions } from './page/worker-runner.js';
 export type { WorkerLeafOptions } from './wire/protocol.js';
 export { exposeTools } from './tool-host/expose-tools.js';

@@ -3,7 +3,6 @@ import { EngineHttpError } from '../../errors/engine-http-error.js';
 import { sleep } from '../abort.js';
 import { startLifetime, type RequestLifetime } from './request-lifetime.js';
 import { serverMessageFromText } from './server-message.js';
-import { redactURL } from '../url-secrets.js';
 
 /** The longest server-requested wait we honour; a longer Retry-After is cut to this. */
 export const MAX_RETRY_AFTER_MS = 60_000;
@@ -91,14 +90,15 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
 /**
  * No response at all. A browser says only "Failed to fetch" for a server that is down, a
  * wrong address and a CORS refusal alike, so the message names all three, with the origin
- * the server must allow.
+ * the server must allow. The URL is quoted as it is: the engine redacts every error that
+ * leaves it (user-info, query values; engine.ts `withoutSecrets`).
  */
 function networkError(url: string, cause: unknown): EngineError {
   const origin = pageOrigin();
   const cors = origin ? `, or it does not allow CORS requests from this page's origin (${origin}); for Ollama, set OLLAMA_ORIGINS=${origin}` : '';
   return new EngineError(
     'network_error',
-    `Could not reach the model server at ${redactURL(url)}: ${describe(cause)}. Check that the server is running and that the URL is right${cors}`,
+    `Could not reach the model server at ${url}: ${describe(cause)}. Check that the server is running and that the URL is right${cors}`,
     { cause },
   );
 }

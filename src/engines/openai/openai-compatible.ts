@@ -1,6 +1,6 @@
 import { EngineError } from '../../errors/engine-error.js';
 import { resolveURL } from '../realm-url.js';
-import { redactURL } from '../url-secrets.js';
+import { redactURL } from '../url-redact.js';
 
 /** What `openAICompatible` accepts. Plain data only: the config crosses to a Web Worker. */
 export interface OpenAICompatibleOptions {
