@@ -30,4 +30,3 @@ function redactQuery(query: string): string {
     });
   return `?${pieces.join('&')}`;
 }
-

@@ -42,7 +42,9 @@ async function redacted(error: unknown, baseURL: string): Promise<unknown> {
   } catch (failure) {
     const reason = error as { code?: unknown } | null;
     const known = typeof reason?.code === 'string' ? (reason.code as ConstructorParameters<typeof EngineError>[0]) : 'network_error';
-    return new EngineError(known, 'The model server request failed; its message is not shown, as the code that takes keys out of it could not load', { cause: failure });
+    return new EngineError(known, 'The model server request failed; its message is not shown, as the code that takes keys out of it could not load', {
+      cause: failure,
+    });
   }
   return code.withoutURLSecrets(error, code.urlSecrets(baseURL));
 }
