@@ -114,6 +114,15 @@ export async function dispatchOneThread(): Promise<Measurement[]> {
   const pct = (v: number[]) => `±${Math.round(spread(v) * 100)}%`;
   const note = `Node, one thread, MessageChannel; ${CALLS} calls x ${ROUNDS} rounds; ours ${o.toFixed(1)} µs (${pct(times.ours)}), plain Comlink ${c.toFixed(1)} µs (${pct(times.comlink)}), bare echo ${e.toFixed(1)} µs (${pct(times.echo)}); JS per call: ours ${(o - e).toFixed(1)} µs, Comlink ${(c - e).toFixed(1)} µs`;
   return [
-    { name: 'dispatch-one-thread', value: o, unit: 'µs/call', baseline: 'bare echo over a MessageChannel, one thread (Node)', baselineValue: e, ratio: o / e, target: null, note },
+    {
+      name: 'dispatch-one-thread',
+      value: o,
+      unit: 'µs/call',
+      baseline: 'bare echo over a MessageChannel, one thread (Node)',
+      baselineValue: e,
+      ratio: o / e,
+      target: null,
+      note,
+    },
   ];
 }

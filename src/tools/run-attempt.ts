@@ -49,8 +49,10 @@ export function runAttempt(tool: Tool, args: unknown, ctx: Omit<ToolContext, 'si
 
     // The signal is made when the tool reads it (aborting makes it too, so a late read sees it aborted).
     const context = toolContext(ctx, controller);
-    const enclosing = calling;
-    calling = { context, controller };
+    const enclosingContext = callingContext;
+    const enclosingController = callingController;
+    callingContext = context;
+    callingController = controller;
     let output: unknown;
     let later: boolean;
     try {
@@ -60,7 +62,8 @@ export function runAttempt(tool: Tool, args: unknown, ctx: Omit<ToolContext, 'si
       settle(classifyThrow(tool.name, error));
       return;
     } finally {
-      calling = enclosing;
+      callingContext = enclosingContext;
+      callingController = enclosingController;
     }
     // Whatever the tool returns after the attempt settled is discarded unread.
     if (later) {
@@ -76,7 +79,9 @@ export function runAttempt(tool: Tool, args: unknown, ctx: Omit<ToolContext, 'si
  * The attempt whose tool is being called, while its `call` runs: a WeakMap of every
  * attempt's context cost a set per call (and its GC, an ephemeron per entry).
  */
-let calling: { context: ToolContext; controller: LazyAbortController } | undefined;
+let callingContext: ToolContext | undefined;
+/** `callingContext`'s controller (two variables, not an object made per call). */
+let callingController: LazyAbortController | undefined;
 
 /**
  * How a call is told of its abort: for the context of the attempt being called, without
@@ -84,7 +89,7 @@ let calling: { context: ToolContext; controller: LazyAbortController } | undefin
  * for any other context, from its signal, which behaves the same.
  */
 export function abortSourceOf(ctx: ToolContext): AbortSource {
-  return calling?.context === ctx ? calling.controller : sourceOf(ctx.signal);
+  return callingContext === ctx && callingController ? callingController : sourceOf(ctx.signal);
 }
 
 /** The output as JSON, or `crashed`: an output JSON cannot hold, or whose own `toJSON` throws, is the tool's failure. */
