@@ -47,23 +47,36 @@ export function runAttempt(tool: Tool, args: unknown, ctx: Omit<ToolContext, 'si
       end({ kind: 'timeout' }, new DOMException(`Tool "${tool.name}" timed out after ${tool.timeoutMs} ms`, 'TimeoutError'));
     });
 
-    // The signal is made when the tool reads it (aborting makes it too, so a late read sees it aborted).
-    const context = toolContext(ctx, controller);
-    const enclosingContext = callingContext;
-    const enclosingController = callingController;
-    callingContext = context;
-    callingController = controller;
     let output: unknown;
     let later: boolean;
-    try {
-      output = tool.call(args, context);
-      later = isThenable(output); // reads `then`, which may throw too
-    } catch (error) {
-      settle(classifyThrow(tool.name, error));
-      return;
-    } finally {
-      callingContext = enclosingContext;
-      callingController = enclosingController;
+    const forward = forwarders.get(tool);
+    if (forward) {
+      // A tool whose code lives in another realm: its call is forwarded with the context's fields
+      // and the abort, with no context object (and its getter) made here for it to copy from.
+      try {
+        output = forward(args, ctx, controller);
+        later = isThenable(output);
+      } catch (error) {
+        settle(classifyThrow(tool.name, error));
+        return;
+      }
+    } else {
+      // The signal is made when the tool reads it (aborting makes it too, so a late read sees it aborted).
+      const context = toolContext(ctx, controller);
+      const enclosingContext = callingContext;
+      const enclosingController = callingController;
+      callingContext = context;
+      callingController = controller;
+      try {
+        output = tool.call(args, context);
+        later = isThenable(output); // reads `then`, which may throw too
+      } catch (error) {
+        settle(classifyThrow(tool.name, error));
+        return;
+      } finally {
+        callingContext = enclosingContext;
+        callingController = enclosingController;
+      }
     }
     // Whatever the tool returns after the attempt settled is discarded unread.
     if (later) {
@@ -109,6 +122,21 @@ const jsonOutputs = new WeakSet<Tool>();
 export function outputsJson(tool: Tool): Tool {
   jsonOutputs.add(tool);
   return tool;
+}
+
+/** How an attempt reaches a tool in another realm: the context's fields (no signal) and the attempt's abort. */
+export type Forward = (args: unknown, ctx: Omit<ToolContext, 'signal'>, abort: AbortSource) => unknown;
+
+const forwarders = new WeakMap<Tool, Forward>();
+
+/**
+ * Mark `tool` (a proxy whose `call` forwards to another realm) as one an attempt calls through
+ * `forward` instead: the same call, without a context object made only to be read field by field.
+ * Its outputs arrive as JSON (see `outputsJson`).
+ */
+export function forwardsTo(tool: Tool, forward: Forward): Tool {
+  forwarders.set(tool, forward);
+  return outputsJson(tool);
 }
 
 function classifyThrow(toolName: string, error: unknown): AttemptOutcome {
