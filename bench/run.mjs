@@ -16,7 +16,7 @@ const configFile = 'bench/vite.config.ts';
 const only = process.argv.slice(2);
 const wanted = (name) => only.length === 0 || only.includes(name);
 
-const NODE = ['loop-overhead', 'parser-throughput', 'mcp-call'];
+const NODE = ['loop-overhead', 'parser-throughput', 'mcp-call', 'dispatch-one-thread'];
 const BROWSER = ['worker-dispatch', 'snapshot-io', 'main-thread-long-tasks', 'local-grammar-cost', 'long-conversation'];
 const ALL = [...NODE, ...BROWSER, 'bundle-size'];
 for (const name of only) {

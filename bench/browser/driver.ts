@@ -158,7 +158,7 @@ async function workerDispatch(browser: Browser, origin: string): Promise<Measure
       baselineValue: rawValue,
       ratio: value / rawValue,
       target: null,
-      note: `${spreads(ours, raw)}; raw with ${options.workUs} µs of work per call in the worker: ${rawWork.toFixed(1)} µs (${(rawWork / rawValue).toFixed(2)}x raw); plain Comlink call ${comlinkValue.toFixed(1)} µs (${(comlinkValue / rawValue).toFixed(2)}x raw), over a MessageChannel port ${comlinkChannel.toFixed(1)} µs; median gap ours ${median(side((r) => r.ours.median)).toFixed(1)} µs${trace ? `; traced, µs per call: ${describeTrace('ours', trace.ours)}; ${describeTrace('raw', trace.raw)}; ${describeTrace(`raw + ${options.workUs} µs work`, trace.rawWork)}` : ''}`,
+      note: `${spreads(ours, raw)}; raw with ${options.workUs} µs of work per call in the worker: ${rawWork.toFixed(1)} µs (${(rawWork / rawValue).toFixed(2)}x raw); plain Comlink call ${comlinkValue.toFixed(1)} µs (${(comlinkValue / rawValue).toFixed(2)}x raw), over a MessageChannel port ${comlinkChannel.toFixed(1)} µs; median gap ours ${median(side((r) => r.ours.median)).toFixed(1)} µs, Comlink ${median(side((r) => r.comlink.median)).toFixed(1)} µs; first gap ours ${median(side((r) => r.ours.first)).toFixed(0)} µs, Comlink ${median(side((r) => r.comlink.first)).toFixed(0)} µs${trace ? `; traced, µs per call: ${describeTrace('ours', trace.ours)}; ${describeTrace('raw', trace.raw)}; ${describeTrace(`raw + ${options.workUs} µs work`, trace.rawWork)}` : ''}`,
     },
     {
       name: 'worker-dispatch-js',

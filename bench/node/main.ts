@@ -1,5 +1,6 @@
 // Node benchmarks, one per process: `node dist/bench/node/main.js <name>` prints one line
 // `BENCH_RESULT <json>` (an array of measurements) that bench/run.mjs collects.
+import { dispatchOneThread } from './dispatch-one-thread.js';
 import { loopOverhead } from './loop-overhead.js';
 import { mcpCall } from './mcp-call.js';
 import { parserThroughput } from './parser-throughput.js';
@@ -9,6 +10,7 @@ const benches: Record<string, () => Promise<Measurement[]>> = {
   'loop-overhead': loopOverhead,
   'parser-throughput': parserThroughput,
   'mcp-call': mcpCall,
+  'dispatch-one-thread': dispatchOneThread,
 };
 
 const name = process.argv[2] ?? '';

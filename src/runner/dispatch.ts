@@ -108,11 +108,7 @@ export async function dispatchCall(asked: KeyedToolCall, ctx: DispatchContext, s
         return stopped(call, ctx, started, code, `Tool "${call.name}" was not run: its journal entry could not be written (${errorMessage(error)})`);
       }
     }
-    const options: ExecuteOptions = {
-      signal: ctx.signal,
-      onAttempt: (attempt) => ctx.emit({ type: 'tool_started', callId: call.id, name: call.name, attempt }),
-      onRetry: (info) => ctx.emit({ type: 'tool_retry', callId: call.id, name: call.name, ...info }),
-    };
+    const options = new CallEvents(call, ctx.emit, ctx.signal);
     // Set, not spread in: a spread into a literal is V8's slow path, on every call.
     if (scope) options.scope = scope;
     const executed = await executeEntry(ctx.tools.registry, entry, call, decoded, options);
@@ -123,6 +119,25 @@ export async function dispatchCall(asked: KeyedToolCall, ctx: DispatchContext, s
     return result;
   } finally {
     for (const release of releases.reverse()) release();
+  }
+}
+
+/** A call's execute options, whose attempts report as run events: methods, not two closures made per call. */
+class CallEvents implements ExecuteOptions {
+  scope?: RunScope;
+
+  constructor(
+    readonly call: ToolCall,
+    readonly emit: (event: RunEvent) => void,
+    readonly signal: AbortSignal,
+  ) {}
+
+  onAttempt(attempt: number): void {
+    this.emit({ type: 'tool_started', callId: this.call.id, name: this.call.name, attempt });
+  }
+
+  onRetry(info: { attempt: number; nextAttempt: number; delayMs: number }): void {
+    this.emit({ type: 'tool_retry', callId: this.call.id, name: this.call.name, ...info });
   }
 }
 

@@ -47,20 +47,36 @@ export function runAttempt(tool: Tool, args: unknown, ctx: Omit<ToolContext, 'si
       end({ kind: 'timeout' }, new DOMException(`Tool "${tool.name}" timed out after ${tool.timeoutMs} ms`, 'TimeoutError'));
     });
 
-    // The signal is made when the tool reads it (aborting makes it too, so a late read sees it aborted).
-    const context = toolContext(ctx, controller);
-    const enclosing = calling;
-    calling = { context, controller };
     let output: unknown;
     let later: boolean;
-    try {
-      output = tool.call(args, context);
-      later = isThenable(output); // reads `then`, which may throw too
-    } catch (error) {
-      settle(classifyThrow(tool.name, error));
-      return;
-    } finally {
-      calling = enclosing;
+    const forward = forwarders.get(tool);
+    if (forward) {
+      // A tool whose code lives in another realm: its call is forwarded with the context's fields
+      // and the abort, with no context object (and its getter) made here for it to copy from.
+      try {
+        output = forward(args, ctx, controller);
+        later = isThenable(output);
+      } catch (error) {
+        settle(classifyThrow(tool.name, error));
+        return;
+      }
+    } else {
+      // The signal is made when the tool reads it (aborting makes it too, so a late read sees it aborted).
+      const context = toolContext(ctx, controller);
+      const enclosingContext = callingContext;
+      const enclosingController = callingController;
+      callingContext = context;
+      callingController = controller;
+      try {
+        output = tool.call(args, context);
+        later = isThenable(output); // reads `then`, which may throw too
+      } catch (error) {
+        settle(classifyThrow(tool.name, error));
+        return;
+      } finally {
+        callingContext = enclosingContext;
+        callingController = enclosingController;
+      }
     }
     // Whatever the tool returns after the attempt settled is discarded unread.
     if (later) {
@@ -76,7 +92,9 @@ export function runAttempt(tool: Tool, args: unknown, ctx: Omit<ToolContext, 'si
  * The attempt whose tool is being called, while its `call` runs: a WeakMap of every
  * attempt's context cost a set per call (and its GC, an ephemeron per entry).
  */
-let calling: { context: ToolContext; controller: LazyAbortController } | undefined;
+let callingContext: ToolContext | undefined;
+/** `callingContext`'s controller (two variables, not an object made per call). */
+let callingController: LazyAbortController | undefined;
 
 /**
  * How a call is told of its abort: for the context of the attempt being called, without
@@ -84,7 +102,7 @@ let calling: { context: ToolContext; controller: LazyAbortController } | undefin
  * for any other context, from its signal, which behaves the same.
  */
 export function abortSourceOf(ctx: ToolContext): AbortSource {
-  return calling?.context === ctx ? calling.controller : sourceOf(ctx.signal);
+  return callingContext === ctx && callingController ? callingController : sourceOf(ctx.signal);
 }
 
 /** The output as JSON, or `crashed`: an output JSON cannot hold, or whose own `toJSON` throws, is the tool's failure. */
@@ -104,6 +122,21 @@ const jsonOutputs = new WeakSet<Tool>();
 export function outputsJson(tool: Tool): Tool {
   jsonOutputs.add(tool);
   return tool;
+}
+
+/** How an attempt reaches a tool in another realm: the context's fields (no signal) and the attempt's abort. */
+export type Forward = (args: unknown, ctx: Omit<ToolContext, 'signal'>, abort: AbortSource) => unknown;
+
+const forwarders = new WeakMap<Tool, Forward>();
+
+/**
+ * Mark `tool` (a proxy whose `call` forwards to another realm) as one an attempt calls through
+ * `forward` instead: the same call, without a context object made only to be read field by field.
+ * Its outputs arrive as JSON (see `outputsJson`).
+ */
+export function forwardsTo(tool: Tool, forward: Forward): Tool {
+  forwarders.set(tool, forward);
+  return outputsJson(tool);
 }
 
 function classifyThrow(toolName: string, error: unknown): AttemptOutcome {

@@ -21,6 +21,8 @@ export class LazyAbortController implements AbortSource {
   #controller: AbortController | undefined;
   #aborted = false;
   #reason: unknown;
+  /** The first callback waiting, then a Set once a second one comes: nearly every call has at most one (no Set per call). */
+  #callback: (() => void) | undefined;
   #callbacks: Set<() => void> | undefined;
 
   get signal(): AbortSignal {
@@ -43,17 +45,34 @@ export class LazyAbortController implements AbortSource {
     if (this.#aborted) return;
     this.#aborted = true;
     this.#reason = reason;
+    const callback = this.#callback;
     const callbacks = this.#callbacks;
+    this.#callback = undefined;
     this.#callbacks = undefined;
     if (callbacks) runAll(callbacks);
+    else if (callback) callReporting(callback);
     this.#controller?.abort(reason);
   }
 
   onAbort(callback: () => void): () => void {
     if (this.#aborted) return noop;
-    const callbacks = (this.#callbacks ??= new Set());
+    if (!this.#callbacks) {
+      if (this.#callback === undefined) {
+        this.#callback = callback;
+        return () => this.#drop(callback);
+      }
+      // A second one: both go in a Set, in the order they came.
+      this.#callbacks = new Set([this.#callback]);
+      this.#callback = undefined;
+    }
+    const callbacks = this.#callbacks;
     callbacks.add(callback);
     return () => callbacks.delete(callback);
+  }
+
+  #drop(callback: () => void): void {
+    if (this.#callback === callback) this.#callback = undefined;
+    else this.#callbacks?.delete(callback);
   }
 }
 

@@ -30,6 +30,8 @@ export interface DispatchOptions {
 export interface Gaps {
   mean: number;
   median: number;
+  /** The first gap: what the run does before its second call (the reply's other calls queued) shows here. */
+  first: number;
 }
 
 export interface DispatchRound {
@@ -61,7 +63,7 @@ export interface DispatchResult {
   trace: DispatchTrace | undefined;
 }
 
-const gaps = (stamps: number[]): Gaps => ({ mean: meanGap(stamps) * 1000, median: medianGap(stamps) * 1000 });
+const gaps = (stamps: number[]): Gaps => ({ mean: meanGap(stamps) * 1000, median: medianGap(stamps) * 1000, first: (stamps[1]! - stamps[0]!) * 1000 });
 
 /** The tool both of our loops call: it stamps each call as it arrives. */
 function pingTool(stamps: number[]) {
@@ -234,7 +236,7 @@ expose<DispatchOptions, DispatchResult>({
       oneThreadOurs: await oursOneThread(options),
       oneThreadEcho: echoOneThread(options),
     };
-    const none = { mean: Number.NaN, median: Number.NaN };
+    const none = { mean: Number.NaN, median: Number.NaN, first: Number.NaN };
     const rounds: DispatchRound[] = [];
     for (let i = 0; i < options.warmup + options.rounds; i++) {
       if (options.references === false) {

@@ -263,7 +263,9 @@ export class WorkerRunner {
 
   #deliver(runId: string, run: PageRun, events: RunEvent[] | null): void {
     if (events === null) return this.#endRun(runId, run);
-    for (const [at, event] of events.entries()) {
+    // Indexed, not `entries()`: no [index, event] pair made per event.
+    for (let at = 0; at < events.length; at++) {
+      const event = events[at]!;
       const { standard } = run;
       if (standard && !event.leafId && event.type === 'run_finished') {
         // The rest of the batch, and later batches, wait until the answer is parsed here.

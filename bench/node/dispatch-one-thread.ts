@@ -1,0 +1,133 @@
+// dispatch-one-thread: `worker-dispatch-js` in Node, for quick measuring and profiling. Both ends
+// of our session (the runner host and the page port) on one thread over a MessageChannel, a
+// scripted reply of 200 idempotent `ping` calls at concurrency 1, against a bare echo and a plain
+// Comlink call over such a channel, timed the same way (the tool stamps each call; µs per call
+// is (last - first) / 199). With no thread to wake, the differences are JavaScript per call.
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import * as Comlink from 'comlink';
+import { defineTool, scriptedEngine, type ScriptedReply } from '../../src/worker/index.js';
+import { callHere } from '../../src/worker/tool-host/call-here.js';
+import { toDescriptor } from '../../src/worker/wire/descriptor.js';
+import { PagePort } from '../../src/worker/page/page-port.js';
+import { createRunnerHost } from '../../src/worker/runner/runner-host.js';
+import type { ToolInvoker } from '../../src/worker/wire/protocol.js';
+import { median, spread, type Measurement } from '../lib/stats.js';
+
+const CALLS = 200;
+const WARMUP = 10;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
+
+/** Every port made, closed at the end: an open one keeps the process alive. */
+const opened: MessagePort[] = [];
+const channel = () => {
+  const made = new MessageChannel();
+  opened.push(made.port1, made.port2);
+  return made;
+};
+
+const perCall = (stamps: readonly number[]) => ((stamps[stamps.length - 1]! - stamps[0]!) / (stamps.length - 1)) * 1000;
+/** Each round's first gap, µs: ours holds the rest of the reply's processing (the other calls read, announced, queued). */
+const firstGaps: Record<'ours' | 'comlink', number[]> = { ours: [], comlink: [] };
+const firstGap = (stamps: readonly number[]) => (stamps[1]! - stamps[0]!) * 1000;
+
+async function ours(): Promise<() => Promise<number>> {
+  const { port1, port2 } = channel();
+  const stamps: number[] = [];
+  const ping = defineTool({
+    name: 'ping',
+    description: 'Answers pong',
+    parameters: { type: 'object', properties: {} },
+    idempotent: true,
+    call: () => {
+      stamps.push(performance.now());
+      return 'pong';
+    },
+  });
+  const host = createRunnerHost(port1 as unknown as Worker);
+  let ended = () => {};
+  const served = new Map<string, ToolInvoker>([['ping', { call: (args, ctx, abort) => callHere(ping, args, ctx, abort), needsApproval: async () => false }]]);
+  new PagePort(port2 as unknown as Worker, served, (_runId, events) => {
+    if (events === null) ended();
+  });
+  port1.start();
+  port2.start();
+  const reply: ScriptedReply = { toolCalls: Array.from({ length: CALLS }, () => ({ name: 'ping', arguments: {} })) };
+  const replies: ScriptedReply[] = [];
+  for (let i = 0; i < WARMUP + ROUNDS; i++) replies.push(reply, 'done');
+  await host.configure({ engine: scriptedEngine(replies), concurrency: 1 });
+  await host.registerTool(toDescriptor(ping));
+  let run = 0;
+  return () =>
+    new Promise<number>((resolve) => {
+      stamps.length = 0;
+      ended = () => {
+        if (stamps.length !== CALLS) throw new Error(`ours: ${stamps.length} calls of ${CALLS}`);
+        firstGaps.ours.push(firstGap(stamps));
+        resolve(perCall(stamps));
+      };
+      void host.startRun(`one-thread-${run++}`, 'ping them all', { maxCallsPerReply: CALLS });
+    });
+}
+
+function echo(): () => Promise<number> {
+  const { port1, port2 } = channel();
+  port2.on('message', (data: { id: number }) => port2.postMessage({ type: 'reply', id: data.id, ok: true, output: 'pong' }));
+  // One listener for every round (a port whose last listener goes stops delivering).
+  let onReply = () => {};
+  port1.on('message', () => onReply());
+  return () =>
+    new Promise<number>((resolve) => {
+      const stamps: number[] = [];
+      let left = CALLS;
+      onReply = () => {
+        stamps.push(performance.now());
+        if (--left > 0) port1.postMessage({ type: 'call', id: left, name: 'ping', args: {} });
+        else resolve(perCall(stamps));
+      };
+      port1.postMessage({ type: 'call', id: left, name: 'ping', args: {} });
+    });
+}
+
+function comlink(): () => Promise<number> {
+  const { port1, port2 } = channel();
+  let stamps: number[] = [];
+  Comlink.expose({ ping: () => (stamps.push(performance.now()), 'pong') }, port1 as unknown as Comlink.Endpoint);
+  const page = Comlink.wrap<{ ping(args: unknown): Promise<string> }>(port2 as unknown as Comlink.Endpoint);
+  port1.start();
+  port2.start();
+  return async () => {
+    stamps = [];
+    for (let i = 0; i < CALLS; i++) await page.ping({});
+    firstGaps.comlink.push(firstGap(stamps));
+    return perCall(stamps);
+  };
+}
+
+export async function dispatchOneThread(): Promise<Measurement[]> {
+  const contenders = { ours: await ours(), echo: echo(), comlink: comlink() };
+  const names = Object.keys(contenders) as Array<keyof typeof contenders>;
+  const times: Record<keyof typeof contenders, number[]> = { ours: [], echo: [], comlink: [] };
+  for (let i = 0; i < WARMUP + ROUNDS; i++) {
+    // Alternate the order so drift hits every contender alike.
+    for (const name of i % 2 ? [...names].reverse() : names) {
+      const t = await contenders[name]();
+      if (i >= WARMUP) times[name].push(t);
+    }
+  }
+  for (const port of opened) port.close();
+  const [o, e, c] = [median(times.ours), median(times.echo), median(times.comlink)];
+  const pct = (v: number[]) => `±${Math.round(spread(v) * 100)}%`;
+  const note = `Node, one thread, MessageChannel; ${CALLS} calls x ${ROUNDS} rounds; ours ${o.toFixed(1)} µs (${pct(times.ours)}), plain Comlink ${c.toFixed(1)} µs (${pct(times.comlink)}), bare echo ${e.toFixed(1)} µs (${pct(times.echo)}); JS per call: ours ${(o - e).toFixed(1)} µs, Comlink ${(c - e).toFixed(1)} µs; first gap ours ${median(firstGaps.ours).toFixed(0)} µs, Comlink ${median(firstGaps.comlink).toFixed(0)} µs`;
+  return [
+    {
+      name: 'dispatch-one-thread',
+      value: o,
+      unit: 'µs/call',
+      baseline: 'bare echo over a MessageChannel, one thread (Node)',
+      baselineValue: e,
+      ratio: o / e,
+      target: null,
+      note,
+    },
+  ];
+}
