@@ -2,6 +2,7 @@ import { EngineError } from '../errors/engine-error.js';
 import type { EngineConfig } from './config.js';
 import type { LocalModelConfig, LocalModelProgress } from './local/local-model.js';
 import { createOpenAICompatibleEngine } from './openai/engine.js';
+import { deferredStream } from './deferred-stream.js';
 import { realmFetch } from './realm-fetch.js';
 import type { ScriptedEngineConfig } from './scripted/scripted.js';
 import type { Engine } from './types.js';
@@ -31,11 +32,9 @@ export function buildEngine(config: Exclude<EngineConfig, LocalModelConfig>, dep
 /** The scripted engine, its code loaded on first use: tests and offline demos need it, an app on a real model does not. */
 function lazyScriptedEngine(config: ScriptedEngineConfig): Engine {
   let loading: Promise<Engine> | undefined;
+  const engine = () => (loading ??= import('./scripted/engine.js').then(({ createScriptedEngine }) => createScriptedEngine(config)));
   return {
     nativeTools: true,
-    async *stream(request) {
-      loading ??= import('./scripted/engine.js').then(({ createScriptedEngine }) => createScriptedEngine(config));
-      yield* (await loading).stream(request);
-    },
+    stream: (request) => deferredStream(async () => (await engine()).stream(request)),
   };
 }

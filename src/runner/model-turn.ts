@@ -60,12 +60,14 @@ export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
   const addCall = (read: ToolCall) => {
     // A call of its own, whatever the engine shares: renamed here, its events, approval, journal
     // entry, stored message and result all carry the one id the run gave it.
+    // Field by field: a spread into a literal is V8's slow path, and a reply may hold hundreds of calls.
     const call: KeyedToolCall = {
-      ...read,
       id: ctx.callIds.claim(read.id),
+      name: read.name,
       arguments: keepableArgs(read.arguments),
       idempotencyKey: read.idempotencyKey ?? crypto.randomUUID(),
     };
+    if (read.provider !== undefined) call.provider = read.provider;
     turn.calls.push(call);
     emit({ type: 'tool_call', call });
     const running = ctx.startEarly(call);

@@ -1,3 +1,4 @@
+import { deferredStream } from '../deferred-stream.js';
 import type { LocalEngine } from './engine.js';
 import { localModel, type LocalModelConfig, type LocalModelDeps } from './local-model.js';
 
@@ -21,9 +22,7 @@ export function lazyLocalEngine(given: LocalModelConfig, deps: LocalModelDeps = 
     unload: async () => {
       await (await loading?.catch(() => undefined))?.unload();
     },
-    async *stream(request) {
-      yield* (await engine()).stream(request);
-    },
+    stream: (request) => deferredStream(async () => (await engine()).stream(request)),
     countTokens: async (text, signal) => (await engine()).countTokens(text, signal),
     contextBudget: async (signal) => (await engine()).contextBudget(signal),
   };

@@ -10,6 +10,7 @@ import { decodeCompletion, decodeStream, FINISH_GRACE_MS } from './stream.js';
 import type { RequestLifetime } from './request-lifetime.js';
 import { readSse } from './sse-reader.js';
 import { loadOnce } from '../../util/load-once.js';
+import { deferredStream } from '../deferred-stream.js';
 
 // Only a failed request needs it: its error is redacted before it leaves the engine.
 const secretsCode = loadOnce(() => import('../url-secrets.js'));
@@ -18,20 +19,14 @@ const secretsCode = loadOnce(() => import('../url-secrets.js'));
 export function createOpenAICompatibleEngine(config: OpenAICompatibleConfig, fetchImpl: typeof fetch): Engine {
   return {
     nativeTools: config.nativeTools,
-    stream: (request) => withoutSecrets(streamChat(config, fetchImpl, request), config.baseURL),
+    // Its errors redacted on the way out: fetch and servers may quote the URL (or a key from it) in
+    // what they say, and an error message reaches run events and the page.
+    stream: (request) =>
+      deferredStream(
+        () => streamChat(config, fetchImpl, request),
+        (error) => redacted(error, config.baseURL),
+      ),
   };
-}
-
-/**
- * The stream, its errors redacted: fetch and servers may quote the URL (or a key from it) in
- * what they say, and an error message reaches run events and the page.
- */
-async function* withoutSecrets(events: AsyncGenerator<EngineEvent>, baseURL: string): AsyncGenerator<EngineEvent> {
-  try {
-    yield* events;
-  } catch (error) {
-    throw await redacted(error, baseURL);
-  }
 }
 
 /** `error` with the secrets of `baseURL` (and of any URL it quotes) taken out; if that code cannot load, an error that quotes nothing. */
