@@ -8,27 +8,13 @@ import type { ParsePart, ParseResult, ToolCallParser, ToolCallStream } from './t
 const parserCode = loadOnce(() => import('./tag-parser.js'));
 
 /**
- * A parser whose code loads on demand. The runner awaits `ready(chunk)` before it pushes a
- * chunk, and `ready()` before it asks for `instructions`.
- */
-export interface OnDemandParser extends ToolCallParser {
-  /** Undefined when `text` (without it: anything, `instructions` included) can be parsed now; else the load to await first. */
-  ready(text?: string): Promise<unknown> | undefined;
-}
-
-/** Whether `parser` loads its code on demand (the agent's default does). */
-export function loadsOnDemand(parser: ToolCallParser): parser is OnDemandParser {
-  return typeof (parser as Partial<OnDemandParser>).ready === 'function';
-}
-
-/**
  * An agent's default parser: `TagToolCallParser` with the `[TOOL_CALL]` tags, whose code loads
  * when a reply first holds a `[` (the only character a call can start with) or the tags must be
  * taught. A reply of plain text, or an engine with native calls, never loads it. Used directly,
- * before a run loaded it, `parse` and `instructions` throw `parser_not_loaded`; await `ready()`,
+ * before a run loaded it, `parse` and `instructions` throw `parser_not_loaded`; await `ready()`
  * or pass `parser: new TagToolCallParser()` to the agent.
  */
-export class DefaultTagParser implements OnDemandParser {
+export class DefaultTagParser implements ToolCallParser {
   readonly callTags: CallTags = DEFAULT_CALL_TAGS;
   #parser: TagToolCallParser | undefined;
 
@@ -63,7 +49,7 @@ export class DefaultTagParser implements OnDemandParser {
     if (this.#parser) return this.#parser;
     throw new AmbiError(
       'parser_not_loaded',
-      'The default tag parser loads its code on first need: await `agent.parser.ready()` first, or give the agent `parser: new TagToolCallParser()`',
+      'The default tag parser loads its code on first need: await `agent.parser.ready?.()` first, or give the agent `parser: new TagToolCallParser()`',
     );
   }
 }

@@ -3,7 +3,6 @@ import type { FinishReason, Usage } from '../core/types.js';
 import type { ParseError, ParsePart } from '../parser/types.js';
 import type { ToolCall, ToolResult } from '../core/types.js';
 import { keepableArgs } from '../validation/args-depth.js';
-import { loadsOnDemand } from '../parser/default-parser.js';
 import type { Agent } from './agent.js';
 import type { CallIds } from './call-ids.js';
 import type { RunEvent } from './events.js';
@@ -43,7 +42,8 @@ export interface TurnContext {
 export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
   const { agent, emit } = ctx;
   const parser = agent.parser.stream();
-  const onDemand = loadsOnDemand(agent.parser) ? agent.parser : undefined;
+  // A parser whose code loads on demand is awaited before each chunk (bound once: most have no `ready`).
+  const ready = agent.parser.ready?.bind(agent.parser);
   const turn: ModelTurn = { text: '', rawText: '', calls: [], errors: [], finishReason: 'stop', started: new Map() };
   const take = (parts: readonly ParsePart[]) => {
     for (const part of parts) {
@@ -78,7 +78,7 @@ export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
     switch (event.type) {
       case 'text': {
         turn.rawText += event.text;
-        const loading = onDemand?.ready(event.text);
+        const loading = ready?.(event.text);
         if (loading) await loading;
         take(parser.push(event.text));
         break;

@@ -12,7 +12,6 @@ import { dispatchCall, mayStartEarly, type DispatchContext } from './dispatch.js
 import type { ConcurrencyBudget } from './limiter.js';
 import type { Message } from '../core/types.js';
 import { modelTurn, type KeyedToolCall, type ModelTurn } from './model-turn.js';
-import { loadsOnDemand } from '../parser/default-parser.js';
 import { tooManyCalls } from './reply-limit.js';
 import { RunSuspendedError } from '../errors/run-suspended-error.js';
 import { linkShared, type RunShared } from './run-shared.js';
@@ -224,7 +223,7 @@ async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean, 
   try {
     const teach = !agent.engine.nativeTools && tools.length > 0;
     // The call format's instructions are the parser's code: one that loads on demand loads now.
-    if (teach && loadsOnDemand(agent.parser)) await agent.parser.ready();
+    if (teach) await agent.parser.ready?.();
     const addition = systemAddition(agent, teach ? tools : [], ctx.output);
     // Trimmed for the agent's context budget (the stored conversation keeps everything); the
     // context step loads only where a budget can exist.

@@ -51,7 +51,7 @@ describe('DefaultTagParser', () => {
       thrown = error;
     }
     expect(isAmbiError(thrown, 'parser_not_loaded')).toBe(true);
-    expect(() => parser.instructions([])).toThrow(/await `agent.parser.ready\(\)`/);
+    expect(() => parser.instructions([])).toThrow('await `agent.parser.ready?.()` first');
   });
 
   it('asks for its code only for text holding the tags first character, or with no text (instructions)', async () => {
