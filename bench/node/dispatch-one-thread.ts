@@ -5,7 +5,8 @@
 // is (last - first) / 199). With no thread to wake, the differences are JavaScript per call.
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import * as Comlink from 'comlink';
-import { defineTool, scriptedEngine, type ScriptedReply } from '../../src/worker/index.js';
+import { scriptedEngine } from '../../src/worker/index.js';
+import { pingScript, pingTool } from '../lib/ping.js';
 import { callHere } from '../../src/worker/tool-host/call-here.js';
 import { toDescriptor } from '../../src/worker/wire/descriptor.js';
 import { PagePort } from '../../src/worker/page/page-port.js';
@@ -33,16 +34,7 @@ const firstGap = (stamps: readonly number[]) => (stamps[1]! - stamps[0]!) * 1000
 async function ours(): Promise<() => Promise<number>> {
   const { port1, port2 } = channel();
   const stamps: number[] = [];
-  const ping = defineTool({
-    name: 'ping',
-    description: 'Answers pong',
-    parameters: { type: 'object', properties: {} },
-    idempotent: true,
-    call: () => {
-      stamps.push(performance.now());
-      return 'pong';
-    },
-  });
+  const ping = pingTool(stamps);
   const host = createRunnerHost(port1 as unknown as Worker);
   let ended = () => {};
   const served = new Map<string, ToolInvoker>([['ping', { call: (args, ctx, abort) => callHere(ping, args, ctx, abort), needsApproval: async () => false }]]);
@@ -51,10 +43,7 @@ async function ours(): Promise<() => Promise<number>> {
   });
   port1.start();
   port2.start();
-  const reply: ScriptedReply = { toolCalls: Array.from({ length: CALLS }, () => ({ name: 'ping', arguments: {} })) };
-  const replies: ScriptedReply[] = [];
-  for (let i = 0; i < WARMUP + ROUNDS; i++) replies.push(reply, 'done');
-  await host.configure({ engine: scriptedEngine(replies), concurrency: 1 });
+  await host.configure({ engine: scriptedEngine(pingScript(CALLS, WARMUP + ROUNDS)), concurrency: 1 });
   await host.registerTool(toDescriptor(ping));
   let run = 0;
   return () =>

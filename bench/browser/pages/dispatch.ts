@@ -4,7 +4,8 @@
 // is the gap between consecutive calls (at concurrency 1 a call starts only once the
 // previous one's result is back in the worker), so setup and teardown are left out.
 import * as Comlink from 'comlink';
-import { createWorkerRunner, defineTool, scriptedEngine, type ScriptedReply } from '../../../src/worker/index.js';
+import { createWorkerRunner, scriptedEngine } from '../../../src/worker/index.js';
+import { pingScript, pingTool } from '../../lib/ping.js';
 import { callHere } from '../../../src/worker/tool-host/call-here.js';
 import { toDescriptor } from '../../../src/worker/wire/descriptor.js';
 import { PagePort } from '../../../src/worker/page/page-port.js';
@@ -65,32 +66,10 @@ export interface DispatchResult {
 
 const gaps = (stamps: number[]): Gaps => ({ mean: meanGap(stamps) * 1000, median: medianGap(stamps) * 1000, first: (stamps[1]! - stamps[0]!) * 1000 });
 
-/** The tool both of our loops call: it stamps each call as it arrives. */
-function pingTool(stamps: number[]) {
-  return defineTool({
-    name: 'ping',
-    description: 'Answers pong',
-    parameters: { type: 'object', properties: {} },
-    idempotent: true,
-    call: () => {
-      stamps.push(performance.now());
-      return 'pong';
-    },
-  });
-}
-
-/** One run per round: a reply of `calls` pings, then a final text. */
-function pingScript(options: DispatchOptions): ScriptedReply[] {
-  const reply: ScriptedReply = { toolCalls: Array.from({ length: options.calls }, () => ({ name: 'ping', arguments: {} })) };
-  const replies: ScriptedReply[] = [];
-  for (let i = 0; i < options.warmup + options.rounds; i++) replies.push(reply, 'done');
-  return replies;
-}
-
 function oursRunner(options: DispatchOptions, worker?: () => Worker) {
   const stamps: number[] = [];
   const ping = pingTool(stamps);
-  const replies = pingScript(options);
+  const replies = pingScript(options.calls, options.warmup + options.rounds);
   const runner = createWorkerRunner({ engine: scriptedEngine(replies), concurrency: 1, ...(worker ? { worker } : {}) }).tool(ping);
   const measure = async () => {
     stamps.length = 0;
@@ -165,7 +144,7 @@ async function oursOneThread(options: DispatchOptions) {
   new PagePort(port2 as unknown as Worker, served, (_runId, events) => events === null && ended());
   port1.start();
   port2.start();
-  const replies = pingScript(options);
+  const replies = pingScript(options.calls, options.warmup + options.rounds);
   await host.configure({ engine: scriptedEngine(replies), concurrency: 1 });
   await host.registerTool(toDescriptor(ping));
   let run = 0;
