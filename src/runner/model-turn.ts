@@ -3,6 +3,7 @@ import type { FinishReason, Usage } from '../core/types.js';
 import type { ParseError, ParsePart } from '../parser/types.js';
 import type { ToolCall, ToolResult } from '../core/types.js';
 import { keepableArgs } from '../validation/args-depth.js';
+import { newIdempotencyKey } from '../util/ids.js';
 import type { Agent } from './agent.js';
 import type { CallIds } from './call-ids.js';
 import type { RunEvent } from './events.js';
@@ -65,7 +66,7 @@ export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
       id: ctx.callIds.claim(read.id),
       name: read.name,
       arguments: keepableArgs(read.arguments),
-      idempotencyKey: read.idempotencyKey ?? crypto.randomUUID(),
+      idempotencyKey: read.idempotencyKey ?? newIdempotencyKey(),
     };
     if (read.provider !== undefined) call.provider = read.provider;
     turn.calls.push(call);
