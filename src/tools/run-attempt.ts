@@ -49,34 +49,15 @@ export function runAttempt(tool: Tool, args: unknown, ctx: Omit<ToolContext, 'si
 
     let output: unknown;
     let later: boolean;
-    const forward = forwarders.get(tool);
-    if (forward) {
-      // A tool whose code lives in another realm: its call is forwarded with the context's fields
-      // and the abort, with no context object (and its getter) made here for it to copy from.
-      try {
-        output = forward(args, ctx, controller);
-        later = isThenable(output);
-      } catch (error) {
-        settle(classifyThrow(tool.name, error));
-        return;
-      }
-    } else {
-      // The signal is made when the tool reads it (aborting makes it too, so a late read sees it aborted).
-      const context = toolContext(ctx, controller);
-      const enclosingContext = callingContext;
-      const enclosingController = callingController;
-      callingContext = context;
-      callingController = controller;
-      try {
-        output = tool.call(args, context);
-        later = isThenable(output); // reads `then`, which may throw too
-      } catch (error) {
-        settle(classifyThrow(tool.name, error));
-        return;
-      } finally {
-        callingContext = enclosingContext;
-        callingController = enclosingController;
-      }
+    try {
+      // A tool whose code lives in another realm gets the context's fields and the abort as they
+      // are; any other, a context whose signal is made when the tool reads it.
+      const forward = forwarders.get(tool);
+      output = forward ? forward(args, ctx, controller) : callInContext(tool, args, ctx, controller);
+      later = isThenable(output); // reads `then`, which may throw too
+    } catch (error) {
+      settle(classifyThrow(tool.name, error));
+      return;
     }
     // Whatever the tool returns after the attempt settled is discarded unread.
     if (later) {
@@ -86,6 +67,24 @@ export function runAttempt(tool: Tool, args: unknown, ctx: Omit<ToolContext, 'si
       );
     } else settle(toOutcome(tool, output));
   });
+}
+
+/**
+ * `tool.call` with its context (the signal made when read: aborting makes it too, so a late read
+ * sees it aborted), the attempt marked as being called meanwhile (see `abortSourceOf`).
+ */
+function callInContext(tool: Tool, args: unknown, ctx: Omit<ToolContext, 'signal'>, controller: LazyAbortController): unknown {
+  const context = toolContext(ctx, controller);
+  const enclosingContext = callingContext;
+  const enclosingController = callingController;
+  callingContext = context;
+  callingController = controller;
+  try {
+    return tool.call(args, context);
+  } finally {
+    callingContext = enclosingContext;
+    callingController = enclosingController;
+  }
 }
 
 /**
