@@ -33,6 +33,10 @@ export interface Gaps {
   median: number;
   /** The first gap: what the run does before its second call (the reply's other calls queued) shows here. */
   first: number;
+  /** The 90th and 99th percentile gaps, and the mean of the gaps after the first less the median: what the slow ones add to each call. */
+  p90: number;
+  p99: number;
+  tail: number;
 }
 
 export interface DispatchRound {
@@ -64,7 +68,16 @@ export interface DispatchResult {
   trace: DispatchTrace | undefined;
 }
 
-const gaps = (stamps: number[]): Gaps => ({ mean: meanGap(stamps) * 1000, median: medianGap(stamps) * 1000, first: (stamps[1]! - stamps[0]!) * 1000 });
+function gaps(stamps: number[]): Gaps {
+  const sorted = stamps
+    .slice(2)
+    .map((stamp, i) => (stamp - stamps[i + 1]!) * 1000)
+    .sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  const median = medianGap(stamps) * 1000;
+  const rest = sorted.reduce((sum, gap) => sum + gap, 0) / sorted.length;
+  return { mean: meanGap(stamps) * 1000, median, first: (stamps[1]! - stamps[0]!) * 1000, p90: at(0.9), p99: at(0.99), tail: rest - median };
+}
 
 function oursRunner(options: DispatchOptions, worker?: () => Worker) {
   const stamps: number[] = [];
@@ -215,7 +228,7 @@ expose<DispatchOptions, DispatchResult>({
       oneThreadOurs: await oursOneThread(options),
       oneThreadEcho: echoOneThread(options),
     };
-    const none = { mean: Number.NaN, median: Number.NaN, first: Number.NaN };
+    const none: Gaps = { mean: Number.NaN, median: Number.NaN, first: Number.NaN, p90: Number.NaN, p99: Number.NaN, tail: Number.NaN };
     const rounds: DispatchRound[] = [];
     for (let i = 0; i < options.warmup + options.rounds; i++) {
       if (options.references === false) {

@@ -3,17 +3,20 @@
 // and every timer task. Times are `timeOrigin + now()`, comparable across the page and its
 // workers. Used only by traced copies of the loops, never by the timed ones.
 
-/** `[what, kind, at]`: `kind` is a session message's `t`, else the message's `type`, else `other`. */
+/** `[what, kind, at]`: `kind` is a session message's kind, else the message's `type`, else `other`. */
 export type TraceRecord = [what: 'in' | 'out' | 'end' | 'timer', kind: string, at: number];
 
 type Target = Pick<Worker, 'postMessage' | 'addEventListener'>;
 
 const now = () => performance.timeOrigin + performance.now();
 
+/** Session messages' kinds by their first element (see protocol.ts). */
+const SESSION_KINDS = ['call', 'ask', 'abort', 'events', 'done', 'failed'];
+
 function kindOf(data: unknown): string {
+  if (Array.isArray(data)) return SESSION_KINDS[data[0] as number] ?? 'other';
   if (typeof data !== 'object' || data === null) return 'other';
   const fields = data as Record<string, unknown>;
-  if (fields['ambi-web:session'] === 1) return String(fields.t);
   return typeof fields.type === 'string' ? fields.type : 'other';
 }
 

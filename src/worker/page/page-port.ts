@@ -1,7 +1,7 @@
 import type { RunEvent } from '../../runner/events.js';
 import { LazyAbortController } from '../../util/abort-source.js';
 import { isThenable } from '../../util/thenable.js';
-import type { PageToWorker, ToolInvoker, WorkerToPage } from '../wire/protocol.js';
+import { ABORT, ASK, CALL, DONE, EVENTS, FAILED, type PageToWorker, type ToolInvoker, type WorkerToPage } from '../wire/protocol.js';
 import { sessionLink } from '../wire/session-link.js';
 import { fromWireReason, toWireError } from '../wire/wire-error.js';
 import { unpackEvents } from '../wire/event-codec.js';
@@ -31,33 +31,35 @@ export class PagePort {
   }
 
   #receive(message: WorkerToPage): void {
-    switch (message.t) {
-      case 'events':
-        for (const [runId, events] of message.events) this.onEvents(runId, events && unpackEvents(events));
+    switch (message[0]) {
+      case EVENTS:
+        for (const [runId, events] of message[1]) this.onEvents(runId, events && unpackEvents(events));
         return;
-      case 'abort': {
+      case ABORT: {
         // The worker has ended the call: its answer is no longer awaited.
-        const running = this.#running.get(message.id);
-        this.#running.delete(message.id);
-        running?.abort(fromWireReason(message.reason));
+        const [, id, reason] = message;
+        const running = this.#running.get(id);
+        this.#running.delete(id);
+        running?.abort(fromWireReason(reason));
         return;
       }
-      case 'call': {
+      case CALL: {
         // No closure per call: the commonest message, by far.
-        const { id, callId, attempt, idempotencyKey } = message;
+        const [, id, tool, args, callId, attempt, idempotencyKey] = message;
         const abort = this.#start(id);
         let value: unknown;
         try {
-          value = this.#tool(message.tool).call(message.args, { callId, attempt, idempotencyKey }, abort);
+          value = this.#tool(tool).call(args, { callId, attempt, idempotencyKey }, abort);
         } catch (error) {
           return this.#fail(id, error);
         }
         return this.#settle(id, value);
       }
-      case 'ask': {
+      case ASK: {
         // An approval rule is stopped like a call: a tool worker's rule that spins gets its worker terminated.
-        const abort = this.#start(message.id);
-        this.#answer(message.id, () => this.#tool(message.tool).needsApproval(message.args, abort));
+        const [, id, tool, args] = message;
+        const abort = this.#start(id);
+        this.#answer(id, () => this.#tool(tool).needsApproval(args, abort));
         return;
       }
     }
@@ -97,22 +99,23 @@ export class PagePort {
     }
     if (later)
       void Promise.resolve(value).then(
-        (settled) => this.#reply({ t: 'done', id, ok: true, value: settled }),
+        (settled) => this.#reply([DONE, id, settled]),
         (error: unknown) => this.#fail(id, error),
       );
-    else this.#reply({ t: 'done', id, ok: true, value });
+    else this.#reply([DONE, id, value]);
   }
 
   #fail(id: number, error: unknown): void {
-    this.#reply({ t: 'done', id, ok: false, error: toWireError(error) });
+    this.#reply([FAILED, id, toWireError(error)]);
   }
 
   #reply(message: PageToWorker): void {
-    this.#running.delete(message.id);
+    const id = message[1];
+    this.#running.delete(id);
     try {
       this.#send(message);
     } catch (error) {
-      this.#send({ t: 'done', id: message.id, ok: false, error: toWireError(error) });
+      this.#send([FAILED, id, toWireError(error)]);
     }
   }
 }

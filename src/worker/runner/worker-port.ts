@@ -1,7 +1,7 @@
 import { joinTextDelta, type RunEvent } from '../../runner/events.js';
 import type { AbortSource } from '../../util/abort-source.js';
 import type { JsonValue } from '../../core/types.js';
-import type { PageToWorker, ToolInvoker, WorkerToPage } from '../wire/protocol.js';
+import { ABORT, ASK, CALL, DONE, EVENTS, type PageToWorker, type ToolInvoker, type WorkerToPage } from '../wire/protocol.js';
 import { sessionLink } from '../wire/session-link.js';
 import { fromWireError, toWireReason } from '../wire/wire-error.js';
 import { packEvents } from '../wire/event-codec.js';
@@ -30,31 +30,28 @@ export class WorkerPort {
     const queued = this.#outbox;
     this.#outbox = [];
     this.#outboxText = 0;
-    this.#send({ t: 'events', events: queued.map(([runId, events]) => [runId, events && packEvents(events, [])]) });
+    this.#send([EVENTS, queued.map(([runId, events]) => [runId, events && packEvents(events, [])])]);
   };
 
   readonly #send: (message: WorkerToPage) => void;
 
   constructor(target: Parameters<typeof sessionLink>[0]) {
     this.#send = sessionLink<PageToWorker, WorkerToPage>(target, (message) => {
-      const pending = this.#pending.get(message.id);
+      const id = message[1];
+      const pending = this.#pending.get(id);
       if (!pending) return; // a late answer to a call that already ended here
-      this.#pending.delete(message.id);
+      this.#pending.delete(id);
       pending.settled?.();
-      if (message.ok) pending.resolve(message.value);
-      else pending.reject(fromWireError(message.error));
+      if (message[0] === DONE) pending.resolve(message[2]);
+      else pending.reject(fromWireError(message[2]));
     });
   }
 
   /** How the worker's ToolManager reaches the page tool `tool`. */
   invoker(tool: string): ToolInvoker {
     return {
-      call: (args, ctx, abort) =>
-        this.#request<JsonValue>(
-          { t: 'call', id: this.#next++, tool, args, callId: ctx.callId, attempt: ctx.attempt, idempotencyKey: ctx.idempotencyKey },
-          abort,
-        ),
-      needsApproval: (args, abort) => this.#request<boolean>({ t: 'ask', id: this.#next++, tool, args }, abort),
+      call: (args, ctx, abort) => this.#request<JsonValue>([CALL, this.#next++, tool, args, ctx.callId, ctx.attempt, ctx.idempotencyKey], abort),
+      needsApproval: (args, abort) => this.#request<boolean>([ASK, this.#next++, tool, args], abort),
     };
   }
 
@@ -90,13 +87,13 @@ export class WorkerPort {
   }
 
   /** A call or an ask ends here when its abort fires: the page is told, and its late answer, if any, is dropped. */
-  #request<T>(message: Extract<WorkerToPage, { t: 'call' | 'ask' }>, abort: AbortSource): Promise<T> {
+  #request<T>(message: Extract<WorkerToPage, [typeof CALL | typeof ASK, ...unknown[]]>, abort: AbortSource): Promise<T> {
     if (abort.aborted) return Promise.reject(abort.reason);
-    const { id } = message;
+    const id = message[1];
     return new Promise<T>((resolve, reject) => {
       const unhook = abort.onAbort(() => {
         this.#pending.delete(id);
-        this.#send({ t: 'abort', id, reason: toWireReason(abort.reason) });
+        this.#send([ABORT, id, toWireReason(abort.reason)]);
         reject(abort.reason);
       });
       this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject, settled: unhook });

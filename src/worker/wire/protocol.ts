@@ -1,4 +1,4 @@
-// Wire types between the page, the runner worker and dedicated tool workers. Types only.
+// Wire types between the page, the runner worker and dedicated tool workers, and the session messages' kinds.
 import type { LeafOptions } from '../../leaf/leaf-options.js';
 import type { RunOptions } from '../../runner/chat-runner.js';
 import type { ApproveOptions, DenyOptions } from '../../runner/approvals.js';
@@ -30,20 +30,29 @@ export interface ToolInvoker {
   needsApproval(args: unknown, abort: AbortSource): Promise<boolean>;
 }
 
+/** The first element of a session message: what it is. */
+export const CALL = 0;
+export const ASK = 1;
+export const ABORT = 2;
+export const EVENTS = 3;
+export const DONE = 4;
+export const FAILED = 5;
+
 /**
  * The session between the page and the runner worker: tool calls, their cancels and
- * results, and batches of run events, on the worker's own channel, in order.
+ * results, and batches of run events, on the worker's own channel, in order. Each is an
+ * array, its kind first (Comlink's messages on the same channel are objects): an array's
+ * clone writes no property names, the largest part of a small object's.
  */
 export type WorkerToPage =
-  /** The context's fields ride on the message itself: a nested object costs its clone each way. */
-  | ({ t: 'call'; id: number; tool: string; args: unknown } & WireContext)
-  | { t: 'ask'; id: number; tool: string; args: unknown }
+  | [t: typeof CALL, id: number, tool: string, args: unknown, callId: string, attempt: number, idempotencyKey: string]
+  | [t: typeof ASK, id: number, tool: string, args: unknown]
   /** Ends a call or an ask. */
-  | { t: 'abort'; id: number; reason: WireReason }
+  | [t: typeof ABORT, id: number, reason: WireReason]
   /** Run events in the order they happened (packed, see event-codec.ts); `null` ends a run's events. */
-  | { t: 'events'; events: Array<[runId: string, events: PackedEvents | null]> };
+  | [t: typeof EVENTS, events: Array<[runId: string, events: PackedEvents | null]>];
 
-export type PageToWorker = { t: 'done'; id: number; ok: true; value: unknown } | { t: 'done'; id: number; ok: false; error: WireError };
+export type PageToWorker = [t: typeof DONE, id: number, value: unknown] | [t: typeof FAILED, id: number, error: WireError];
 
 /** The runner worker's settings: `createWorkerRunner`'s options that are plain data. */
 /** A runner worker's configuration: plain data, sent once when the worker starts. */

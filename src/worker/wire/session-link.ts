@@ -3,18 +3,16 @@ import type * as Comlink from 'comlink';
 /**
  * The page and the runner worker share the worker's own message channel: Worker
  * postMessage round trips are several times faster in Chromium than MessagePort ones.
- * Session messages (tool calls, results, run events) carry this mark; Comlink, on the
- * same channel for the runner's API, never sees them. One listener per side routes
- * both: a second listener would cost every message another call into it.
+ * Session messages (tool calls, results, run events) are arrays (see protocol.ts); Comlink,
+ * on the same channel for the runner's API, posts only objects and never sees them. One
+ * listener per side routes both: a second listener would cost every message another call into it.
  */
-const MARK = 'ambi-web:session';
-
 type Target = Pick<Worker, 'postMessage' | 'addEventListener' | 'removeEventListener'>;
 type Listener = (event: MessageEvent) => void;
 
 /** Where one target's messages go: session messages to `session`, the others to Comlink's listeners. */
 interface Routes {
-  session: ((message: unknown) => void) | undefined;
+  session: ((message: unknown[]) => void) | undefined;
   others: Map<EventListenerOrEventListenerObject, Listener>;
 }
 
@@ -26,23 +24,17 @@ function routesOf(target: Target): Routes {
   const routes: Routes = { session: undefined, others: new Map() };
   routed.set(target, routes);
   target.addEventListener('message', (event: Event) => {
-    const data = (event as MessageEvent).data as Record<string, unknown> | null;
-    if (typeof data === 'object' && data !== null && data[MARK] === 1) routes.session?.(data);
+    const data: unknown = (event as MessageEvent).data;
+    if (Array.isArray(data)) routes.session?.(data);
     else for (const listener of routes.others.values()) listener(event as MessageEvent);
   });
   return routes;
 }
 
-/**
- * Send session messages over `target` and hand the ones that arrive to `receive`. A
- * message is sent as it is, marked (a property of its own, not a wrapper object).
- */
-export function sessionLink<In, Out extends object>(target: Target, receive: (message: In) => void): (message: Out) => void {
-  routesOf(target).session = receive as (message: unknown) => void;
-  return (message) => {
-    (message as Record<string, unknown>)[MARK] = 1;
-    target.postMessage(message);
-  };
+/** Send session messages (arrays) over `target` and hand the ones that arrive to `receive`. */
+export function sessionLink<In extends unknown[], Out extends unknown[]>(target: Target, receive: (message: In) => void): (message: Out) => void {
+  routesOf(target).session = receive as (message: unknown[]) => void;
+  return (message) => target.postMessage(message);
 }
 
 /** `target` as a Comlink endpoint that never sees session messages. */
