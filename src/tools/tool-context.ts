@@ -1,29 +1,49 @@
-import type { ToolContext } from './types.js';
+import type { RunScope, ToolContext } from './types.js';
+
+/** Where a context's signal comes from when the tool reads it. */
+type SignalSource = { readonly signal: AbortSignal };
+
+/** `signal`'s descriptor, one getter for every context (set in the class's static block, where `#source` is readable). */
+let signalProperty: PropertyDescriptor;
 
 /**
- * A tool's context: `ctx`, and a `signal` taken from `source` when the tool reads it (most never do, and making one costs).
- * Built field by field: spreading `ctx` into a literal that also has a getter took V8's slow path,
- * several µs a call on each side of the worker (the page's tool gets one too).
+ * A tool's context. `signal` is an own enumerable accessor (a copy of the context, `{ ...ctx }`,
+ * has it), whose signal is made when first read: most tools never read it, and making one costs.
+ * One getter shared by every context, defined on each: a getter written in an object literal is a
+ * new function per context, and V8 gives each such object a map of its own (a few hundred bytes,
+ * and a slow path, on every call, on each side of the worker).
  */
-export function toolContext(ctx: Omit<ToolContext, 'signal'>, source: { readonly signal: AbortSignal }): ToolContext {
-  const { callId, attempt, idempotencyKey, run } = ctx;
-  if (run === undefined && !('run' in ctx)) {
-    return {
-      callId,
-      attempt,
-      idempotencyKey,
-      get signal() {
-        return source.signal;
+class CallContext {
+  readonly #source: SignalSource;
+  declare readonly signal: AbortSignal;
+  declare run?: RunScope;
+
+  static {
+    signalProperty = {
+      get(this: CallContext) {
+        return this.#source.signal;
       },
+      enumerable: true,
+      configurable: true,
     };
   }
-  return {
-    callId,
-    attempt,
-    idempotencyKey,
-    run,
-    get signal() {
-      return source.signal;
-    },
-  } as ToolContext;
+
+  constructor(
+    readonly callId: string,
+    readonly attempt: number,
+    readonly idempotencyKey: string,
+    run: RunScope | undefined,
+    hasRun: boolean,
+    source: SignalSource,
+  ) {
+    if (hasRun) this.run = run;
+    this.#source = source;
+    Object.defineProperty(this, 'signal', signalProperty);
+  }
+}
+
+/** A tool's context: `ctx`'s fields, and a `signal` taken from `source` when the tool reads it. */
+export function toolContext(ctx: Omit<ToolContext, 'signal'>, source: SignalSource): ToolContext {
+  const { run } = ctx;
+  return new CallContext(ctx.callId, ctx.attempt, ctx.idempotencyKey, run, run !== undefined || 'run' in ctx, source) as ToolContext;
 }
