@@ -131,6 +131,7 @@ async function workerDispatch(browser: Browser, origin: string): Promise<Measure
     warmup: 2,
     workUs: Number(process.env.BENCH_WORK_US ?? 10),
     references: process.env.BENCH_DISPATCH_REFERENCES !== '0',
+    ...(process.env.BENCH_DISPATCH_ONLY ? { only: process.env.BENCH_DISPATCH_ONLY } : {}),
     profiled: profileDir !== undefined,
   };
   const { rounds, trace } = await runPage<DispatchOptions, DispatchResult>(page, options, 'worker-dispatch');
@@ -141,7 +142,7 @@ async function workerDispatch(browser: Browser, origin: string): Promise<Measure
   const comlink = side((r) => r.comlink.mean);
   const comlinkChannel = median(side((r) => r.comlinkChannel.mean));
   const rawWork = median(side((r) => r.rawWork.mean));
-  const oneThread = { ours: side((r) => r.oneThread.ours), echo: side((r) => r.oneThread.echo) };
+  const oneThread = { ours: side((r) => r.oneThread.ours), echo: side((r) => r.oneThread.echo), comlink: side((r) => r.oneThread.comlink) };
   const value = median(ours);
   const rawValue = median(raw);
   const comlinkValue = median(comlink);
@@ -168,7 +169,7 @@ async function workerDispatch(browser: Browser, origin: string): Promise<Measure
       baselineValue: js.echo,
       ratio: js.ours / js.echo,
       target: '<= 2.0',
-      note: `both ends of our session (runner host + page port) on the page's thread over a MessageChannel; ${spreads(oneThread.ours, oneThread.echo)}; our JavaScript per call, both ends together, about ${(js.ours - js.echo).toFixed(0)} µs`,
+      note: `both ends of our session (runner host + page port) on the page's thread over a MessageChannel; ${spreads(oneThread.ours, oneThread.echo)}; our JavaScript per call, both ends together, about ${(js.ours - js.echo).toFixed(0)} µs; a plain Comlink call over such a channel ${median(oneThread.comlink).toFixed(1)} µs (its JavaScript about ${(median(oneThread.comlink) - js.echo).toFixed(0)} µs)`,
     },
     {
       name: 'worker-dispatch-vs-comlink',

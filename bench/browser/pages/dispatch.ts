@@ -23,6 +23,8 @@ export interface DispatchOptions {
   workUs: number;
   /** Reference loops timed next to ours (default: all); a profile of ours alone leaves them out. */
   references?: boolean;
+  /** Scratch: time only this loop (a profile of it alone). */
+  only?: string;
   /** Profiled: the runner stays open, as a closed worker's profile cannot be collected. */
   profiled?: boolean;
 }
@@ -53,7 +55,7 @@ export interface DispatchRound {
    * as the runner worker and the page have them, against a bare echo over such a channel. No
    * thread wakes, so the difference is our JavaScript per call, both ends together.
    */
-  oneThread: { ours: number; echo: number };
+  oneThread: { ours: number; echo: number; comlink: number };
 }
 
 export interface DispatchTrace {
@@ -186,6 +188,19 @@ function echoOneThread(options: DispatchOptions) {
     });
 }
 
+/** A plain Comlink call over a MessageChannel on this thread, timed the same way. */
+function comlinkOneThread(options: DispatchOptions) {
+  const { port1, port2 } = new MessageChannel();
+  let stamps: number[] = [];
+  Comlink.expose({ ping: () => (stamps.push(performance.now()), 'pong') }, port1);
+  const remote = Comlink.wrap<{ ping(args: unknown): Promise<string> }>(port2);
+  return async () => {
+    stamps = [];
+    for (let i = 0; i < options.calls; i++) await remote.ping({});
+    return meanGap(stamps) * 1000;
+  };
+}
+
 /** One traced run each of ours and of the raw loop with and without work, after a warm-up run (dispatch-trace.ts). */
 async function traced(options: DispatchOptions): Promise<DispatchTrace> {
   let tracer!: Tracer;
@@ -227,12 +242,18 @@ expose<DispatchOptions, DispatchResult>({
       comlinkChannel: comlinkLoop(options),
       oneThreadOurs: await oursOneThread(options),
       oneThreadEcho: echoOneThread(options),
+      oneThreadComlink: comlinkOneThread(options),
     };
     const none: Gaps = { mean: Number.NaN, median: Number.NaN, first: Number.NaN, p90: Number.NaN, p99: Number.NaN, tail: Number.NaN };
     const rounds: DispatchRound[] = [];
+    if (options.only) {
+      const loop = (references as Record<string, () => Promise<unknown>>)[options.only]!;
+      for (let i = 0; i < 40; i++) await loop();
+      return { rounds: [], trace: undefined };
+    }
     for (let i = 0; i < options.warmup + options.rounds; i++) {
       if (options.references === false) {
-        const round = { ours: await ours(), raw: none, rawWork: none, comlink: none, comlinkChannel: none, oneThread: { ours: Number.NaN, echo: Number.NaN } };
+        const round = { ours: await ours(), raw: none, rawWork: none, comlink: none, comlinkChannel: none, oneThread: { ours: Number.NaN, echo: Number.NaN, comlink: Number.NaN } };
         if (i >= options.warmup) rounds.push(round);
         continue;
       }
@@ -240,10 +261,10 @@ expose<DispatchOptions, DispatchResult>({
       const timed: Partial<Record<'ours' | keyof typeof references, unknown>> = {};
       const order = ['ours', ...Object.keys(references)] as Array<'ours' | keyof typeof references>;
       for (const name of i % 2 ? order.reverse() : order) timed[name] = await (name === 'ours' ? ours() : references[name]());
-      const round = timed as { ours: Gaps; raw: Gaps; rawWork: Gaps; comlink: Gaps; comlinkChannel: Gaps; oneThreadOurs: number; oneThreadEcho: number };
+      const round = timed as { ours: Gaps; raw: Gaps; rawWork: Gaps; comlink: Gaps; comlinkChannel: Gaps; oneThreadOurs: number; oneThreadEcho: number; oneThreadComlink: number };
       if (i >= options.warmup) {
         const { ours, raw, rawWork, comlink, comlinkChannel } = round;
-        rounds.push({ ours, raw, rawWork, comlink, comlinkChannel, oneThread: { ours: round.oneThreadOurs, echo: round.oneThreadEcho } });
+        rounds.push({ ours, raw, rawWork, comlink, comlinkChannel, oneThread: { ours: round.oneThreadOurs, echo: round.oneThreadEcho, comlink: round.oneThreadComlink } });
       }
     }
     if (!options.profiled) ours.close();
