@@ -23,9 +23,23 @@ export class WorkerPort {
 
   #outbox: Array<[string, RunEvent[] | null]> = [];
   #outboxText = 0;
-  #batching = false;
+  /** A batch timer is set. */
+  #armed = false;
+  /** The batch's time is up, and it waits for the next call to go out (see `#timeUp`). */
+  #due = false;
+  readonly #timeUp = () => {
+    this.#armed = false;
+    if (this.#outbox.length === 0) return;
+    // With a request out, the next call most likely follows its answer: the batch goes right after
+    // that call, while the page runs it, instead of waking the page on its own. If none goes out
+    // within another BATCH_MS, it goes then.
+    if (this.#pending.size > 0 && !this.#due) {
+      this.#due = true;
+      this.#arm();
+    } else this.#flush();
+  };
   readonly #flush = () => {
-    this.#batching = false;
+    this.#due = false;
     if (this.#outbox.length === 0) return;
     const queued = this.#outbox;
     this.#outbox = [];
@@ -80,10 +94,12 @@ export class WorkerPort {
     const last = this.#outbox.at(-1);
     if (event && last?.[0] === runId && last[1]) last[1].push(event);
     else this.#outbox.push([runId, event && [event]]);
-    if (!this.#batching) {
-      this.#batching = true;
-      setTimeout(this.#flush, BATCH_MS);
-    }
+    if (!this.#armed) this.#arm();
+  }
+
+  #arm(): void {
+    this.#armed = true;
+    setTimeout(this.#timeUp, BATCH_MS);
   }
 
   /** A call or an ask ends here when its abort fires: the page is told, and its late answer, if any, is dropped. */
@@ -98,6 +114,7 @@ export class WorkerPort {
       });
       this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject, settled: unhook });
       this.#send(message);
+      if (this.#due) this.#flush();
     });
   }
 }
