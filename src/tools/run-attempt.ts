@@ -30,10 +30,13 @@ export function runAttempt(tool: Tool, args: unknown, ctx: Omit<ToolContext, 'si
   return new Promise<AttemptOutcome>((resolve) => {
     const controller = new LazyAbortController();
     let settled = false;
+    // Set once the tool has been called (see below); a tool that answers at once needs neither.
+    let cancelTimeout: (() => void) | undefined;
+    let unhookOuter: (() => void) | undefined;
     const settle = (outcome: AttemptOutcome): boolean => {
       if (settled) return false;
       settled = true;
-      cancelTimeout();
+      cancelTimeout?.();
       unhookOuter?.();
       resolve(outcome);
       return true;
@@ -42,10 +45,6 @@ export function runAttempt(tool: Tool, args: unknown, ctx: Omit<ToolContext, 'si
     const end = (outcome: AttemptOutcome, reason: unknown) => {
       if (settle(outcome)) controller.abort(reason);
     };
-    const unhookOuter = outer ? onAbort(outer, () => end({ kind: 'aborted', reason: outer.reason }, outer.reason)) : undefined;
-    const cancelTimeout = deadline(tool.timeoutMs, () => {
-      end({ kind: 'timeout' }, new DOMException(`Tool "${tool.name}" timed out after ${tool.timeoutMs} ms`, 'TimeoutError'));
-    });
 
     let output: unknown;
     let later: boolean;
@@ -59,13 +58,24 @@ export function runAttempt(tool: Tool, args: unknown, ctx: Omit<ToolContext, 'si
       settle(classifyThrow(tool.name, error));
       return;
     }
+    // The deadline and the outer abort are wired only now, once the call is out (a call to another
+    // realm is posted first), and not at all for a tool that answered at once: nothing can time out
+    // or abort meanwhile, all of it being synchronous, except the tool itself aborting the run as it
+    // is called, which is checked here.
+    if (outer?.aborted) return end({ kind: 'aborted', reason: outer.reason }, outer.reason);
+    if (!later) {
+      settle(toOutcome(tool, output));
+      return;
+    }
+    unhookOuter = outer ? onAbort(outer, () => end({ kind: 'aborted', reason: outer.reason }, outer.reason)) : undefined;
+    cancelTimeout = deadline(tool.timeoutMs, () => {
+      end({ kind: 'timeout' }, new DOMException(`Tool "${tool.name}" timed out after ${tool.timeoutMs} ms`, 'TimeoutError'));
+    });
     // Whatever the tool returns after the attempt settled is discarded unread.
-    if (later) {
-      Promise.resolve(output).then(
-        (value) => settled || settle(toOutcome(tool, value)),
-        (error: unknown) => settled || settle(classifyThrow(tool.name, error)),
-      );
-    } else settle(toOutcome(tool, output));
+    Promise.resolve(output).then(
+      (value) => settled || settle(toOutcome(tool, value)),
+      (error: unknown) => settled || settle(classifyThrow(tool.name, error)),
+    );
   });
 }
 
