@@ -23,6 +23,8 @@ export interface DispatchOptions {
   workUs: number;
   /** Reference loops timed next to ours (default: all); a profile of ours alone leaves them out. */
   references?: boolean;
+  /** Run the traced copies after the timed rounds (default true; the driver traces one page load of several). */
+  traced?: boolean;
   /** Scratch: time only this loop (a profile of it alone). */
   only?: string;
   /** Profiled: the runner stays open, as a closed worker's profile cannot be collected. */
@@ -268,6 +270,6 @@ expose<DispatchOptions, DispatchResult>({
       }
     }
     if (!options.profiled) ours.close();
-    return { rounds, trace: options.references === false ? undefined : await traced(options) };
+    return { rounds, trace: options.references === false || options.traced === false ? undefined : await traced(options) };
   },
 });
