@@ -4,6 +4,7 @@ import type { ParseError, ParsePart } from '../parser/types.js';
 import type { ToolCall, ToolResult } from '../core/types.js';
 import { keepableArgs } from '../validation/args-depth.js';
 import { newIdempotencyKey } from '../util/ids.js';
+import { inWorker, nextTask } from '../util/next-task.js';
 import type { Agent } from './agent.js';
 import type { CallIds } from './call-ids.js';
 import type { RunEvent } from './events.js';
@@ -37,6 +38,14 @@ export interface TurnContext {
 }
 
 /**
+ * In a worker, how long a reply is read without a break once a call has started early: past it,
+ * reading waits for the tasks already queued (the started call's answer from the page) before
+ * going on, so a reply of hundreds of calls that arrive at once does not hold up the results of
+ * the first ones: the rest is read while they run. On the page's thread a reply is read in one go.
+ */
+const SLICE_MS = 0.05;
+
+/**
  * Stream one reply: text deltas out as they come, tagged calls parsed as they close,
  * native calls as the engine completes them. Calls that may start early start here.
  */
@@ -46,6 +55,8 @@ export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
   // A parser whose code loads on demand is awaited before each chunk (bound once: most have no `ready`).
   const ready = agent.parser.ready?.bind(agent.parser);
   const turn: ModelTurn = { text: '', rawText: '', calls: [], errors: [], finishReason: 'stop', started: new Map() };
+  // When the current slice of reading began (0: no call has started early yet; see SLICE_MS).
+  let slice = 0;
   const take = (parts: readonly ParsePart[]) => {
     for (const part of parts) {
       if (part.type === 'text') {
@@ -72,10 +83,17 @@ export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
     turn.calls.push(call);
     emit({ type: 'tool_call', call });
     const running = ctx.startEarly(call);
-    if (running) turn.started.set(call, running);
+    if (running) {
+      turn.started.set(call, running);
+      if (slice === 0 && inWorker) slice = performance.now();
+    }
   };
 
   for await (const event of agent.engine.stream(ctx.request)) {
+    if (slice > 0 && performance.now() - slice > SLICE_MS) {
+      await nextTask();
+      slice = performance.now();
+    }
     switch (event.type) {
       case 'text': {
         turn.rawText += event.text;

@@ -34,6 +34,23 @@ describe('WorkerRunner: main-thread tools', () => {
     heading.remove();
   });
 
+  it('reads a long reply in pieces: the first calls run and their results come back while the rest is read', async () => {
+    // 2,000 calls in one reply, one at a time: reading them all takes milliseconds. Read in one go,
+    // every tool_call would come before the first tool_finished (the page's answers wait behind it).
+    const calls = 2000;
+    const reply = { toolCalls: Array.from({ length: calls }, () => ({ name: 'ping', arguments: {} })) };
+    const runner = runnerWith([reply, 'Done.'], { concurrency: 1 }).tool(pageTool('ping', () => 'pong'));
+    const events = await collect(runner.run('ping', { maxCallsPerReply: calls }));
+    const types = events.map((event) => event.type);
+    expect(types.filter((type) => type === 'tool_finished')).toHaveLength(calls);
+    expect(types.indexOf('tool_finished')).toBeLessThan(types.lastIndexOf('tool_call'));
+    // Results and their order are as ever.
+    const finished = events.flatMap((event) => (event.type === 'tool_finished' ? [event.result] : []));
+    const called = events.flatMap((event) => (event.type === 'tool_call' ? [event.call.id] : []));
+    expect(finished.map((result) => result.id)).toEqual(called);
+    expect(finished.every((result) => result.ok)).toBe(true);
+  });
+
   it('streams events across the boundary in order', async () => {
     const echo = defineTool({ name: 'echo', description: 'x', parameters: { type: 'object' }, idempotent: false, call: () => 'hi' });
     const run = runnerWith([{ text: 'Calling.', toolCalls: [{ name: 'echo', arguments: {} }] }, 'Done.'])
