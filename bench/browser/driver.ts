@@ -161,7 +161,8 @@ async function workerDispatch(browser: Browser, origin: string): Promise<Measure
   const rawValue = median(raw);
   const comlinkValue = median(comlink);
   const js = { ours: median(oneThread.ours), echo: median(oneThread.echo) };
-  const spreads = (a: number[], b: number[]) => `${options.calls} calls x ${options.rounds} rounds x ${loads} page loads, ±${pct(spread(a))}/±${pct(spread(b))}`;
+  const spreads = (a: number[], b: number[]) =>
+    `${options.calls} calls x ${options.rounds} rounds x ${loads} page loads, ±${pct(spread(a))}/±${pct(spread(b))}`;
   return [
     {
       // Information, not a target: this ratio is dominated by how fast this machine wakes a

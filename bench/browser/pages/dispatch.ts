@@ -255,7 +255,14 @@ expose<DispatchOptions, DispatchResult>({
     }
     for (let i = 0; i < options.warmup + options.rounds; i++) {
       if (options.references === false) {
-        const round = { ours: await ours(), raw: none, rawWork: none, comlink: none, comlinkChannel: none, oneThread: { ours: Number.NaN, echo: Number.NaN, comlink: Number.NaN } };
+        const round = {
+          ours: await ours(),
+          raw: none,
+          rawWork: none,
+          comlink: none,
+          comlinkChannel: none,
+          oneThread: { ours: Number.NaN, echo: Number.NaN, comlink: Number.NaN },
+        };
         if (i >= options.warmup) rounds.push(round);
         continue;
       }
@@ -263,10 +270,26 @@ expose<DispatchOptions, DispatchResult>({
       const timed: Partial<Record<'ours' | keyof typeof references, unknown>> = {};
       const order = ['ours', ...Object.keys(references)] as Array<'ours' | keyof typeof references>;
       for (const name of i % 2 ? order.reverse() : order) timed[name] = await (name === 'ours' ? ours() : references[name]());
-      const round = timed as { ours: Gaps; raw: Gaps; rawWork: Gaps; comlink: Gaps; comlinkChannel: Gaps; oneThreadOurs: number; oneThreadEcho: number; oneThreadComlink: number };
+      const round = timed as {
+        ours: Gaps;
+        raw: Gaps;
+        rawWork: Gaps;
+        comlink: Gaps;
+        comlinkChannel: Gaps;
+        oneThreadOurs: number;
+        oneThreadEcho: number;
+        oneThreadComlink: number;
+      };
       if (i >= options.warmup) {
         const { ours, raw, rawWork, comlink, comlinkChannel } = round;
-        rounds.push({ ours, raw, rawWork, comlink, comlinkChannel, oneThread: { ours: round.oneThreadOurs, echo: round.oneThreadEcho, comlink: round.oneThreadComlink } });
+        rounds.push({
+          ours,
+          raw,
+          rawWork,
+          comlink,
+          comlinkChannel,
+          oneThread: { ours: round.oneThreadOurs, echo: round.oneThreadEcho, comlink: round.oneThreadComlink },
+        });
       }
     }
     if (!options.profiled) ours.close();
