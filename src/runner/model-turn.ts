@@ -35,13 +35,16 @@ export interface TurnContext {
   callIds: CallIds;
   /** Start this call now rather than after the reply, or return undefined to wait. */
   startEarly: (call: KeyedToolCall) => Promise<ToolResult> | undefined;
+  /** Whether every slot of the run is taken: a call read now could not start before one ends. */
+  slotsFull: () => boolean;
 }
 
 /**
- * In a worker, how long a reply is read without a break once a call has started early: past it,
- * reading waits for the tasks already queued (the started call's answer from the page) before
- * going on, so a reply of hundreds of calls that arrive at once does not hold up the results of
- * the first ones: the rest is read while they run. On the page's thread a reply is read in one go.
+ * In a worker, how long a reply is read without a break once a call has started early and every
+ * slot is taken: past it, reading waits for the tasks already queued (a started call's answer from
+ * the page) before going on, so a reply of hundreds of calls that arrive at once does not hold up
+ * the results of the first ones: the rest is read while they run. While a slot is free, calls read
+ * together start together; on the page's thread a reply is read in one go.
  */
 const SLICE_MS = 0.05;
 
@@ -90,7 +93,7 @@ export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
   };
 
   for await (const event of agent.engine.stream(ctx.request)) {
-    if (slice > 0 && performance.now() - slice > SLICE_MS) {
+    if (slice > 0 && performance.now() - slice > SLICE_MS && ctx.slotsFull()) {
       await nextTask();
       slice = performance.now();
     }

@@ -261,6 +261,7 @@ async function askModel(ctx: LoopContext, scope: RunScope, allowEarly: boolean, 
       emit: ctx.emit,
       request,
       callIds: ctx.shared.callIds,
+      slotsFull: () => ctx.limiters.some((limiter) => limiter.active >= limiter.limit),
       startEarly: (call) => {
         // A call past the reply's limit never runs, so never starts early either.
         if (++calls > ctx.shared.maxCallsPerReply || !allowEarly || !mayStartEarly(call, agent.tools)) return undefined;
