@@ -15,8 +15,11 @@ let signalProperty: PropertyDescriptor;
  */
 class CallContext {
   readonly #source: SignalSource;
-  declare readonly signal: AbortSignal;
+  declare readonly callId: string;
+  declare readonly attempt: number;
+  declare readonly idempotencyKey: string;
   declare run?: RunScope;
+  declare readonly signal: AbortSignal;
 
   static {
     signalProperty = {
@@ -28,15 +31,12 @@ class CallContext {
     };
   }
 
-  constructor(
-    readonly callId: string,
-    readonly attempt: number,
-    readonly idempotencyKey: string,
-    run: RunScope | undefined,
-    hasRun: boolean,
-    source: SignalSource,
-  ) {
-    if (hasRun) this.run = run;
+  constructor(ctx: Omit<ToolContext, 'signal'>, source: SignalSource) {
+    // Field by field, in the order a copy of the context shows them; `run` only where `ctx` has it.
+    this.callId = ctx.callId;
+    this.attempt = ctx.attempt;
+    this.idempotencyKey = ctx.idempotencyKey;
+    if (ctx.run !== undefined || 'run' in ctx) this.run = ctx.run;
     this.#source = source;
     Object.defineProperty(this, 'signal', signalProperty);
   }
@@ -44,6 +44,5 @@ class CallContext {
 
 /** A tool's context: `ctx`'s fields, and a `signal` taken from `source` when the tool reads it. */
 export function toolContext(ctx: Omit<ToolContext, 'signal'>, source: SignalSource): ToolContext {
-  const { run } = ctx;
-  return new CallContext(ctx.callId, ctx.attempt, ctx.idempotencyKey, run, run !== undefined || 'run' in ctx, source) as ToolContext;
+  return new CallContext(ctx, source) as ToolContext;
 }

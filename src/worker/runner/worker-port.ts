@@ -38,14 +38,14 @@ export class WorkerPort {
       this.#arm();
     } else this.#flush();
   };
-  readonly #flush = () => {
+  #flush(): void {
     this.#due = false;
     if (this.#outbox.length === 0) return;
     const queued = this.#outbox;
     this.#outbox = [];
     this.#outboxText = 0;
     this.#send([EVENTS, queued.map(([runId, events]) => [runId, events && packEvents(events, [])])]);
-  };
+  }
 
   readonly #send: (message: WorkerToPage) => void;
 
