@@ -137,7 +137,7 @@ async function workerDispatch(browser: Browser, origin: string): Promise<Measure
   // Several page loads, each with workers of its own, their rounds pooled: how a launch's threads
   // land on the machine's cores stays the same through a page's rounds and differs from one page to
   // the next, and moved one page's ratios by ±10% against another's. The last one is traced.
-  const loads = profileDir !== undefined || options.only ? 1 : Number(process.env.BENCH_DISPATCH_LOADS ?? 3);
+  const loads = profileDir !== undefined || options.only ? 1 : Number(process.env.BENCH_DISPATCH_LOADS ?? 6);
   const rounds: DispatchRound[] = [];
   /** Each page load's own ours / Comlink ratio, for the note. */
   const perLoad: number[] = [];
@@ -174,7 +174,7 @@ async function workerDispatch(browser: Browser, origin: string): Promise<Measure
       baselineValue: rawValue,
       ratio: value / rawValue,
       target: null,
-      note: `${spreads(ours, raw)}; raw with ${options.workUs} µs of work per call in the worker: ${rawWork.toFixed(1)} µs (${(rawWork / rawValue).toFixed(2)}x raw); plain Comlink call ${comlinkValue.toFixed(1)} µs (${(comlinkValue / rawValue).toFixed(2)}x raw), over a MessageChannel port ${comlinkChannel.toFixed(1)} µs; median gap ours ${median(side((r) => r.ours.median)).toFixed(1)} µs, Comlink ${median(side((r) => r.comlink.median)).toFixed(1)} µs; first gap ours ${median(side((r) => r.ours.first)).toFixed(0)} µs, Comlink ${median(side((r) => r.comlink.first)).toFixed(0)} µs; later gaps p90/p99 ours ${median(side((r) => r.ours.p90)).toFixed(0)}/${median(side((r) => r.ours.p99)).toFixed(0)} µs, Comlink ${median(side((r) => r.comlink.p90)).toFixed(0)}/${median(side((r) => r.comlink.p99)).toFixed(0)} µs, their mean less the median ours ${median(side((r) => r.ours.tail)).toFixed(1)} µs, Comlink ${median(side((r) => r.comlink.tail)).toFixed(1)} µs${trace ? `; traced, µs per call: ${describeTrace('ours', trace.ours)}; ${describeTrace('raw', trace.raw)}; ${describeTrace(`raw + ${options.workUs} µs work`, trace.rawWork)}` : ''}`,
+      note: `${spreads(ours, raw)}; raw with ${options.workUs} µs of work per call in the worker: ${rawWork.toFixed(1)} µs (${(rawWork / rawValue).toFixed(2)}x raw); plain Comlink call ${comlinkValue.toFixed(1)} µs (${(comlinkValue / rawValue).toFixed(2)}x raw), over a MessageChannel port ${comlinkChannel.toFixed(1)} µs; median gap ours ${median(side((r) => r.ours.median)).toFixed(1)} µs, Comlink ${median(side((r) => r.comlink.median)).toFixed(1)} µs; first gap ours ${median(side((r) => r.ours.first)).toFixed(0)} µs, Comlink ${median(side((r) => r.comlink.first)).toFixed(0)} µs; later gaps p90/p99 ours ${median(side((r) => r.ours.p90)).toFixed(0)}/${median(side((r) => r.ours.p99)).toFixed(0)} µs, Comlink ${median(side((r) => r.comlink.p90)).toFixed(0)}/${median(side((r) => r.comlink.p99)).toFixed(0)} µs, their mean less the median ours ${median(side((r) => r.ours.tail)).toFixed(1)} µs, Comlink ${median(side((r) => r.comlink.tail)).toFixed(1)} µs${trace ? `; traced, µs per call: ${describeTrace('ours', trace.ours)}; ${describeTrace('Comlink', trace.comlink)}; ${describeTrace('raw', trace.raw)}; ${describeTrace(`raw + ${options.workUs} µs work`, trace.rawWork)}` : ''}`,
     },
     {
       name: 'worker-dispatch-js',

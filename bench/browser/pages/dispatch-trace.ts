@@ -80,6 +80,34 @@ export function breakDown(page: TraceRecord[], worker: TraceRecord[], request: s
   };
 }
 
+/** The mean of several runs' breakdowns, field by field (message counts by kind included). */
+export function meanTrace(traces: readonly LoopTrace[]): LoopTrace {
+  const mean = (pick: (t: LoopTrace) => number) => traces.reduce((sum, t) => sum + pick(t), 0) / traces.length;
+  const meanCounts = (pick: (t: LoopTrace) => Record<string, number>) => {
+    const kinds = new Set(traces.flatMap((t) => Object.keys(pick(t))));
+    return Object.fromEntries([...kinds].map((kind) => [kind, Number(mean((t) => pick(t)[kind] ?? 0).toFixed(3))]));
+  };
+  return {
+    calls: mean((t) => t.calls),
+    roundTrip: mean((t) => t.roundTrip),
+    pageLeg: mean((t) => t.pageLeg),
+    pageAnswer: mean((t) => t.pageAnswer),
+    pageTail: mean((t) => t.pageTail),
+    workerLeg: mean((t) => t.workerLeg),
+    workerNext: mean((t) => t.workerNext),
+    workerTail: mean((t) => t.workerTail),
+    answeredWhileWorkerBusy: mean((t) => t.answeredWhileWorkerBusy),
+    workerLegBusy: mean((t) => t.workerLegBusy),
+    perCall: {
+      workerToPage: meanCounts((t) => t.perCall.workerToPage),
+      pageToWorker: meanCounts((t) => t.perCall.pageToWorker),
+      workerTimers: mean((t) => t.perCall.workerTimers),
+      pageOtherTasks: mean((t) => t.perCall.pageOtherTasks),
+    },
+    pageOtherTaskUs: mean((t) => t.pageOtherTaskUs),
+  };
+}
+
 /** One line for the table's notes. */
 export function describeTrace(name: string, t: LoopTrace): string {
   const f = (x: number) => x.toFixed(1);

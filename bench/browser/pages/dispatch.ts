@@ -11,9 +11,9 @@ import { toDescriptor } from '../../../src/worker/wire/descriptor.js';
 import { PagePort } from '../../../src/worker/page/page-port.js';
 import { createRunnerHost } from '../../../src/worker/runner/runner-host.js';
 import type { ToolInvoker } from '../../../src/worker/wire/protocol.js';
-import { breakDown, type LoopTrace } from './dispatch-trace.js';
+import { breakDown, meanTrace, type LoopTrace } from './dispatch-trace.js';
 import { expose, meanGap, medianGap } from './expose.js';
-import { traceTarget, type Tracer } from './session-trace.js';
+import { traceTarget } from './session-trace.js';
 
 export interface DispatchOptions {
   calls: number;
@@ -25,6 +25,8 @@ export interface DispatchOptions {
   references?: boolean;
   /** Run the traced copies after the timed rounds (default true; the driver traces one page load of several). */
   traced?: boolean;
+  /** Traced runs of each loop, their breakdowns averaged (default 4). */
+  tracedRuns?: number;
   /** Scratch: time only this loop (a profile of it alone). */
   only?: string;
   /** Profiled: the runner stays open, as a closed worker's profile cannot be collected. */
@@ -62,6 +64,8 @@ export interface DispatchRound {
 
 export interface DispatchTrace {
   ours: LoopTrace;
+  /** The plain Comlink call on the worker's own channel: its requests are `APPLY` messages, its answers `RAW`. */
+  comlink: LoopTrace;
   raw: LoopTrace;
   rawWork: LoopTrace;
 }
@@ -121,11 +125,11 @@ function rawLoop(options: DispatchOptions, workUs = 0, worker = new Worker(new U
 }
 
 /** A plain Comlink call over the worker's own channel (the page exposes `ping` on the Worker object). */
-function comlinkDirectLoop(options: DispatchOptions) {
-  const worker = new Worker(new URL('./comlink-direct.worker.ts', import.meta.url), { type: 'module' });
+function comlinkDirectLoop(options: DispatchOptions, worker = new Worker(new URL('./comlink-direct.worker.ts', import.meta.url), { type: 'module' })) {
   let stamps: number[] = [];
   let finished = () => {};
-  Comlink.expose({ ping: () => (stamps.push(performance.now()), 'pong'), finish: () => finished() }, worker);
+  // `finish` resolves on a task of its own, once its answer is posted: a traced run then ends with every message of its own logged.
+  Comlink.expose({ ping: () => (stamps.push(performance.now()), 'pong'), finish: () => void setTimeout(finished) }, worker);
   return () =>
     new Promise<Gaps>((resolve) => {
       stamps = [];
@@ -203,35 +207,60 @@ function comlinkOneThread(options: DispatchOptions) {
   };
 }
 
-/** One traced run each of ours and of the raw loop with and without work, after a warm-up run (dispatch-trace.ts). */
-async function traced(options: DispatchOptions): Promise<DispatchTrace> {
-  let tracer!: Tracer;
-  const runner = oursRunner({ ...options, warmup: 0, rounds: 2 }, () => {
-    const worker = new Worker(new URL('./traced-runner.worker.ts', import.meta.url), { type: 'module' });
-    tracer = traceTarget(worker);
-    return worker;
-  });
-  tracer.last();
-  const loop = async (run: () => Promise<unknown>, request: string, answer: string) => {
-    await run();
-    tracer.log.length = 0;
-    await tracer.collect();
-    await run();
-    const page = tracer.log.splice(0);
-    return breakDown(page, await tracer.collect(), request, answer);
-  };
-  const ours = await loop(runner, 'call', 'done');
-  runner.close();
-  const rawOf = async (workUs: number) => {
-    const worker = new Worker(new URL('./traced-echo.worker.ts', import.meta.url), { type: 'module' });
-    tracer = traceTarget(worker);
-    const raw = rawLoop(options, workUs, worker);
+/**
+ * Traced runs of ours, of the plain Comlink call and of the raw loop with and without work
+ * (dispatch-trace.ts), after a warm-up run of each: `runs` of each in turn, their breakdowns
+ * averaged (one run alone moves by tens of µs a leg with the machine's load).
+ */
+async function traced(options: DispatchOptions, runs: number): Promise<DispatchTrace> {
+  // Each worker made where its URL is written out: only `new Worker(new URL(...))` gets its script bundled.
+  const contender = (make: (worker: Worker) => () => Promise<unknown>, worker: Worker, request: string, answer: string) => {
+    const tracer = traceTarget(worker);
+    const run = make(worker);
     tracer.last();
-    const trace = await loop(raw, 'call', 'reply');
-    worker.terminate();
-    return trace;
+    const once = async () => {
+      tracer.log.length = 0;
+      await tracer.collect();
+      await run();
+      const page = tracer.log.splice(0);
+      return breakDown(page, await tracer.collect(), request, answer);
+    };
+    return { warm: run, once, worker };
   };
-  return { ours, raw: await rawOf(0), rawWork: await rawOf(options.workUs) };
+  let runner: ReturnType<typeof oursRunner> | undefined;
+  const contenders = {
+    ours: contender(
+      (worker) => (runner = oursRunner({ ...options, warmup: 0, rounds: runs + 1 }, () => worker)),
+      new Worker(new URL('./traced-runner.worker.ts', import.meta.url), { type: 'module' }),
+      'call',
+      'done',
+    ),
+    comlink: contender(
+      (worker) => comlinkDirectLoop(options, worker),
+      new Worker(new URL('./traced-comlink-direct.worker.ts', import.meta.url), { type: 'module' }),
+      'APPLY',
+      'RAW',
+    ),
+    raw: contender(
+      (worker) => rawLoop(options, 0, worker),
+      new Worker(new URL('./traced-echo.worker.ts', import.meta.url), { type: 'module' }),
+      'call',
+      'reply',
+    ),
+    rawWork: contender(
+      (worker) => rawLoop(options, options.workUs, worker),
+      new Worker(new URL('./traced-echo.worker.ts', import.meta.url), { type: 'module' }),
+      'call',
+      'reply',
+    ),
+  };
+  const names = Object.keys(contenders) as Array<keyof typeof contenders>;
+  const traces: Record<keyof typeof contenders, LoopTrace[]> = { ours: [], comlink: [], raw: [], rawWork: [] };
+  for (const name of names) await contenders[name].warm();
+  for (let i = 0; i < runs; i++) for (const name of i % 2 ? [...names].reverse() : names) traces[name].push(await contenders[name].once());
+  runner?.close();
+  for (const name of names) if (name !== 'ours') contenders[name].worker.terminate();
+  return { ours: meanTrace(traces.ours), comlink: meanTrace(traces.comlink), raw: meanTrace(traces.raw), rawWork: meanTrace(traces.rawWork) };
 }
 
 expose<DispatchOptions, DispatchResult>({
@@ -293,6 +322,6 @@ expose<DispatchOptions, DispatchResult>({
       }
     }
     if (!options.profiled) ours.close();
-    return { rounds, trace: options.references === false || options.traced === false ? undefined : await traced(options) };
+    return { rounds, trace: options.references === false || options.traced === false ? undefined : await traced(options, options.tracedRuns ?? 4) };
   },
 });
