@@ -1,9 +1,32 @@
 import { onAbort } from '../util/abort-source.js';
+import { callReporting } from '../util/call-reporting.js';
 
-/** A FIFO counting semaphore: at most `limit` holders at once. */
+/** One waiter for a slot: `grant` with the slot's release, or `refuse` with why it never got one. */
+interface Waiter {
+  grant: (release: () => void) => void;
+  refuse: (reason: unknown) => void;
+  unhook: (() => void) | undefined;
+  /** Granted or refused already: left in the queue until the head passes it. */
+  done: boolean;
+}
+
+const noop = () => {};
+
+/** The queue is compacted once this many waiters before its head are done with. */
+const COMPACT_AT = 1024;
+
+/**
+ * A FIFO counting semaphore: at most `limit` holders at once. A freed slot goes to the
+ * first waiter synchronously, from the release that frees it: the next call starts in the
+ * same turn as the last one ends, without a promise between them.
+ */
 export class Limiter {
   #active = 0;
-  readonly #waiting: Array<() => void> = [];
+  readonly #waiting: Waiter[] = [];
+  /** The first waiter not yet served. */
+  #head = 0;
+  /** Slots are being handed out (see `#serve`): a release meanwhile only frees its slot. */
+  #serving = false;
 
   constructor(readonly limit: number) {
     checkLimit(limit);
@@ -16,26 +39,37 @@ export class Limiter {
 
   /** Wait for a slot; resolves with its release function, or rejects with the signal's reason. */
   acquire(signal?: AbortSignal): Promise<() => void> {
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    if (this.#active < this.limit) {
+    return new Promise((resolve, reject) => this.whenFree(signal, resolve, reject));
+  }
+
+  /**
+   * Call `grant` with a slot's release once one is free, in turn with every other waiter:
+   * at once if one is free now, else from the release that frees it. If `signal` aborts
+   * first, `refuse` is called with its reason instead. Neither may throw (a throw is reported).
+   */
+  whenFree(signal: AbortSignal | undefined, grant: (release: () => void) => void, refuse: (reason: unknown) => void): void {
+    if (signal?.aborted) return refuse(signal.reason);
+    if (this.#active < this.limit && this.#head === this.#waiting.length) {
       this.#active++;
-      return Promise.resolve(this.#releaser());
+      return grant(this.#releaser());
     }
-    return new Promise((resolve, reject) => {
-      const grant = () => {
-        unhook?.();
-        this.#active++;
-        resolve(this.#releaser());
-      };
-      this.#waiting.push(grant);
-      const unhook =
-        signal &&
-        onAbort(signal, () => {
-          const at = this.#waiting.indexOf(grant);
-          if (at >= 0) this.#waiting.splice(at, 1);
-          reject(signal.reason);
-        });
-    });
+    const waiter: Waiter = { grant, refuse, unhook: undefined, done: false };
+    this.#waiting.push(waiter);
+    if (signal)
+      waiter.unhook = onAbort(signal, () => {
+        if (waiter.done) return;
+        waiter.done = true;
+        // What it holds (a call's arguments, say) is let go now, though its place waits for the head.
+        waiter.grant = waiter.refuse = noop;
+        this.#skipDone();
+        callReporting(() => refuse(signal.reason));
+      });
+  }
+
+  /** Move the head past waiters that are done with (refused), and compact. */
+  #skipDone(): void {
+    while (this.#head < this.#waiting.length && this.#waiting[this.#head]!.done) this.#head++;
+    this.#compact();
   }
 
   #releaser(): () => void {
@@ -44,8 +78,39 @@ export class Limiter {
       if (released) return;
       released = true;
       this.#active--;
-      this.#waiting.shift()?.();
+      this.#serve();
     };
+  }
+
+  /** Hand free slots to waiters, first come first served: a loop, so a grant that releases at once nests no deeper. */
+  #serve(): void {
+    if (this.#serving) return;
+    this.#serving = true;
+    try {
+      while (this.#active < this.limit && this.#head < this.#waiting.length) {
+        const waiter = this.#waiting[this.#head++]!;
+        if (waiter.done) continue;
+        waiter.done = true;
+        waiter.unhook?.();
+        this.#active++;
+        const release = this.#releaser();
+        callReporting(() => waiter.grant(release));
+      }
+    } finally {
+      this.#serving = false;
+      this.#compact();
+    }
+  }
+
+  /** Drop the waiters before the head once there are many of them (and all, once the queue is empty). */
+  #compact(): void {
+    if (this.#head === this.#waiting.length) {
+      this.#waiting.length = 0;
+      this.#head = 0;
+    } else if (this.#head >= COMPACT_AT) {
+      this.#waiting.splice(0, this.#head);
+      this.#head = 0;
+    }
   }
 }
 

@@ -35,6 +35,12 @@ export async function executeEntry(
   call: ToolCall,
   decoded: DecodedArgs | undefined,
   options: ExecuteOptions = {},
+  /**
+   * Told the result as the attempt that ends the call settles, before the returned promise
+   * settles (the runner frees the call's slot then: the next call starts a few promise
+   * steps sooner). Not told of a call that ends before an attempt. It must not throw.
+   */
+  onResult?: (result: ToolResult) => void,
 ): Promise<ToolResult> {
   const started = performance.now();
   const { id, name } = call;
@@ -61,12 +67,24 @@ export async function executeEntry(
     options.onAttempt?.(attempt);
     // Two literals rather than a spread of one: a spread into a literal is V8's slow path.
     const ctx = options.scope ? { callId: id, attempt, idempotencyKey, run: options.scope } : { callId: id, attempt, idempotencyKey };
-    const outcome = await runAttempt(tool, args.value, ctx, signal);
-    const retry = outcome.kind === 'timeout' && tool.idempotent && attempt <= tool.maxRetries;
-    if (!retry) return resultOf(call, started, attempt, outcome, tool);
+    let ended: ToolResult | undefined;
+    const onEnd =
+      onResult &&
+      ((outcome: AttemptOutcome) => {
+        if (retries(tool, outcome, attempt)) return;
+        ended = resultOf(call, started, attempt, outcome, tool);
+        onResult(ended);
+      });
+    const outcome = await runAttempt(tool, args.value, ctx, signal, onEnd);
+    if (!retries(tool, outcome, attempt)) return ended ?? resultOf(call, started, attempt, outcome, tool);
     options.onRetry?.({ attempt, nextAttempt: attempt + 1, delayMs: tool.retryDelayMs });
     if (!(await delay(tool.retryDelayMs, signal))) return resultOf(call, started, attempt, { kind: 'aborted', reason: signal?.reason }, tool);
   }
+}
+
+/** Whether a call is tried again after this attempt: only an idempotent tool's, only after a timeout, only so many times. */
+function retries(tool: Tool, outcome: AttemptOutcome, attempt: number): boolean {
+  return outcome.kind === 'timeout' && tool.idempotent && attempt <= tool.maxRetries;
 }
 
 /** The ToolResult of the attempt that ended the call: no closure for it per call. */

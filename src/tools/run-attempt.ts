@@ -24,7 +24,14 @@ export type AttemptOutcome =
  * timeout (reason: a `TimeoutError` DOMException) or when `outer` aborts; either way
  * the attempt settles at once and whatever the tool returns later is discarded.
  */
-export function runAttempt(tool: Tool, args: unknown, ctx: Omit<ToolContext, 'signal'>, outer: AbortSignal | undefined): Promise<AttemptOutcome> {
+export function runAttempt(
+  tool: Tool,
+  args: unknown,
+  ctx: Omit<ToolContext, 'signal'>,
+  outer: AbortSignal | undefined,
+  /** Told the outcome as the attempt settles, a microtask before the promise is: it must not throw. */
+  onEnd?: (outcome: AttemptOutcome) => void,
+): Promise<AttemptOutcome> {
   // One promise settled by whichever comes first (the tool, its deadline, the outer abort):
   // no race of promises, no async wrapper, for the few microseconds each would cost a call.
   return new Promise<AttemptOutcome>((resolve) => {
@@ -38,6 +45,7 @@ export function runAttempt(tool: Tool, args: unknown, ctx: Omit<ToolContext, 'si
       settled = true;
       cancelTimeout?.();
       unhookOuter?.();
+      onEnd?.(outcome);
       resolve(outcome);
       return true;
     };

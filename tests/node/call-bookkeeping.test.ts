@@ -124,7 +124,7 @@ describe('onAbort', () => {
 describe('dispatchCall', () => {
   async function dispatching() {
     const agent = (await Agent.make(scriptedEngine([]))).tool(
-      defineTool({ name: 'plain', description: 'x', parameters: { type: 'object' }, idempotent: false, call: () => 'done' }),
+      defineTool({ name: 'plain', description: 'x', parameters: { type: 'object' }, idempotent: false, call: async () => 'done' }),
     );
     const limiter = new Limiter(1);
     const ctx: DispatchContext = { tools: agent.tools, limiters: [limiter], approvals: new Approvals(), emit: () => {}, signal: new AbortController().signal };

@@ -1,0 +1,235 @@
+// The concurrency limiter under the runner's calls: a freed slot goes to the first waiter from
+// the release that frees it (no promise between one call's end and the next one's start), in
+// turn, past waiters whose run was aborted, and without nesting however many waiters take and
+// free their slot at once.
+import { describe, expect, it } from 'vitest';
+import { Limiter } from '../../src/runner/limiter.js';
+import { Approvals } from '../../src/runner/approvals.js';
+import { dispatchCall, type DispatchContext } from '../../src/runner/dispatch.js';
+import { Agent, defineTool, scriptedEngine } from '../../src/index.js';
+
+describe('Limiter', () => {
+  it('hands a freed slot to the first waiter from the release itself', () => {
+    const limiter = new Limiter(1);
+    const order: string[] = [];
+    let releaseA!: () => void;
+    limiter.whenFree(
+      undefined,
+      (release) => (releaseA = release),
+      () => order.push('A refused'),
+    );
+    limiter.whenFree(
+      undefined,
+      () => order.push('B'),
+      () => order.push('B refused'),
+    );
+    limiter.whenFree(
+      undefined,
+      () => order.push('C'),
+      () => order.push('C refused'),
+    );
+    expect(order).toEqual([]);
+    releaseA();
+    order.push('after release');
+    // B holds the slot now (C waits on it): granted before the release returned, not in a later microtask.
+    expect(order).toEqual(['B', 'after release']);
+    expect(limiter.active).toBe(1);
+  });
+
+  it('skips a waiter whose signal aborted: refused with its reason, never granted, and the next one is served', async () => {
+    const limiter = new Limiter(1);
+    const release = await limiter.acquire();
+    const controller = new AbortController();
+    const waiting = limiter.acquire(controller.signal);
+    let granted = 0;
+    limiter.whenFree(
+      undefined,
+      () => granted++,
+      () => {},
+    );
+    controller.abort(new Error('stop'));
+    await expect(waiting).rejects.toThrow('stop');
+    release();
+    expect(granted).toBe(1);
+    expect(limiter.active).toBe(1);
+  });
+
+  it('grants at once again once the slot is freed after 20,000 waiters were refused (none left behind to wait on)', async () => {
+    const limiter = new Limiter(1);
+    const release = await limiter.acquire();
+    const controller = new AbortController();
+    let refused = 0;
+    for (let i = 0; i < 20_000; i++)
+      limiter.whenFree(
+        controller.signal,
+        () => {},
+        () => refused++,
+      );
+    controller.abort();
+    expect(refused).toBe(20_000);
+    release();
+    expect(limiter.active).toBe(0);
+    let granted = false;
+    limiter.whenFree(
+      undefined,
+      () => (granted = true),
+      () => {},
+    );
+    expect(granted).toBe(true);
+  });
+
+  it('refuses at once for a signal aborted already, holding nothing', () => {
+    const limiter = new Limiter(2);
+    const controller = new AbortController();
+    controller.abort('gone');
+    const seen: unknown[] = [];
+    limiter.whenFree(
+      controller.signal,
+      () => seen.push('granted'),
+      (reason) => seen.push(reason),
+    );
+    expect(seen).toEqual(['gone']);
+    expect(limiter.active).toBe(0);
+  });
+
+  it('serves 100,000 waiters that each free their slot at once, in order, without nesting a call per waiter', () => {
+    const limiter = new Limiter(1);
+    let releaseFirst!: () => void;
+    limiter.whenFree(
+      undefined,
+      (release) => (releaseFirst = release),
+      () => {},
+    );
+    const served: number[] = [];
+    for (let i = 0; i < 100_000; i++)
+      limiter.whenFree(
+        undefined,
+        (release) => {
+          served.push(i);
+          release();
+        },
+        () => {},
+      );
+    releaseFirst();
+    expect(served.length).toBe(100_000);
+    expect(served.every((n, i) => n === i)).toBe(true);
+    expect(limiter.active).toBe(0);
+  });
+
+  it('keeps first come, first served when a slot frees while another waiter is being granted', () => {
+    const limiter = new Limiter(2);
+    const order: string[] = [];
+    const releases: Array<() => void> = [];
+    limiter.whenFree(
+      undefined,
+      (r) => releases.push(r),
+      () => {},
+    );
+    limiter.whenFree(
+      undefined,
+      (r) => releases.push(r),
+      () => {},
+    );
+    // B, granted first, frees the other held slot as it starts; C, then D get the two.
+    limiter.whenFree(
+      undefined,
+      () => (order.push('B'), releases[1]!()),
+      () => {},
+    );
+    limiter.whenFree(
+      undefined,
+      () => order.push('C'),
+      () => {},
+    );
+    limiter.whenFree(
+      undefined,
+      () => order.push('D'),
+      () => {},
+    );
+    releases[0]!();
+    expect(order).toEqual(['B', 'C']);
+    expect(limiter.active).toBe(2);
+  });
+});
+
+describe('dispatchCall at concurrency 1', () => {
+  it('starts the next queued call as the previous one ends: from its attempt settling, in the same microtask', async () => {
+    const agent = await Agent.make(scriptedEngine([]));
+    const log: string[] = [];
+    let finish!: (value: string) => void;
+    agent.tool(
+      defineTool({
+        name: 'slow',
+        description: 'x',
+        parameters: { type: 'object' },
+        idempotent: true,
+        call: () => new Promise<string>((resolve) => (finish = resolve)),
+      }),
+    );
+    agent.tool(
+      defineTool({
+        name: 'next',
+        description: 'x',
+        parameters: { type: 'object' },
+        idempotent: true,
+        call: () => {
+          log.push('next called');
+          return 'ok';
+        },
+      }),
+    );
+    const ctx: DispatchContext = {
+      tools: agent.tools,
+      limiters: [new Limiter(1)],
+      approvals: new Approvals(),
+      emit: (event) => {
+        if (event.type === 'tool_finished') {
+          log.push(`${event.result.name} finished`);
+          // Queued behind the event: a start that waited for a promise after the release would come after it.
+          queueMicrotask(() => log.push('a microtask later'));
+        }
+      },
+      signal: new AbortController().signal,
+    };
+    const first = dispatchCall({ id: 'c1', name: 'slow', arguments: {}, idempotencyKey: 'k1' }, ctx);
+    const second = dispatchCall({ id: 'c2', name: 'next', arguments: {}, idempotencyKey: 'k2' }, ctx);
+    await Promise.resolve();
+    finish('done');
+    // The first call is reported, and its slot freed, as its attempt settles: in the first microtask
+    // after the tool's answer, not once the promises of the attempt and of the call have settled too.
+    queueMicrotask(() => log.push('one microtask after the answer'));
+    await Promise.all([first, second]);
+    expect(log.indexOf('next called')).toBeLessThan(log.indexOf('one microtask after the answer'));
+    expect(log[0]).toBe('slow finished');
+    expect(log.indexOf('next called')).toBeGreaterThan(0);
+    expect(log.indexOf('next called')).toBeLessThan(log.indexOf('a microtask later'));
+  });
+});
+
+describe('dispatchCall, many queued calls of a tool that answers at once', () => {
+  it('runs 20,000 of them behind one slot, in order, without a stack frame per call', async () => {
+    const agent = await Agent.make(scriptedEngine([]));
+    const ran: number[] = [];
+    let finish!: (value: string) => void;
+    agent.tool(
+      defineTool({ name: 'gate', description: 'x', parameters: { type: 'object' }, idempotent: true, call: () => new Promise<string>((r) => (finish = r)) }),
+    );
+    agent.tool(
+      defineTool({
+        name: 'now',
+        description: 'x',
+        parameters: { type: 'object', properties: { n: { type: 'integer' } } },
+        idempotent: true,
+        call: ({ n }: { n?: number }) => (ran.push(n!), n!),
+      }),
+    );
+    const ctx: DispatchContext = { tools: agent.tools, limiters: [new Limiter(1)], approvals: new Approvals(), emit: () => {}, signal: new AbortController().signal };
+    const gate = dispatchCall({ id: 'g', name: 'gate', arguments: {}, idempotencyKey: 'g' }, ctx);
+    const queued = Array.from({ length: 20_000 }, (_, n) => dispatchCall({ id: `c${n}`, name: 'now', arguments: { n }, idempotencyKey: `k${n}` }, ctx));
+    finish('open');
+    const results = await Promise.all([gate, ...queued]);
+    expect(results.every((r) => r.ok)).toBe(true);
+    expect(ran.length).toBe(20_000);
+    expect(ran.every((n, i) => n === i)).toBe(true);
+  });
+});
