@@ -223,7 +223,13 @@ describe('dispatchCall, many queued calls of a tool that answers at once', () =>
         call: ({ n }: { n?: number }) => (ran.push(n!), n!),
       }),
     );
-    const ctx: DispatchContext = { tools: agent.tools, limiters: [new Limiter(1)], approvals: new Approvals(), emit: () => {}, signal: new AbortController().signal };
+    const ctx: DispatchContext = {
+      tools: agent.tools,
+      limiters: [new Limiter(1)],
+      approvals: new Approvals(),
+      emit: () => {},
+      signal: new AbortController().signal,
+    };
     const gate = dispatchCall({ id: 'g', name: 'gate', arguments: {}, idempotencyKey: 'g' }, ctx);
     const queued = Array.from({ length: 20_000 }, (_, n) => dispatchCall({ id: `c${n}`, name: 'now', arguments: { n }, idempotencyKey: `k${n}` }, ctx));
     finish('open');
