@@ -2,11 +2,11 @@
 // the release that frees it (no promise between one call's end and the next one's start), in
 // turn, past waiters whose run was aborted, and without nesting however many waiters take and
 // free their slot at once.
-import { describe, expect, it } from 'vitest';
-import { Limiter } from '../../src/runner/limiter.js';
+import { describe, expect, it, vi } from 'vitest';
+import { ConcurrencyBudget, Limiter } from '../../src/runner/limiter.js';
 import { Approvals } from '../../src/runner/approvals.js';
 import { dispatchCall, type DispatchContext } from '../../src/runner/dispatch.js';
-import { Agent, defineTool, scriptedEngine } from '../../src/index.js';
+import { Agent, ChatRunner, defineTool, scriptedEngine } from '../../src/index.js';
 
 describe('Limiter', () => {
   it('hands a freed slot to the first waiter from the release itself', () => {
@@ -237,5 +237,60 @@ describe('dispatchCall, many queued calls of a tool that answers at once', () =>
     expect(results.every((r) => r.ok)).toBe(true);
     expect(ran.length).toBe(20_000);
     expect(ran.every((n, i) => n === i)).toBe(true);
+  });
+});
+
+describe('runs sharing a ConcurrencyBudget, one of them aborted while its calls wait', () => {
+  it("ends the aborted run's waiting calls unstarted and lets the other runs' calls have the slot", async () => {
+    const budget = new ConcurrencyBudget(1);
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const called: string[] = [];
+    const make = async (tag: string, hold: boolean) =>
+      (
+        await Agent.make(
+          scriptedEngine([
+            {
+              toolCalls: [
+                { name: 'work', arguments: {} },
+                { name: 'work', arguments: {} },
+              ],
+            },
+            'done',
+          ]),
+        )
+      ).tool(
+        defineTool({
+          name: 'work',
+          description: 'x',
+          parameters: { type: 'object' },
+          idempotent: true,
+          call: async () => {
+            called.push(tag);
+            if (hold) await gate;
+            return tag;
+          },
+        }),
+      );
+    const runner = new ChatRunner({ concurrency: 2, budget });
+    const holder = runner.run(await make('holder', true), 'go');
+    const waiter = runner.run(await make('waiter', false), 'go');
+    const waiterEnds: string[] = [];
+    const reading = (async () => {
+      for await (const event of waiter.events)
+        if (event.type === 'tool_finished') waiterEnds.push(event.result.ok ? 'ok' : `${event.result.error.code}: ${event.result.error.message}`);
+    })();
+    await vi.waitFor(() => expect(called).toEqual(['holder']));
+    waiter.abort(new Error('not needed'));
+    await expect(waiter.result).rejects.toThrow();
+    await reading;
+    // Both of the aborted run's calls waited for the budget: neither ran.
+    expect(waiterEnds).toEqual(['aborted: Tool "work" was aborted before it started', 'aborted: Tool "work" was aborted before it started']);
+    openGate();
+    expect((await holder.result).toolResults.map((r) => r.ok)).toEqual([true, true]);
+    // The budget is free again: a third run's calls start at once.
+    const third = await runner.run(await make('third', false), 'go').result;
+    expect(third.toolResults.map((r) => (r.ok ? r.output : r.error.code))).toEqual(['third', 'third']);
+    expect(called.filter((tag) => tag === 'waiter')).toEqual([]);
   });
 });
