@@ -45,7 +45,8 @@ export class Limiter {
   /**
    * Call `grant` with a slot's release once one is free, in turn with every other waiter:
    * at once if one is free now, else from the release that frees it. If `signal` aborts
-   * first, `refuse` is called with its reason instead. Neither may throw (a throw is reported).
+   * first, `refuse` is called with its reason instead. Neither may throw: a throw from a grant
+   * made at once reaches the caller, one made later (or a refusal) is reported as uncaught.
    */
   whenFree(signal: AbortSignal | undefined, grant: (release: () => void) => void, refuse: (reason: unknown) => void): void {
     if (signal?.aborted) return refuse(signal.reason);
