@@ -29,7 +29,7 @@ export function runAttempt(
   args: unknown,
   ctx: Omit<ToolContext, 'signal'>,
   outer: AbortSignal | undefined,
-  /** Told the outcome as the attempt settles, a microtask before the promise is: it must not throw. */
+  /** Told the outcome as the attempt settles, before anyone awaiting its promise is: it must not throw. */
   onEnd?: (outcome: AttemptOutcome) => void,
 ): Promise<AttemptOutcome> {
   // One promise settled by whichever comes first (the tool, its deadline, the outer abort):
@@ -45,8 +45,9 @@ export function runAttempt(
       settled = true;
       cancelTimeout?.();
       unhookOuter?.();
-      onEnd?.(outcome);
+      // Resolved first: whatever `onEnd` does, the attempt's promise settles.
       resolve(outcome);
+      onEnd?.(outcome);
       return true;
     };
     // Settle first, then abort: the tool's reaction to its signal must not win the race.
