@@ -9,7 +9,7 @@ import { LazyAbortController } from '../../src/util/abort-source.js';
 
 let ports: MessagePort[] = [];
 beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -61,6 +61,32 @@ describe('event batches', () => {
     void call();
     await settle();
     expect(kinds).toEqual([CALL, CALL, EVENTS]);
+    // No timer is left to wake this thread: the call took the batch, and its timer went with it.
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('with calls going out all along, batches go with them, and no batch timer ever fires', async () => {
+    const { port, kinds, calls, call, answer, settle } = link();
+    const fired = vi.fn();
+    const setTimer = globalThis.setTimeout;
+    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((handler: () => void, ms?: number) =>
+      setTimer(() => {
+        fired();
+        handler();
+      }, ms)) as typeof setTimeout);
+    let pending = call();
+    await settle();
+    for (let i = 0; i < 20; i++) {
+      port.event('r1', started);
+      vi.advanceTimersByTime(0.5); // a call every half interval
+      answer(calls.at(-1)!);
+      await pending;
+      pending = call();
+      await settle();
+    }
+    expect(fired).not.toHaveBeenCalled();
+    expect(kinds.filter((kind) => kind === EVENTS).length).toBe(5);
+    expect(kinds.filter((kind) => kind === CALL).length).toBe(21);
   });
 
   it('with a call out and no next call, the batch goes one interval later', async () => {

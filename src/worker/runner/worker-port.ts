@@ -23,23 +23,17 @@ export class WorkerPort {
 
   #outbox: Array<[string, RunEvent[] | null]> = [];
   #outboxText = 0;
-  /** A batch timer is set. */
-  #armed = false;
-  /** The batch's time is up, and it waits for the next call to go out (see `#timeUp`). */
-  #due = false;
+  /** When the queued batch's first event came (`performance.now()`). */
+  #since = 0;
+  /** The batch's timer, while one is set. */
+  #timer: ReturnType<typeof setTimeout> | undefined;
   readonly #timeUp = () => {
-    this.#armed = false;
-    if (this.#outbox.length === 0) return;
-    // With a request out, the next call most likely follows its answer: the batch goes right after
-    // that call, while the page runs it, instead of waking the page on its own. If none goes out
-    // within another BATCH_MS, it goes then.
-    if (this.#pending.size > 0 && !this.#due) {
-      this.#due = true;
-      this.#arm();
-    } else this.#flush();
+    this.#timer = undefined;
+    this.#flush();
   };
   #flush(): void {
-    this.#due = false;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
     if (this.#outbox.length === 0) return;
     const queued = this.#outbox;
     this.#outbox = [];
@@ -94,12 +88,13 @@ export class WorkerPort {
     const last = this.#outbox.at(-1);
     if (event && last?.[0] === runId && last[1]) last[1].push(event);
     else this.#outbox.push([runId, event && [event]]);
-    if (!this.#armed) this.#arm();
-  }
-
-  #arm(): void {
-    this.#armed = true;
-    setTimeout(this.#timeUp, BATCH_MS);
+    if (this.#timer !== undefined) return;
+    // The batch's first event. With a request out, the next call most likely follows its answer:
+    // the batch goes right after the first call posted once its time is up, while the page runs
+    // that call, instead of waking the page (and this thread, for a timer) on its own. The timer
+    // is only for a batch no call comes to take: one interval later.
+    this.#since = performance.now();
+    this.#timer = setTimeout(this.#timeUp, this.#pending.size > 0 ? 2 * BATCH_MS : BATCH_MS);
   }
 
   /** A call or an ask ends here when its abort fires: the page is told, and its late answer, if any, is dropped. */
@@ -114,7 +109,7 @@ export class WorkerPort {
       });
       this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject, settled: unhook });
       this.#send(message);
-      if (this.#due) this.#flush();
+      if (this.#outbox.length > 0 && performance.now() - this.#since >= BATCH_MS) this.#flush();
     });
   }
 }
