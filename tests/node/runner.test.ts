@@ -148,15 +148,23 @@ describe('ChatRunner', () => {
   });
 
   it('returns results to the model in call order whatever order they finish in', async () => {
+    // Each call ends when the test says, once all three have started: the last one first.
+    const ends = new Map<number, () => void>();
     const slowFirst = defineTool({
       name: 'wait',
       description: 'waits ms',
       parameters: { type: 'object', properties: { ms: { type: 'number' } }, required: ['ms'] },
       idempotent: true,
       call: async ({ ms }) => {
-        await new Promise((r) => setTimeout(r, ms));
+        await new Promise<void>((r) => ends.set(ms, r));
         return ms;
       },
+    });
+    void vi.waitFor(() => expect(ends.size).toBe(3)).then(async () => {
+      for (const ms of [1, 15, 30]) {
+        ends.get(ms)!();
+        await new Promise((r) => setTimeout(r, 0));
+      }
     });
     const finished: number[] = [];
     const engine = new StepEngine([
