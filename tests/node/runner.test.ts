@@ -160,12 +160,14 @@ describe('ChatRunner', () => {
         return ms;
       },
     });
-    void vi.waitFor(() => expect(ends.size).toBe(3)).then(async () => {
-      for (const ms of [1, 15, 30]) {
-        ends.get(ms)!();
-        await new Promise((r) => setTimeout(r, 0));
-      }
-    });
+    void vi
+      .waitFor(() => expect(ends.size).toBe(3))
+      .then(async () => {
+        for (const ms of [1, 15, 30]) {
+          ends.get(ms)!();
+          await new Promise((r) => setTimeout(r, 0));
+        }
+      });
     const finished: number[] = [];
     const engine = new StepEngine([
       [call('a', 'wait', { ms: 30 }), call('b', 'wait', { ms: 15 }), call('c', 'wait', { ms: 1 }), finish('tool_calls')],
