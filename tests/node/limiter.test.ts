@@ -6,7 +6,18 @@ import { describe, expect, it, vi } from 'vitest';
 import { ConcurrencyBudget, Limiter } from '../../src/runner/limiter.js';
 import { Approvals } from '../../src/runner/approvals.js';
 import { dispatchCall, type DispatchContext } from '../../src/runner/dispatch.js';
-import { Agent, ChatRunner, defineTool, scriptedEngine } from '../../src/index.js';
+import { Agent, ChatRunner, defineTool, type ParametersSchema, scriptedEngine } from '../../src/index.js';
+import { gate } from '../support/engines.js';
+
+/** An idempotent tool for these tests: they differ only in name, call and parameters. */
+function idempotent<A>(name: string, call: (args: A) => unknown, parameters: ParametersSchema = { type: 'object' }) {
+  return defineTool({ name, description: 'x', parameters, idempotent: true, call: call as never });
+}
+
+/** A dispatch context over `agent`'s tools with one limiter of one slot. */
+function oneSlot(agent: Agent, emit: DispatchContext['emit'] = () => {}): DispatchContext {
+  return { tools: agent.tools, limiters: [new Limiter(1)], approvals: new Approvals(), emit, signal: new AbortController().signal };
+}
 
 describe('Limiter', () => {
   it('hands a freed slot to the first waiter from the release itself', () => {
@@ -156,45 +167,25 @@ describe('dispatchCall at concurrency 1', () => {
   it('starts the next queued call as the previous one ends: from its attempt settling, in the same microtask', async () => {
     const agent = await Agent.make(scriptedEngine([]));
     const log: string[] = [];
-    let finish!: (value: string) => void;
+    const answer = gate<string>();
+    agent.tool(idempotent('slow', () => answer.promise));
     agent.tool(
-      defineTool({
-        name: 'slow',
-        description: 'x',
-        parameters: { type: 'object' },
-        idempotent: true,
-        call: () => new Promise<string>((resolve) => (finish = resolve)),
+      idempotent('next', () => {
+        log.push('next called');
+        return 'ok';
       }),
     );
-    agent.tool(
-      defineTool({
-        name: 'next',
-        description: 'x',
-        parameters: { type: 'object' },
-        idempotent: true,
-        call: () => {
-          log.push('next called');
-          return 'ok';
-        },
-      }),
-    );
-    const ctx: DispatchContext = {
-      tools: agent.tools,
-      limiters: [new Limiter(1)],
-      approvals: new Approvals(),
-      emit: (event) => {
-        if (event.type === 'tool_finished') {
-          log.push(`${event.result.name} finished`);
-          // Queued behind the event: a start that waited for a promise after the release would come after it.
-          queueMicrotask(() => log.push('a microtask later'));
-        }
-      },
-      signal: new AbortController().signal,
-    };
+    const ctx = oneSlot(agent, (event) => {
+      if (event.type === 'tool_finished') {
+        log.push(`${event.result.name} finished`);
+        // Queued behind the event: a start that waited for a promise after the release would come after it.
+        queueMicrotask(() => log.push('a microtask later'));
+      }
+    });
     const first = dispatchCall({ id: 'c1', name: 'slow', arguments: {}, idempotencyKey: 'k1' }, ctx);
     const second = dispatchCall({ id: 'c2', name: 'next', arguments: {}, idempotencyKey: 'k2' }, ctx);
     await Promise.resolve();
-    finish('done');
+    answer.open('done');
     // The first call is reported, and its slot freed, as its attempt settles: in the first microtask
     // after the tool's answer, not once the promises of the attempt and of the call have settled too.
     queueMicrotask(() => log.push('one microtask after the answer'));
@@ -210,30 +201,14 @@ describe('dispatchCall, many queued calls of a tool that answers at once', () =>
   it('runs 20,000 of them behind one slot, in order, without a stack frame per call', async () => {
     const agent = await Agent.make(scriptedEngine([]));
     const ran: number[] = [];
-    let finish!: (value: string) => void;
-    agent.tool(
-      defineTool({ name: 'gate', description: 'x', parameters: { type: 'object' }, idempotent: true, call: () => new Promise<string>((r) => (finish = r)) }),
-    );
-    agent.tool(
-      defineTool({
-        name: 'now',
-        description: 'x',
-        parameters: { type: 'object', properties: { n: { type: 'integer' } } },
-        idempotent: true,
-        call: ({ n }: { n?: number }) => (ran.push(n!), n!),
-      }),
-    );
-    const ctx: DispatchContext = {
-      tools: agent.tools,
-      limiters: [new Limiter(1)],
-      approvals: new Approvals(),
-      emit: () => {},
-      signal: new AbortController().signal,
-    };
-    const gate = dispatchCall({ id: 'g', name: 'gate', arguments: {}, idempotencyKey: 'g' }, ctx);
+    const opening = gate<string>();
+    agent.tool(idempotent('gate', () => opening.promise));
+    agent.tool(idempotent('now', ({ n }: { n: number }) => (ran.push(n), n), { type: 'object', properties: { n: { type: 'integer' } } }));
+    const ctx = oneSlot(agent);
+    const first = dispatchCall({ id: 'g', name: 'gate', arguments: {}, idempotencyKey: 'g' }, ctx);
     const queued = Array.from({ length: 20_000 }, (_, n) => dispatchCall({ id: `c${n}`, name: 'now', arguments: { n }, idempotencyKey: `k${n}` }, ctx));
-    finish('open');
-    const results = await Promise.all([gate, ...queued]);
+    opening.open('open');
+    const results = await Promise.all([first, ...queued]);
     expect(results.every((r) => r.ok)).toBe(true);
     expect(ran.length).toBe(20_000);
     expect(ran.every((n, i) => n === i)).toBe(true);
@@ -243,8 +218,7 @@ describe('dispatchCall, many queued calls of a tool that answers at once', () =>
 describe('runs sharing a ConcurrencyBudget, one of them aborted while its calls wait', () => {
   it("ends the aborted run's waiting calls unstarted and lets the other runs' calls have the slot", async () => {
     const budget = new ConcurrencyBudget(1);
-    let openGate!: () => void;
-    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const held = gate();
     const called: string[] = [];
     const make = async (tag: string, hold: boolean) =>
       (
@@ -260,16 +234,10 @@ describe('runs sharing a ConcurrencyBudget, one of them aborted while its calls 
           ]),
         )
       ).tool(
-        defineTool({
-          name: 'work',
-          description: 'x',
-          parameters: { type: 'object' },
-          idempotent: true,
-          call: async () => {
-            called.push(tag);
-            if (hold) await gate;
-            return tag;
-          },
+        idempotent('work', async () => {
+          called.push(tag);
+          if (hold) await held.promise;
+          return tag;
         }),
       );
     const runner = new ChatRunner({ concurrency: 2, budget });
@@ -286,7 +254,7 @@ describe('runs sharing a ConcurrencyBudget, one of them aborted while its calls 
     await reading;
     // Both of the aborted run's calls waited for the budget: neither ran.
     expect(waiterEnds).toEqual(['aborted: Tool "work" was aborted before it started', 'aborted: Tool "work" was aborted before it started']);
-    openGate();
+    held.open();
     expect((await holder.result).toolResults.map((r) => r.ok)).toEqual([true, true]);
     // The budget is free again: a third run's calls start at once.
     const third = await runner.run(await make('third', false), 'go').result;
