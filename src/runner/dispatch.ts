@@ -151,7 +151,7 @@ interface ReadyCall {
 
 /** Run a call that holds its slots: journal it if it must be, execute it, report it, free the slots. */
 async function runInSlots(ready: ReadyCall, releases: Array<() => void>, ctx: DispatchContext): Promise<ToolResult> {
-  const { call, entry, decoded, edited, journal, started, scope } = ready;
+  const { call, entry, decoded, journal, started, scope } = ready;
   try {
     // Set when the model's reply was read (model-turn): the journal entry and every attempt share it.
     const key = call.idempotencyKey;
@@ -173,20 +173,24 @@ async function runInSlots(ready: ReadyCall, releases: Array<() => void>, ctx: Di
     const options = new CallEvents(call, ctx.emit, ctx.signal);
     // Set, not spread in: a spread into a literal is V8's slow path, on every call.
     if (scope) options.scope = scope;
-    const reported = (executed: ToolResult): ToolResult => (edited ? { ...executed, editedArguments: call.arguments } : executed);
     // A call without a journal is reported, and frees its slots, as its last attempt settles: the next
     // call starts then, not a few promise steps later. A journalled one is finished in its journal first.
     let early: ToolResult | undefined;
-    const finish = journal ? undefined : (executed: ToolResult) => void (early = finished(reported(executed), ctx, releases));
+    const finish = journal ? undefined : (executed: ToolResult) => void (early = finished(asRun(executed, ready), ctx, releases));
     const executed = await executeEntry(ctx.tools.registry, entry, call, decoded, options, finish);
     if (early) return early;
-    const result = reported(executed);
+    const result = asRun(executed, ready);
     // The result also reaches the conversation; a journal that stays `started` only makes a resume cautious.
     if (journal) await journal.finish(key, result).catch(() => {});
     return finished(result, ctx, releases);
   } finally {
     freeSlots(releases);
   }
+}
+
+/** The result as the call ran: with the arguments the person edited it to, if they did. */
+function asRun(executed: ToolResult, { call, edited }: ReadyCall): ToolResult {
+  return edited ? { ...executed, editedArguments: call.arguments } : executed;
 }
 
 /** Report a call's result and free its slots (the next call may start from that, at once). */
