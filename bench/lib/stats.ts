@@ -7,6 +7,16 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/** The value at quantile `q` (0..1) of `values`, by linear interpolation between the nearest two. */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = q * (sorted.length - 1);
+  const below = Math.floor(at);
+  const above = Math.min(sorted.length - 1, below + 1);
+  return sorted[below]! + (sorted[above]! - sorted[below]!) * (at - below);
+}
+
 /** Median absolute deviation relative to the median: a robust spread, shown as ±%. */
 export function spread(values: readonly number[]): number {
   const m = median(values);

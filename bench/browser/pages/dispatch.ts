@@ -54,6 +54,8 @@ export interface DispatchRound {
   comlink: Gaps;
   /** A plain Comlink call over a MessageChannel port. */
   comlinkChannel: Gaps;
+  /** Our session link alone (WorkerPort -> PagePort), called in a plain loop: no runner around it. */
+  sessionLink: Gaps;
   /**
    * Both ends on this thread, over one MessageChannel: the runner's host and the page's port
    * as the runner worker and the page have them, against a bare echo over such a channel. No
@@ -130,6 +132,26 @@ function comlinkDirectLoop(options: DispatchOptions, worker = new Worker(new URL
   let finished = () => {};
   // `finish` resolves on a task of its own, once its answer is posted: a traced run then ends with every message of its own logged.
   Comlink.expose({ ping: () => (stamps.push(performance.now()), 'pong'), finish: () => void setTimeout(finished) }, worker);
+  return () =>
+    new Promise<Gaps>((resolve) => {
+      stamps = [];
+      finished = () => resolve(gaps(stamps));
+      worker.postMessage({ type: 'start', n: options.calls });
+    });
+}
+
+/** Our session link alone: the worker's WorkerPort calls a PagePort-served `ping` in a plain loop (session-link.worker.ts). */
+function sessionLinkLoop(options: DispatchOptions) {
+  const worker = new Worker(new URL('./session-link.worker.ts', import.meta.url), { type: 'module' });
+  let stamps: number[] = [];
+  let finished = () => {};
+  const ping = pingTool([]);
+  const stamped: ToolInvoker = {
+    call: (args, ctx, abort) => (stamps.push(performance.now()), callHere(ping, args, ctx, abort)),
+    needsApproval: async () => false,
+  };
+  new PagePort(worker, new Map([['ping', stamped]]), () => {});
+  worker.addEventListener('message', (event: MessageEvent<{ type?: string }>) => event.data?.type === 'finished' && finished());
   return () =>
     new Promise<Gaps>((resolve) => {
       stamps = [];
@@ -271,6 +293,7 @@ expose<DispatchOptions, DispatchResult>({
       rawWork: rawLoop(options, options.workUs),
       comlink: comlinkDirectLoop(options),
       comlinkChannel: comlinkLoop(options),
+      sessionLink: sessionLinkLoop(options),
       oneThreadOurs: await oursOneThread(options),
       oneThreadEcho: echoOneThread(options),
       oneThreadComlink: comlinkOneThread(options),
@@ -290,6 +313,7 @@ expose<DispatchOptions, DispatchResult>({
           rawWork: none,
           comlink: none,
           comlinkChannel: none,
+          sessionLink: none,
           oneThread: { ours: Number.NaN, echo: Number.NaN, comlink: Number.NaN },
         };
         if (i >= options.warmup) rounds.push(round);
@@ -305,18 +329,20 @@ expose<DispatchOptions, DispatchResult>({
         rawWork: Gaps;
         comlink: Gaps;
         comlinkChannel: Gaps;
+        sessionLink: Gaps;
         oneThreadOurs: number;
         oneThreadEcho: number;
         oneThreadComlink: number;
       };
       if (i >= options.warmup) {
-        const { ours, raw, rawWork, comlink, comlinkChannel } = round;
+        const { ours, raw, rawWork, comlink, comlinkChannel, sessionLink } = round;
         rounds.push({
           ours,
           raw,
           rawWork,
           comlink,
           comlinkChannel,
+          sessionLink,
           oneThread: { ours: round.oneThreadOurs, echo: round.oneThreadEcho, comlink: round.oneThreadComlink },
         });
       }
