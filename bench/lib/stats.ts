@@ -1,10 +1,7 @@
 /** Small, dependency-free statistics for noisy machines: medians, not means. */
 
 export function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return quantile(values, 0.5);
 }
 
 /** The value at quantile `q` (0..1) of `values`, by linear interpolation between the nearest two. */

@@ -143,18 +143,15 @@ function comlinkDirectLoop(options: DispatchOptions, worker = new Worker(new URL
 /** Our session link alone: the worker's WorkerPort calls a PagePort-served `ping` in a plain loop (session-link.worker.ts). */
 function sessionLinkLoop(options: DispatchOptions) {
   const worker = new Worker(new URL('./session-link.worker.ts', import.meta.url), { type: 'module' });
-  let stamps: number[] = [];
+  const stamps: number[] = [];
   let finished = () => {};
-  const ping = pingTool([]);
-  const stamped: ToolInvoker = {
-    call: (args, ctx, abort) => (stamps.push(performance.now()), callHere(ping, args, ctx, abort)),
-    needsApproval: async () => false,
-  };
-  new PagePort(worker, new Map([['ping', stamped]]), () => {});
+  const ping = pingTool(stamps);
+  const served: ToolInvoker = { call: (args, ctx, abort) => callHere(ping, args, ctx, abort), needsApproval: async () => false };
+  new PagePort(worker, new Map([['ping', served]]), () => {});
   worker.addEventListener('message', (event: MessageEvent<{ type?: string }>) => event.data?.type === 'finished' && finished());
   return () =>
     new Promise<Gaps>((resolve) => {
-      stamps = [];
+      stamps.length = 0;
       finished = () => resolve(gaps(stamps));
       worker.postMessage({ type: 'start', n: options.calls });
     });
