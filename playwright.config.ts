@@ -1,8 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { chromiumArgs, chromiumExecutable } from './chromium.config.js';
-
-const port = 4173;
-export const FAKE_OPENAI_PORT = 4310;
+import { DEMO_PORT as port, FAKE_OPENAI_PORT } from './e2e/ports.js';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -19,7 +17,8 @@ export default defineConfig({
     {
       command: `npx vite build && npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
       url: `http://127.0.0.1:${port}`,
-      reuseExistingServer: !process.env.CI,
+      // Never another checkout's server: the ports are picked free (e2e/ports.ts).
+      reuseExistingServer: false,
       timeout: 120_000,
     },
     {
@@ -27,7 +26,7 @@ export default defineConfig({
       command: `node e2e/fake-openai/server.mjs`,
       url: `http://127.0.0.1:${FAKE_OPENAI_PORT}/health`,
       env: { FAKE_OPENAI_PORT: String(FAKE_OPENAI_PORT) },
-      reuseExistingServer: !process.env.CI,
+      reuseExistingServer: false,
       timeout: 30_000,
     },
   ],

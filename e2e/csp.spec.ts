@@ -1,7 +1,7 @@
 // ambi-web under a strict Content-Security-Policy (no 'unsafe-eval'), as Manifest V3
 // extensions and security-minded sites enforce it. The page e2e/csp is built on its own and
-// served twice by `vite preview`: with the CSP header on every response (4176), and
-// without it (4177) for the baseline. On the page and in the runner worker, valid and
+// served twice by `vite preview`: with the CSP header on every response (a free port), and
+// without it (another) for the baseline. On the page and in the runner worker, valid and
 // invalid calls get the same results and messages in both validation modes; 'auto' falls
 // back once per realm (one violation report each), 'no-eval' causes no violation at all.
 import { expect, test, type Page } from '@playwright/test';
@@ -10,12 +10,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { STRICT_CSP } from './csp/vite.config.js';
+import { e2ePort } from './ports.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
 const config = join(root, 'e2e', 'csp', 'vite.config.ts');
-const strict = 'http://127.0.0.1:4176';
-const open = 'http://127.0.0.1:4177';
+const strictPort = e2ePort('CSP_STRICT');
+const openPort = e2ePort('CSP_OPEN');
+const strict = `http://127.0.0.1:${strictPort}`;
+const open = `http://127.0.0.1:${openPort}`;
 const servers: ChildProcess[] = [];
 
 /** `vite preview` of dist/csp on `port`; resolves once it answers. */
@@ -51,7 +54,7 @@ async function preview(port: number, csp: 'on' | 'off'): Promise<void> {
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   await promisify(execFile)(process.execPath, [vite, 'build', '--config', config], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
-  await Promise.all([preview(4176, 'on'), preview(4177, 'off')]);
+  await Promise.all([preview(strictPort, 'on'), preview(openPort, 'off')]);
 });
 
 test.afterAll(async () => {

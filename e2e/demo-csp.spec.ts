@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { openDemo } from './demo-helpers.js';
+import { e2ePort, FAKE_ORIGIN } from './ports.js';
 
 // The built demo served again with a strict Content-Security-Policy header (no 'unsafe-eval').
-const port = 4178;
+const port = e2ePort('DEMO_CSP');
 // The browser posts violation reports (from the page and from every worker) to the fake server.
-const REPORTS = 'http://127.0.0.1:4310';
+const REPORTS = FAKE_ORIGIN;
 let server: ChildProcess;
 
 test.beforeAll(async () => {

@@ -1,7 +1,8 @@
 // Driving the demo from Playwright: settings, the fake model's script, and reading the page.
 import { expect, type Page } from '@playwright/test';
+import { FAKE_ORIGIN } from './ports.js';
 
-export const FAKE_BASE_URL = 'http://127.0.0.1:4310/v1';
+export const FAKE_BASE_URL = `${FAKE_ORIGIN}/v1`;
 
 export interface FakeReply {
   text?: string;
@@ -14,13 +15,13 @@ export interface FakeReply {
 
 /** Queue the fake model's next replies. */
 export async function script(page: Page, replies: FakeReply[]): Promise<void> {
-  const res = await page.request.post('http://127.0.0.1:4310/__script', { data: { replies } });
+  const res = await page.request.post(`${FAKE_ORIGIN}/__script`, { data: { replies } });
   expect(res.ok()).toBe(true);
 }
 
 /** The chat requests the fake model received since the last script. */
 export async function modelRequests(page: Page): Promise<Array<{ messages: Array<{ role: string; content: string | null }> }>> {
-  return (await page.request.get('http://127.0.0.1:4310/__requests')).json();
+  return (await page.request.get(`${FAKE_ORIGIN}/__requests`)).json();
 }
 
 /**

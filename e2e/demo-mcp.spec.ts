@@ -3,6 +3,7 @@
 // on 127.0.0.1 and a free port: no network beyond this machine.
 import { createServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { FAKE_ORIGIN } from './ports.js';
 import { expect, type Page, test } from '@playwright/test';
 import { type EverythingServer, startEverythingServer } from '../tests/support/mcp-everything.js';
 import { ask, modelRequests, openDemo, persistedText, script, useFakeModel } from './demo-helpers.js';
@@ -83,17 +84,15 @@ test('a server that cannot be reached is said in Settings and in the chat, and t
   await openDemo(page);
   await useFakeModel(page);
   // A port nothing listens on (the fake model server's, on a path that is no MCP endpoint).
-  await addServer(page, 'http://127.0.0.1:4310/not-mcp?key=sk-query-secret');
+  await addServer(page, `${FAKE_ORIGIN}/not-mcp?key=sk-query-secret`);
   const item = page.locator('#mcp-servers > li');
   await expect(item).toHaveAttribute('data-state', 'error');
   await expect(item).toContainText('Not reachable (mcp_connect_failed)');
-  await expect(item.locator('strong')).toHaveText('http://127.0.0.1:4310/not-mcp?key=***');
+  await expect(item.locator('strong')).toHaveText(`${FAKE_ORIGIN}/not-mcp?key=***`);
   await page.locator('#settings button[value="save"]').click();
   await script(page, [{ text: 'Still here.' }]);
   await ask(page, 'Hello');
-  await expect(page.locator('#chat li.error').last()).toContainText(
-    'The MCP server http://127.0.0.1:4310/not-mcp?key=*** is not available (mcp_connect_failed)',
-  );
+  await expect(page.locator('#chat li.error').last()).toContainText(`The MCP server ${FAKE_ORIGIN}/not-mcp?key=*** is not available (mcp_connect_failed)`);
   await expect(page.locator('#chat li.assistant').last()).toHaveText('Still here.');
   // A secret in the URL's query is never shown.
   expect((await page.locator('body').textContent()) ?? '').not.toContain('sk-query-secret');

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { ask, FAKE_BASE_URL, modelRequests, openDemo, persistedText, script, useFakeModel } from './demo-helpers.js';
+import { FAKE_OPENAI_PORT, FAKE_ORIGIN } from './ports.js';
 
 const FAKE_SERVER = new URL(FAKE_BASE_URL).origin;
 
@@ -137,10 +138,10 @@ test('secrets in the base URL never show: not in the header, not in the chat whe
   await openDemo(page);
   await page.locator('#open-settings').click();
   await page.locator('#settings input[name="mode"][value="openai"]').check();
-  await page.locator('#settings input[name="baseURL"]').fill('http://user:sk-url-secret@127.0.0.1:4310/v1?api-key=sk-query-secret');
+  await page.locator('#settings input[name="baseURL"]').fill(`http://user:sk-url-secret@127.0.0.1:${FAKE_OPENAI_PORT}/v1?api-key=sk-query-secret`);
   await page.locator('#settings input[name="model"]').fill('fake-model');
   await page.locator('#settings button[value="save"]').click();
-  await expect(page.locator('#mode-label')).toHaveText('Model: fake-model at http://127.0.0.1:4310/v1?api-key=***');
+  await expect(page.locator('#mode-label')).toHaveText(`Model: fake-model at ${FAKE_ORIGIN}/v1?api-key=***`);
   await ask(page, 'hello');
   await expect(page.locator('#chat li').last()).toContainText('invalid_engine_config');
   const shown = (await page.locator('body').textContent()) ?? '';

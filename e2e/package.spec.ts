@@ -9,9 +9,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { tinyGguf } from '../tests/support/tiny-gguf.js';
+import { e2ePort } from './ports.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const origin = 'http://127.0.0.1:4174';
+const packagePort = e2ePort('PACKAGE');
+const origin = `http://127.0.0.1:${packagePort}`;
 
 // Markers that survive minification: ajv's compiler, the tag parser, the loop's events.
 const loopMarkers = ['ajv/dist/runtime', 'strict mode', '[TOOL_CALL]', 'iteration_finished'];
@@ -109,7 +111,7 @@ test.beforeAll(async () => {
   // Everything comes from the npm cache that `npm ci` filled; the registry only if it lacks something.
   await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], app);
   await run(process.execPath, [join(app, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], app);
-  await startVite(['preview'], 4174);
+  await startVite(['preview'], packagePort);
 });
 
 test.afterAll(async () => {
@@ -222,9 +224,9 @@ test('localModel runs the tiny GGUF with llama.cpp from the installed package, i
 });
 
 test("the packed package also runs under the consumer's dev server, which pre-bundles it", async ({ page }) => {
-  const dev = await startVite([], 4175);
+  const dev = await startVite([], e2ePort('PACKAGE_DEV'));
   try {
-    await page.goto('http://127.0.0.1:4175/');
+    await page.goto(`http://127.0.0.1:${e2ePort('PACKAGE_DEV')}/`);
     expect(await settledResult(page)).toEqual(expectedResult);
     expect(existsSync(join(app, 'node_modules', '.vite', 'deps', 'ambi-web_worker.js')), 'vite pre-bundled ambi-web/worker').toBe(true);
   } finally {
