@@ -2,7 +2,7 @@
 
 // Errors
 export { AmbiError, isAmbiError } from './errors/ambi-error.js';
-export type { AmbiErrorCode } from './errors/codes.js';
+export type { AmbiErrorCode } from './core/codes.js';
 export { ToolError } from './errors/tool-error.js';
 export { DuplicateToolError } from './errors/duplicate-tool-error.js';
 export { InvalidToolError } from './errors/invalid-tool-error.js';
@@ -55,7 +55,7 @@ export { Agent, type AgentOptions } from './runner/agent.js';
 export { ChatRunner, type ChatRunnerOptions, type ChildRunOptions, type Run, type RunOptions, type RunOutput } from './runner/chat-runner.js';
 export type { JsonOutputSchema, OutputOf, OutputSchema } from './runner/output.js';
 export type { ContextBudget } from './runner/context-budget.js';
-export { ConcurrencyBudget } from './runner/limiter.js';
+export { ConcurrencyBudget } from './util/limiter.js';
 export { MemoryConversationStore, type ConversationStore, type ConversationTail } from './store/memory-conversation-store.js';
 export type { RunEvent } from './runner/events.js';
 export type { RunResult } from './runner/run-result.js';

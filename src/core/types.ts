@@ -102,3 +102,27 @@ export interface CallTags {
   open: string;
   close: string;
 }
+
+/** A tool-call block that yielded no call. `message` is addressed to the model so it can correct itself. */
+export interface ParseError {
+  code: 'malformed_tool_call';
+  /** What is wrong, and the expected format in brief. */
+  message: string;
+  /**
+   * The unusable snippet: a whole tag block exactly as the model wrote it, or, for one item of a
+   * list, that item as `JSON.stringify` writes it (the model's spacing is not kept).
+   */
+  raw: string;
+}
+
+/** How many tokens one request may take: `maxTokens` in all, `reserveTokens` of them kept free for the reply. */
+export interface ContextBudget {
+  maxTokens: number;
+  /** Default: a quarter of `maxTokens`, at most 1024. */
+  reserveTokens?: number;
+  /** Tokens a chat template adds around each message (role markers, separators). Default 4. */
+  tokensPerMessage?: number;
+}
+
+/** Where a consequential call stands in the journal: `started` before it runs, then `succeeded` or `failed`. */
+export type JournalState = 'started' | 'succeeded' | 'failed';

@@ -1,4 +1,4 @@
-import type { ContextBudget } from '../runner/context-budget.js';
+import type { ContextBudget } from '../core/types.js';
 import type { ToolCall, ToolDefinition, Message, Usage, FinishReason, ToolChoice, CallTags } from '../core/types.js';
 
 /** One model request. */

@@ -1,4 +1,4 @@
-import type { AmbiErrorCode } from './codes.js';
+import type { AmbiErrorCode } from '../core/codes.js';
 
 /** Marker that survives bundling twice and structured cloning (via `code`). */
 const MARKER = Symbol.for('ambi-web.error');

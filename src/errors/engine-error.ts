@@ -1,5 +1,5 @@
 import { AmbiError } from './ambi-error.js';
-import type { EngineErrorCode, LocalModelErrorCode } from './codes.js';
+import type { EngineErrorCode, LocalModelErrorCode } from '../core/codes.js';
 
 export type { EngineErrorCode };
 

@@ -1,6 +1,6 @@
 import { AmbiError } from './ambi-error.js';
-import type { JournalState } from '../store/types.js';
-import type { JournalErrorCode } from './codes.js';
+import type { JournalState } from '../core/types.js';
+import type { JournalErrorCode } from '../core/codes.js';
 
 export type { JournalErrorCode };
 

@@ -1,5 +1,5 @@
 import { EngineError } from './engine-error.js';
-import type { LocalModelErrorCode } from './codes.js';
+import type { LocalModelErrorCode } from '../core/codes.js';
 
 export type { LocalModelErrorCode };
 

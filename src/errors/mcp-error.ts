@@ -1,5 +1,5 @@
 import { AmbiError } from './ambi-error.js';
-import type { McpErrorCode } from './codes.js';
+import type { McpErrorCode } from '../core/codes.js';
 
 export type { McpErrorCode };
 

@@ -1,5 +1,5 @@
 import { AmbiError } from './ambi-error.js';
-import { errorMessage } from '../util/error-message.js';
+import { errorMessage } from './error-message.js';
 
 /** A run was aborted (by `run.abort()` or its signal) before the model answered. */
 export class RunAbortedError extends AmbiError {

@@ -1,5 +1,5 @@
 import { AmbiError } from './ambi-error.js';
-import type { StorageErrorCode } from './codes.js';
+import type { StorageErrorCode } from '../core/codes.js';
 
 export type { StorageErrorCode };
 

@@ -1,5 +1,5 @@
 import { AmbiError } from './ambi-error.js';
-import type { WebMcpErrorCode } from './codes.js';
+import type { WebMcpErrorCode } from '../core/codes.js';
 
 export type { WebMcpErrorCode };
 

@@ -1,5 +1,5 @@
 import { AmbiError, isAmbiError } from '../errors/ambi-error.js';
-import { errorMessage } from '../util/error-message.js';
+import { errorMessage } from '../errors/error-message.js';
 import { ToolNotAllowedError } from '../errors/tool-not-allowed-error.js';
 import type { Agent } from '../runner/agent.js';
 import { ChatRunner } from '../runner/chat-runner.js';

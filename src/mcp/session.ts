@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { McpError } from '../errors/mcp-error.js';
-import { errorMessage } from '../util/error-message.js';
+import { errorMessage } from '../errors/error-message.js';
 import { callFailure, isSessionExpired } from './call-failure.js';
 import type { McpServerConfig } from './config.js';
 import { displayUrl } from './display-url.js';

@@ -2,7 +2,7 @@ import { newCallId } from '../util/ids.js';
 import type { FormatMessages } from './messages.js';
 import { parseJsonOr } from './parse-json.js';
 import type { ParsePart } from './types.js';
-import { errorMessage } from '../util/error-message.js';
+import { errorMessage } from '../errors/error-message.js';
 
 type CallOrError = Extract<ParsePart, { type: 'call' | 'error' }>;
 

@@ -1,16 +1,6 @@
-import type { ToolCall, ToolDefinition, CallTags } from '../core/types.js';
+import type { ToolCall, ToolDefinition, CallTags, ParseError } from '../core/types.js';
 
-/** A tool-call block that yielded no call. `message` is addressed to the model so it can correct itself. */
-export interface ParseError {
-  code: 'malformed_tool_call';
-  /** What is wrong, and the expected format in brief. */
-  message: string;
-  /**
-   * The unusable snippet: a whole tag block exactly as the model wrote it, or, for one item of a
-   * list, that item as `JSON.stringify` writes it (the model's spacing is not kept).
-   */
-  raw: string;
-}
+export type { ParseError } from '../core/types.js';
 
 /** Everything a reply holds: the text outside tags, the calls, and one error per unusable snippet. */
 export interface ParseResult {

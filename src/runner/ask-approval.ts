@@ -1,6 +1,6 @@
 import type { ApprovalStore, RecordedDecision } from '../store/approval-types.js';
 import { untilAborted } from '../util/abort-source.js';
-import { errorMessage } from '../util/error-message.js';
+import { errorMessage } from '../errors/error-message.js';
 import type { ApprovalDecision, Approvals } from './approvals.js';
 import type { RunEvent } from './events.js';
 import type { KeyedToolCall } from './model-turn.js';

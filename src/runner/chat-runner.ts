@@ -10,7 +10,7 @@ import { isAmbiError } from '../errors/ambi-error.js';
 import { CallIds } from './call-ids.js';
 import { checkResumed, checkRunOptions } from './check-options.js';
 import { EventChannel, type RunEvent } from './events.js';
-import { checkLimit, type ConcurrencyBudget, Limiter } from './limiter.js';
+import { checkLimit, type ConcurrencyBudget, Limiter } from '../util/limiter.js';
 import type { LockMode } from './conversation-lock.js';
 import type { Message } from '../core/types.js';
 import { DEFAULT_MAX_CALLS_PER_REPLY } from './reply-limit.js';

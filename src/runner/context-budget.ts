@@ -1,14 +1,7 @@
 import { InvalidOptionError } from '../errors/invalid-option-error.js';
-import type { Message } from '../core/types.js';
+import type { ContextBudget, Message } from '../core/types.js';
 
-/** How many tokens one request may take: `maxTokens` in all, `reserveTokens` of them kept free for the reply. */
-export interface ContextBudget {
-  maxTokens: number;
-  /** Default: a quarter of `maxTokens`, at most 1024. */
-  reserveTokens?: number;
-  /** Tokens a chat template adds around each message (role markers, separators). Default 4. */
-  tokensPerMessage?: number;
-}
+export type { ContextBudget } from '../core/types.js';
 
 /** What trimming did to one request, as the `context_trimmed` event says it. */
 export interface ContextTrim {

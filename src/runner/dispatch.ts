@@ -12,9 +12,9 @@ import type { ToolCall, ToolResult } from '../core/types.js';
 import type { Approvals } from './approvals.js';
 import type { DurableApprovals } from './ask-approval.js';
 import type { RunEvent } from './events.js';
-import type { Limiter } from './limiter.js';
+import type { Limiter } from '../util/limiter.js';
 import type { KeyedToolCall } from './model-turn.js';
-import { errorMessage } from '../util/error-message.js';
+import { errorMessage } from '../errors/error-message.js';
 import { loadOnce } from '../util/load-once.js';
 
 // Loaded once, for the first call that asks: calls waiting for it ask in the order they reached it.

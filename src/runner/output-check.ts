@@ -1,7 +1,7 @@
 // How a typed answer is read and what the model is told about a wrong one: loaded with the first
 // answer a run with `output` checks (see output.ts), never by a run without one.
 import type { UserMessage } from '../core/types.js';
-import { errorMessage } from '../util/error-message.js';
+import { errorMessage } from '../errors/error-message.js';
 import type { OutputCheck } from './output.js';
 import { capText } from './tool-message.js';
 

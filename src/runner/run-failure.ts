@@ -1,16 +1,9 @@
 import { AmbiError, isAmbiError } from '../errors/ambi-error.js';
-import type { AmbiErrorCode } from '../errors/codes.js';
-import { errorMessage } from '../util/error-message.js';
+import { errorMessage } from '../errors/error-message.js';
+import type { RunFailure } from '../core/run.js';
 
-/** Why a run failed, as its `run_failed` event carries it: plain data, so it crosses a worker intact. */
-export interface RunFailure {
-  code: AmbiErrorCode;
-  message: string;
-  /** The error class's name (`MaxIterationsError`, `EngineHttpError`, …). */
-  name?: string;
-  /** The error's own data fields (`status`, `retryAfterMs`, `toolResults`, …), where it has any. */
-  details?: Record<string, unknown>;
-}
+export type { RunFailure } from '../core/run.js';
+
 
 const NOT_DETAILS = new Set(['code', 'message', 'name', 'stack', 'cause']);
 

@@ -1,4 +1,6 @@
-import type { Message } from '../core/types.js';
+import type { JournalState, Message } from '../core/types.js';
+
+export type { JournalState } from '../core/types.js';
 import type { ToolResult } from '../core/types.js';
 
 /** A leaf run's durable record: written before the leaf starts, updated when it ends. */
@@ -27,8 +29,6 @@ export interface SnapshotStore {
   delete(id: string): Promise<void>;
 }
 
-/** Where a consequential call stands: `started` before it runs, then `succeeded` or `failed`. */
-export type JournalState = 'started' | 'succeeded' | 'failed';
 
 export interface JournalEntry {
   /** The call's idempotency key: the same for every attempt, and what the tool sends its server. */

@@ -8,7 +8,7 @@ import { runAttempt, type AttemptOutcome } from './run-attempt.js';
 import { toolFailure } from './tool-failure.js';
 import type { RunScope, Tool } from './types.js';
 import type { ToolCall, ToolResult } from '../core/types.js';
-import { errorMessage } from '../util/error-message.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** Options for one `execute`. */
 export interface ExecuteOptions {

@@ -1,7 +1,7 @@
-import { errorMessage } from '../util/error-message.js';
+import { errorMessage } from '../errors/error-message.js';
 import { isAmbiError } from '../errors/ambi-error.js';
 import { LazyAbortController, onAbort, sourceOf, type AbortSource } from '../util/abort-source.js';
-import { deadline } from './deadlines.js';
+import { deadline } from '../util/deadlines.js';
 import { isThenable } from '../util/thenable.js';
 import { toolOutputJson } from './json-output.js';
 import { toolContext } from './tool-context.js';

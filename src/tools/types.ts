@@ -1,6 +1,6 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { RunEvent } from '../runner/events.js';
-import type { ConcurrencyBudget } from '../runner/limiter.js';
+import type { ConcurrencyBudget } from '../util/limiter.js';
 import type { StandardSchemaV1 } from '../validation/standard-schema.js';
 import type { ParametersSchema, ToolDefinition, Message } from '../core/types.js';
 

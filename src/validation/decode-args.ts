@@ -1,5 +1,5 @@
 import { isAmbiError } from '../errors/ambi-error.js';
-import { errorMessage } from '../util/error-message.js';
+import { errorMessage } from '../errors/error-message.js';
 import { nestedTooDeep, TOO_DEEP } from './args-depth.js';
 import { isThenable } from '../util/thenable.js';
 import type { ArgsCheck, ArgsValidator } from './types.js';

@@ -3,7 +3,7 @@
 import { InvalidToolError } from '../errors/invalid-tool-error.js';
 import { jsonPointer } from './problem.js';
 import type { ParametersSchema } from '../core/types.js';
-import { errorMessage } from '../util/error-message.js';
+import { errorMessage } from '../errors/error-message.js';
 import type { ArgsCheck } from './types.js';
 
 /** A schema of any Standard Schema library: `~standard.validate` checks (and may transform) a value. */

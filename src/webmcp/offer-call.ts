@@ -1,6 +1,6 @@
 import { AmbiError } from '../errors/ambi-error.js';
-import type { AmbiErrorCode } from '../errors/codes.js';
-import { errorMessage } from '../util/error-message.js';
+import type { AmbiErrorCode } from '../core/codes.js';
+import { errorMessage } from '../errors/error-message.js';
 import { onAbort } from '../util/abort-source.js';
 import { decodeArgs } from '../validation/decode-args.js';
 import type { RegisteredTool, ToolRegistry } from '../tools/registry.js';

@@ -1,5 +1,5 @@
 import { DuplicateToolError } from '../errors/duplicate-tool-error.js';
-import { errorMessage } from '../util/error-message.js';
+import { errorMessage } from '../errors/error-message.js';
 import { InvalidOptionError } from '../errors/invalid-option-error.js';
 import { WebMcpError } from '../errors/webmcp-error.js';
 import type { Tool } from '../tools/types.js';

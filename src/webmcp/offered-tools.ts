@@ -1,5 +1,5 @@
 import { DuplicateToolError } from '../errors/duplicate-tool-error.js';
-import { errorMessage } from '../util/error-message.js';
+import { errorMessage } from '../errors/error-message.js';
 import { InvalidToolError } from '../errors/invalid-tool-error.js';
 import { checkTool } from '../tools/check-tool.js';
 import { compileNoEvalValidator } from '../validation/no-eval/no-eval-validator.js';

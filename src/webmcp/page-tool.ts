@@ -1,4 +1,4 @@
-import { errorMessage } from '../util/error-message.js';
+import { errorMessage } from '../errors/error-message.js';
 import { InvalidToolError } from '../errors/invalid-tool-error.js';
 import { ToolError } from '../errors/tool-error.js';
 import { defineTool } from '../tools/define-tool.js';

@@ -2,7 +2,7 @@
 // nothing of the loop, the parser or the validator compiler (those load in the worker).
 // Everything here is also exported from `src/index.ts`, the one definition of the public API.
 export { AmbiError, isAmbiError } from '../errors/ambi-error.js';
-export type { AmbiErrorCode } from '../errors/codes.js';
+export type { AmbiErrorCode } from '../core/codes.js';
 export { ToolError } from '../errors/tool-error.js';
 export { DuplicateToolError } from '../errors/duplicate-tool-error.js';
 export { InvalidToolError } from '../errors/invalid-tool-error.js';

@@ -4,10 +4,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { LazyAbortController, onAbort } from '../../src/util/abort-source.js';
 import { copyArgs } from '../../src/validation/copy-args.js';
-import { deadline } from '../../src/tools/deadlines.js';
+import { deadline } from '../../src/util/deadlines.js';
 import { Approvals } from '../../src/runner/approvals.js';
 import { dispatchCall, type DispatchContext } from '../../src/runner/dispatch.js';
-import { Limiter } from '../../src/runner/limiter.js';
+import { Limiter } from '../../src/util/limiter.js';
 import { Agent, defineTool, scriptedEngine } from '../../src/index.js';
 
 const waitFor = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

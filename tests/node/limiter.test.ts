@@ -3,7 +3,7 @@
 // turn, past waiters whose run was aborted, and without nesting however many waiters take and
 // free their slot at once.
 import { describe, expect, it, vi } from 'vitest';
-import { ConcurrencyBudget, Limiter } from '../../src/runner/limiter.js';
+import { ConcurrencyBudget, Limiter } from '../../src/util/limiter.js';
 import { Approvals } from '../../src/runner/approvals.js';
 import { dispatchCall, type DispatchContext } from '../../src/runner/dispatch.js';
 import { Agent, ChatRunner, defineTool, type ParametersSchema, scriptedEngine } from '../../src/index.js';

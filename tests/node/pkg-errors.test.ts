@@ -5,7 +5,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as api from '../../src/index.js';
 import { AmbiError, isAmbiError } from '../../src/errors/ambi-error.js';
 import { EngineHttpError } from '../../src/errors/engine-http-error.js';
-import type { AmbiErrorCode } from '../../src/errors/codes.js';
+import type { AmbiErrorCode } from '../../src/core/codes.js';
 
 /** Every error class the public API exports, by its exported name. */
 const errorClasses = Object.entries(api).filter(([, value]) => typeof value === 'function' && (value === AmbiError || value.prototype instanceof AmbiError));

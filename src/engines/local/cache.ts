@@ -1,5 +1,5 @@
 import { StorageError } from '../../errors/storage-error.js';
-import { errorMessage } from '../../util/error-message.js';
+import { errorMessage } from '../../errors/error-message.js';
 import { resolveURL } from '../realm-url.js';
 
 // Downloaded models live in Cache Storage (shared by the page and its workers, same origin),

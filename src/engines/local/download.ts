@@ -1,7 +1,7 @@
 import { isAmbiError } from '../../errors/ambi-error.js';
 import { LocalModelError } from '../../errors/local-model-error.js';
 import { abortedError, throwIfAborted } from '../abort.js';
-import { errorMessage } from '../../util/error-message.js';
+import { errorMessage } from '../../errors/error-message.js';
 import { deleteCachedLocalModel, readCachedModel, writeCachedModel } from './cache.js';
 import { inspectGguf, type GgufInfo } from './gguf.js';
 import type { LocalModelProgress } from './local-model.js';

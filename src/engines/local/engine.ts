@@ -5,13 +5,13 @@ import { abortedError, throwIfAborted } from '../abort.js';
 import { toolCallGrammar } from './grammar.js';
 import { answerGrammar, looseKeywords } from './answer-grammar.js';
 import { localContextBudget, localTokenCount } from './tokens.js';
-import type { ContextBudget } from '../../runner/context-budget.js';
+import type { ContextBudget } from '../../core/types.js';
 import { ModelLoader } from './loader.js';
 import { localModel, type LocalModelConfig, type LocalModelDeps, type LocalModelInfo } from './local-model.js';
 import { generationError } from './runtime.js';
 import { templateMessages } from './template.js';
 import { AsyncQueue } from '../../util/async-queue.js';
-import { Limiter } from '../../runner/limiter.js';
+import { Limiter } from '../../util/limiter.js';
 import type { Engine, EngineEvent, EngineRequest } from '../types.js';
 import type { FinishReason, Usage } from '../../core/types.js';
 

@@ -1,7 +1,7 @@
 import type { Wllama } from '@wllama/wllama';
 import { LocalModelError } from '../../errors/local-model-error.js';
 import { abortedError } from '../abort.js';
-import { errorMessage } from '../../util/error-message.js';
+import { errorMessage } from '../../errors/error-message.js';
 import type { GgufInfo } from './gguf.js';
 import type { LocalModelConfig } from './local-model.js';
 import { chooseTemplate, type TemplateSource } from './template.js';

@@ -1,5 +1,5 @@
-import type { ContextBudget } from '../../runner/context-budget.js';
-import type { Limiter } from '../../runner/limiter.js';
+import type { ContextBudget } from '../../core/types.js';
+import type { Limiter } from '../../util/limiter.js';
 import { abortedError } from '../abort.js';
 import type { LocalModelConfig } from './local-model.js';
 import { generationError, type LoadedModel } from './runtime.js';

@@ -28,7 +28,7 @@ import { registerTransferHandlers } from '../wire/transfer-handlers.js';
 import { toWireReason } from '../wire/wire-error.js';
 import { Inflight, onWorkerDeath } from '../wire/worker-life.js';
 import type { RunEvent } from '../../runner/events.js';
-import { errorMessage } from '../../util/error-message.js';
+import { errorMessage } from '../../errors/error-message.js';
 
 /** A run as the page tracks it: its events arrive on the session link, and they settle its result. */
 interface PageRun {

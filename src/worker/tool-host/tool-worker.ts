@@ -3,7 +3,7 @@ import { InvalidOptionError } from '../../errors/invalid-option-error.js';
 import { AmbiError } from '../../errors/ambi-error.js';
 import type { JsonValue } from '../../core/types.js';
 import type { AbortSource } from '../../util/abort-source.js';
-import { deadline } from '../../tools/deadlines.js';
+import { deadline } from '../../util/deadlines.js';
 import type { ToolDescriptor, ToolHostApi, ToolInvoker } from '../wire/protocol.js';
 import { toWireReason } from '../wire/wire-error.js';
 import { Inflight, onWorkerClose, onWorkerDeath } from '../wire/worker-life.js';

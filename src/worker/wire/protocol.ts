@@ -10,7 +10,7 @@ import type { McpServerConfig } from '../../mcp/config.js';
 import type { PackedEvents } from './event-codec.js';
 import type { WireError, WireReason } from './wire-error.js';
 import type { EngineConfig } from '../../engines/config.js';
-import type { ContextBudget } from '../../runner/context-budget.js';
+import type { ContextBudget } from '../../core/types.js';
 import type { ValidationMode } from '../../validation/types.js';
 
 /** A tool as it crosses a boundary: its definition and policy; its code stays home. */

@@ -1,5 +1,5 @@
 import { AmbiError, isAmbiError } from '../../errors/ambi-error.js';
-import type { AmbiErrorCode } from '../../errors/codes.js';
+import type { AmbiErrorCode } from '../../core/codes.js';
 
 /** An error as it crosses a boundary: a coded one keeps its code and primitive fields. */
 export type WireError =

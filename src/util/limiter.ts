@@ -1,5 +1,5 @@
-import { onAbort } from '../util/abort-source.js';
-import { callReporting } from '../util/call-reporting.js';
+import { onAbort } from './abort-source.js';
+import { callReporting } from './call-reporting.js';
 
 /** One waiter for a slot: `grant` with the slot's release, or `refuse` with why it never got one. */
 interface Waiter {

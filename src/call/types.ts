@@ -1,0 +1,85 @@
+// What a call goes through the pipeline with: its options, and, when a run makes it, the run's side.
+import type { ToolCall, ToolResult } from '../core/types.js';
+import type { ApprovalStore } from '../store/approval-types.js';
+import type { ToolCallJournal } from '../store/types.js';
+import type { RunScope } from '../tools/types.js';
+import type { RunEvent } from '../runner/events.js';
+import type { Approvals } from '../runner/approvals.js';
+import type { Limiter } from '../util/limiter.js';
+
+/** Options for one `ToolManager.execute`. */
+export interface ExecuteOptions {
+  /** Aborting it ends the call as `aborted`, with no retry. */
+  signal?: AbortSignal;
+  /** The key every attempt gets (default: the call's own `idempotencyKey`, which the runner sets; else a fresh one per call). */
+  idempotencyKey?: string;
+  /** Called as each attempt starts (1-based). */
+  onAttempt?: (attempt: number) => void;
+  /** Called when a timed-out attempt will be retried after `delayMs`. */
+  onRetry?: (info: { attempt: number; nextAttempt: number; delayMs: number }) => void;
+  /** The run the call belongs to, handed to the tool as `ctx.run`. */
+  scope?: RunScope;
+  /** The run's side of the call, when a ChatRunner makes it: its policy, slots, journal and events (see CallRun). */
+  run?: CallRun;
+}
+
+/**
+ * What a run gives each of its calls: the stages of the pipeline that a call outside a run
+ * skips (policy, slots, journal) read it, and its events go to the run's stream.
+ */
+export interface CallRun {
+  readonly runId: string;
+  /** The run's signal: aborting it ends a waiting call unstarted and a running one `aborted`. */
+  readonly signal: AbortSignal;
+  emit(event: RunEvent): void;
+  /** The run's own limit, then the shared budget, if any. */
+  readonly limiters: readonly Limiter[];
+  /** Where calls wait for a person's decision (a run's and its leaves'). */
+  readonly approvals: Approvals;
+  /** Records journalled calls before and after they run. */
+  readonly journal?: ToolCallJournal;
+  /** The conversation the run continues, and where its approvals are kept, if stored. */
+  readonly conversation?: string;
+  readonly approvalStore?: ApprovalStore;
+  /** The run's extensions' say on each call (see RunExtension.beforeCall / afterCall). */
+  readonly hooks: CallHooks;
+}
+
+/** How the run's extensions take part in a call: the policy stage asks `before`, the result stage gives `after` the result. */
+export interface CallHooks {
+  before(call: RunCall): CallVerdict | undefined | Promise<CallVerdict | undefined>;
+  after(call: RunCall, result: ToolResult): ToolResult | Promise<ToolResult>;
+}
+
+/** A call as a run makes it: its id is the run's and its idempotency key is set. */
+export type RunCall = ToolCall & { idempotencyKey: string };
+
+/**
+ * What the policy stage decides for one call. `run`: go on. `ask`: a person decides first
+ * (`because` says why beyond the tool's own rule, and travels on `approval_requested`).
+ * `refuse`: it does not run, and its result says why. `settled`: its result is known without
+ * running it (a resumed call's recorded result). `decided`: a person's decision, given before.
+ */
+export type CallVerdict =
+  | { kind: 'run' }
+  | { kind: 'ask'; because?: Record<string, unknown>; standing?: StandingScope }
+  | { kind: 'refuse'; code: string; message: string }
+  | { kind: 'settled'; result: ToolResult }
+  | { kind: 'decided'; decision: PersonDecision };
+
+/** Which standing decisions may decide a call: all of the tool's, or only those given under the same condition (`tainted`). */
+export interface StandingScope {
+  tainted: boolean;
+}
+
+/** A person's answer to an `approval_requested` event. */
+export interface PersonDecision {
+  approved: boolean;
+  reason?: string;
+  /** Decide every later call of this tool in this conversation the same way, without asking (a standing decision). */
+  always?: boolean;
+  /** Run the call with these arguments instead of the model's (validated again; the model is told). */
+  arguments?: unknown;
+  /** Arguments the person gave that could not cross to the runner: the call does not run (`invalid_arguments`). */
+  refusedArguments?: string;
+}

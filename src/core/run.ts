@@ -1,0 +1,67 @@
+// What a run reports and gives back: types only, read by every floor that follows a run (the
+// page of a WorkerRunner, UI adapters, traces), so none of them imports the runner for them.
+import type { AmbiErrorCode } from './codes.js';
+import type { FinishReason, Message, ParseError, ToolCall, ToolResult, Usage } from './types.js';
+
+/** What a run reports as it goes, in order. `leafId` marks an event that comes from a leaf run. */
+export type RunEvent = (
+  | { type: 'run_started'; runId: string; input: string }
+  | { type: 'text_delta'; text: string }
+  | { type: 'tool_call'; call: ToolCall }
+  | { type: 'format_error'; error: ParseError }
+  | { type: 'approval_requested'; call: ToolCall }
+  /** `standing`: a standing decision of the conversation decided, nobody was asked. */
+  | { type: 'approval_resolved'; callId: string; approved: boolean; reason?: string; standing?: true }
+  | { type: 'tool_started'; callId: string; name: string; attempt: number }
+  | { type: 'tool_retry'; callId: string; name: string; attempt: number; nextAttempt: number; delayMs: number }
+  | { type: 'tool_finished'; result: ToolResult }
+  /** A running call reports how far it is (an MCP server's progress notifications). */
+  | { type: 'tool_progress'; callId: string; progress: number; total?: number; message?: string }
+  | { type: 'usage'; usage: Usage }
+  /**
+   * Before a model turn: the oldest messages were left out of the request to fit the context budget
+   * (the stored conversation keeps them). `droppedMessages` counts them all, those a run on a long
+   * conversation did not read included; `tokensBefore` counts what the run read.
+   */
+  | { type: 'context_trimmed'; droppedMessages: number; tokensBefore: number; tokensAfter: number }
+  | { type: 'iteration_finished'; iteration: number; finishReason: FinishReason; toolCalls: number }
+  | { type: 'run_finished'; result: RunResult }
+  | { type: 'run_failed'; error: RunFailure }
+  /**
+   * Something went wrong that did not change the run's outcome (say a leaf's snapshot could not
+   * be updated; `mcp_tool_changed`: an MCP server changed a tool's definition, which is withdrawn).
+   */
+  | { type: 'warning'; code: string; message: string }
+) & { leafId?: string };
+
+/** Why a run failed, as its `run_failed` event carries it: plain data, so it crosses a worker intact. */
+export interface RunFailure {
+  code: AmbiErrorCode;
+  message: string;
+  /** The error class's name (`MaxIterationsError`, `EngineHttpError`, …). */
+  name?: string;
+  /** The error's own data fields (`status`, `retryAfterMs`, `toolResults`, …), where it has any. */
+  details?: Record<string, unknown>;
+}
+
+/** What a finished run gives back; `Output` is the type of `output` when the run was given an `output` schema. */
+export interface RunResult<Output = unknown> {
+  runId: string;
+  /** The model's final answer (text outside any tool-call tags). */
+  text: string;
+  /**
+   * The conversation after the run, system prompt first: the whole of it, except when a context
+   * budget let the run read only the end of a long stored conversation (see `skippedMessages`).
+   */
+  messages: Message[];
+  /** Stored messages before the end the run read, not in `messages` (and never sent); absent when none. */
+  skippedMessages?: number;
+  /** Model turns taken. */
+  iterations: number;
+  /** Every call of the run, in call order. */
+  toolResults: ToolResult[];
+  /** Summed over the run's model turns, when the engine reports usage. */
+  usage?: Usage;
+  /** The final answer parsed and validated against the run's `output` schema (for a Standard Schema: its parsed value). */
+  output?: Output;
+}
