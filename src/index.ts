@@ -51,14 +51,14 @@ export { CHATML_TEMPLATE, type TemplateSource } from './engines/local/template.j
 export { LocalModelError, type LocalModelErrorCode } from './errors/local-model-error.js';
 
 // Agents and the loop
-export { Agent, type AgentOptions } from './runner/agent.js';
+export { Agent, type AgentOptions } from './agent/agent.js';
 export { ChatRunner, type ChatRunnerOptions, type ChildRunOptions, type Run, type RunOptions, type RunOutput } from './runner/chat-runner.js';
-export type { JsonOutputSchema, OutputOf, OutputSchema } from './runner/output.js';
-export type { ContextBudget } from './runner/context-budget.js';
+export type { JsonOutputSchema, OutputOf, OutputSchema } from './runner/output-types.js';
+export type { ContextBudget } from './core/types.js';
 export { ConcurrencyBudget } from './util/limiter.js';
 export { MemoryConversationStore, type ConversationStore, type ConversationTail } from './store/memory-conversation-store.js';
-export type { RunEvent } from './runner/events.js';
-export type { RunResult } from './runner/run-result.js';
+export type { RunEvent, UntrustedContext, UntrustedFlow, UntrustedSource } from './core/run.js';
+export type { RunResult } from './core/run.js';
 export type { LeafOptions } from './leaf/leaf-options.js';
 export { ToolNotAllowedError } from './errors/tool-not-allowed-error.js';
 export { ConversationBusyError } from './errors/conversation-busy-error.js';
@@ -69,7 +69,7 @@ export { MaxIterationsError } from './errors/max-iterations-error.js';
 export { RunAbortedError } from './errors/run-aborted-error.js';
 export { RunSuspendedError } from './errors/run-suspended-error.js';
 export { NothingToResumeError } from './errors/nothing-to-resume-error.js';
-export type { ApproveOptions, DenyOptions } from './runner/approvals.js';
+export type { ApproveOptions, DenyOptions } from './call/approvals.js';
 export type { ApprovalRecord, ApprovalStore, PendingApproval, RecordedDecision, StandingDecision } from './store/approval-types.js';
 export { MemoryApprovalStore } from './store/memory-approval-store.js';
 export { IndexedDbApprovalStore } from './store/indexeddb-approval-store.js';

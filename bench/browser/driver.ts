@@ -155,7 +155,6 @@ async function workerDispatch(browser: Browser, origin: string): Promise<Measure
   const raw = side((r) => r.raw.mean);
   const comlink = side((r) => r.comlink.mean);
   const comlinkChannel = median(side((r) => r.comlinkChannel.mean));
-  const sessionLink = median(side((r) => r.sessionLink.mean));
   /** A side's round means at their quartiles: on this VM a round runs either fast or slow (see bench/README.md), and these show how often each. */
   const quartiles = (values: number[]) => [0.25, 0.5, 0.75].map((q) => quantile(values, q).toFixed(0)).join('/');
   const rawWork = median(side((r) => r.rawWork.mean));
@@ -197,7 +196,7 @@ async function workerDispatch(browser: Browser, origin: string): Promise<Measure
       baselineValue: comlinkValue,
       ratio: value / comlinkValue,
       target: '<= 1.0',
-      note: `${spreads(ours, comlink)}; each page load alone: ${perLoad.map((r) => r.toFixed(2)).join(', ')}; round means p25/p50/p75: ours ${quartiles(ours)} µs, Comlink ${quartiles(comlink)} µs; our session link alone (WorkerPort -> PagePort in a plain loop, no runner): ${sessionLink.toFixed(1)} µs (${(sessionLink / comlinkValue).toFixed(2)}x Comlink); Comlink over a MessageChannel port instead: ${comlinkChannel.toFixed(1)} µs (ours ${(value / comlinkChannel).toFixed(2)}x)`,
+      note: `${spreads(ours, comlink)}; each page load alone: ${perLoad.map((r) => r.toFixed(2)).join(', ')}; round means p25/p50/p75: ours ${quartiles(ours)} µs, Comlink ${quartiles(comlink)} µs; Comlink over a MessageChannel port instead: ${comlinkChannel.toFixed(1)} µs (ours ${(value / comlinkChannel).toFixed(2)}x)`,
     },
   ];
 }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { SourceMapConsumer } from 'source-map-js';
 const file = process.argv[2];
 const code = readFileSync(file, 'utf8');
-const map = new SourceMapConsumer(JSON.parse(readFileSync(file + '.map', 'utf8')));
+const map = new SourceMapConsumer(JSON.parse(readFileSync(`${file}.map`, 'utf8')));
 const lines = code.split('\n');
 const bytes = new Map();
 const mappings = [];
@@ -20,4 +20,4 @@ for (let i = 0; i < mappings.length; i++) {
 const total = code.length;
 const sorted = [...bytes].sort((a, b) => b[1] - a[1]);
 console.log('total', total);
-for (const [s, b] of sorted.slice(0, Number(process.argv[3] || 60))) console.log(String(b).padStart(7), ((100 * b) / total).toFixed(1).padStart(5) + '%', s);
+for (const [s, b] of sorted.slice(0, Number(process.argv[3] || 60))) console.log(String(b).padStart(7), `${((100 * b) / total).toFixed(1).padStart(5)}%`, s);

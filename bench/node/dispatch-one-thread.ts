@@ -9,9 +9,10 @@ import { scriptedEngine } from '../../src/worker/index.js';
 import { pingScript, pingTool } from '../lib/ping.js';
 import { callHere } from '../../src/worker/tool-host/call-here.js';
 import { toDescriptor } from '../../src/worker/wire/descriptor.js';
-import { PagePort } from '../../src/worker/page/page-port.js';
+import { PageHost } from '../../src/worker/page/page-host.js';
+import { registerTransferHandlers } from '../../src/worker/wire/transfer-handlers.js';
 import { createRunnerHost } from '../../src/worker/runner/runner-host.js';
-import type { ToolInvoker } from '../../src/worker/wire/protocol.js';
+import type { RunnerWorkerApi, ToolInvoker } from '../../src/worker/wire/protocol.js';
 import { median, spread, type Measurement } from '../lib/stats.js';
 
 const CALLS = 200;
@@ -35,14 +36,17 @@ async function ours(): Promise<() => Promise<number>> {
   const { port1, port2 } = channel();
   const stamps: number[] = [];
   const ping = pingTool(stamps);
-  const host = createRunnerHost(port1 as unknown as Worker);
+  registerTransferHandlers();
+  Comlink.expose(createRunnerHost(port1 as unknown as Comlink.Endpoint), port1 as unknown as Comlink.Endpoint);
   let ended = () => {};
   const served = new Map<string, ToolInvoker>([['ping', { call: (args, ctx, abort) => callHere(ping, args, ctx, abort), needsApproval: async () => false }]]);
-  new PagePort(port2 as unknown as Worker, served, (_runId, events) => {
-    if (events === null) ended();
-  });
-  port1.start();
-  port2.start();
+  Comlink.expose(
+    new PageHost(served, (_runId, events) => {
+      if (events === null) ended();
+    }),
+    port2 as unknown as Comlink.Endpoint,
+  );
+  const host = Comlink.wrap<RunnerWorkerApi>(port2 as unknown as Comlink.Endpoint);
   await host.configure({ engine: scriptedEngine(pingScript(CALLS, WARMUP + ROUNDS)), concurrency: 1 });
   await host.registerTool(toDescriptor(ping));
   let run = 0;

@@ -3,8 +3,8 @@ import type { ToolCall, ToolResult } from '../core/types.js';
 import type { ApprovalStore } from '../store/approval-types.js';
 import type { ToolCallJournal } from '../store/types.js';
 import type { RunScope } from '../tools/types.js';
-import type { RunEvent } from '../runner/events.js';
-import type { Approvals } from '../runner/approvals.js';
+import type { RunEvent, UntrustedContext } from '../core/run.js';
+import type { ApprovalDecision, Approvals } from './approvals.js';
 import type { Limiter } from '../util/limiter.js';
 
 /** Options for one `ToolManager.execute`. */
@@ -62,24 +62,17 @@ export type RunCall = ToolCall & { idempotencyKey: string };
  */
 export type CallVerdict =
   | { kind: 'run' }
-  | { kind: 'ask'; because?: Record<string, unknown>; standing?: StandingScope }
+  | { kind: 'ask'; because?: AskContext; standing?: StandingScope }
   | { kind: 'refuse'; code: string; message: string }
   | { kind: 'settled'; result: ToolResult }
-  | { kind: 'decided'; decision: PersonDecision };
+  | { kind: 'decided'; decision: ApprovalDecision };
+
+/** What `approval_requested` says besides the call: why a person is asked beyond the tool's own rule. */
+export interface AskContext {
+  untrusted?: UntrustedContext;
+}
 
 /** Which standing decisions may decide a call: all of the tool's, or only those given under the same condition (`tainted`). */
 export interface StandingScope {
   tainted: boolean;
-}
-
-/** A person's answer to an `approval_requested` event. */
-export interface PersonDecision {
-  approved: boolean;
-  reason?: string;
-  /** Decide every later call of this tool in this conversation the same way, without asking (a standing decision). */
-  always?: boolean;
-  /** Run the call with these arguments instead of the model's (validated again; the model is told). */
-  arguments?: unknown;
-  /** Arguments the person gave that could not cross to the runner: the call does not run (`invalid_arguments`). */
-  refusedArguments?: string;
 }

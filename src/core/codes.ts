@@ -89,7 +89,6 @@ export type AmbiErrorCode =
   | 'invalid_option'
   | 'invalid_output'
   | 'invalid_tags'
-  | 'parser_not_loaded'
   | 'invalid_arguments'
   | 'unknown_tool'
   | 'crashed'

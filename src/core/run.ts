@@ -7,9 +7,11 @@ import type { FinishReason, Message, ParseError, ToolCall, ToolResult, Usage } f
 export type RunEvent = (
   | { type: 'run_started'; runId: string; input: string }
   | { type: 'text_delta'; text: string }
-  | { type: 'tool_call'; call: ToolCall }
+  /** `untrusted`: the call was proposed in a turn whose request held untrusted content (it is tainted). */
+  | { type: 'tool_call'; call: ToolCall; untrusted?: { sources: UntrustedSource[] } }
   | { type: 'format_error'; error: ParseError }
-  | { type: 'approval_requested'; call: ToolCall }
+  /** `untrusted`: the call is tainted, and which arguments came from the untrusted content. */
+  | { type: 'approval_requested'; call: ToolCall; untrusted?: UntrustedContext }
   /** `standing`: a standing decision of the conversation decided, nobody was asked. */
   | { type: 'approval_resolved'; callId: string; approved: boolean; reason?: string; standing?: true }
   | { type: 'tool_started'; callId: string; name: string; attempt: number }
@@ -64,4 +66,22 @@ export interface RunResult<Output = unknown> {
   usage?: Usage;
   /** The final answer parsed and validated against the run's `output` schema (for a Standard Schema: its parsed value). */
   output?: Output;
+}
+
+/** A marked tool message in a model turn's request: the call whose result held untrusted content. */
+export interface UntrustedSource {
+  callId: string;
+  name: string;
+}
+
+/** A string argument of at least 8 characters found verbatim in an untrusted source: its JSON Pointer, and the source's call id. */
+export interface UntrustedFlow {
+  path: string;
+  from: string;
+}
+
+/** Why a tainted call is asked about: the untrusted content in its turn's request, and what of it reached the arguments. */
+export interface UntrustedContext {
+  sources: UntrustedSource[];
+  flows: UntrustedFlow[];
 }

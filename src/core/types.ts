@@ -38,6 +38,8 @@ export interface ToolSuccess {
   durationMs: number;
   /** The arguments the person edited the call to on approval (it ran with them, not the model's). */
   editedArguments?: unknown;
+  /** What the tool returned may hold words from someone other than the person (see `defineTool({ untrusted })`). */
+  untrusted?: true;
 }
 
 export interface ToolFailure {
@@ -49,6 +51,8 @@ export interface ToolFailure {
   durationMs: number;
   /** The arguments the person edited the call to on approval (it ran with them, not the model's). */
   editedArguments?: unknown;
+  /** What the tool said may hold words from someone other than the person (see `defineTool({ untrusted })`). */
+  untrusted?: true;
 }
 
 /** The outcome of one call, success or failure; failures are data, never exceptions. */
@@ -83,6 +87,8 @@ export interface ToolMessage {
   name: string;
   /** The ToolResult as the model reads it (JSON text). */
   content: string;
+  /** It holds words from someone other than the person (an untrusted tool's result): kept in stores, never sent to a server. */
+  untrusted?: true;
 }
 
 /** Token counts as the server reports them. */

@@ -1,17 +1,24 @@
 import { AmbiError, isAmbiError } from '../errors/ambi-error.js';
 import { errorMessage } from '../errors/error-message.js';
 import { ToolNotAllowedError } from '../errors/tool-not-allowed-error.js';
-import type { Agent } from '../runner/agent.js';
+import type { RunResult } from '../core/run.js';
 import { ChatRunner } from '../runner/chat-runner.js';
-import type { RunResult } from '../runner/run-result.js';
+import type { RunAgent } from '../runner/run-setup.js';
 import type { LeafSnapshot } from '../store/types.js';
 import type { Tool, ToolContext } from '../tools/types.js';
 import { SPAWN_LEAF, type LeafOptions } from './leaf-options.js';
 import { spawnLeafTool, type StartLeaf } from './spawn-leaf.js';
 
+/** The agent a leaf is spawned from: a leaf runs on a sibling of it, with some of its tools. */
+export interface LeafParent extends RunAgent {
+  /** A sibling agent on the same engine, parser and journal, with the given tools and no stored conversations. */
+  derive(tools: readonly Tool[]): LeafParent;
+  tool(tool: Tool): unknown;
+}
+
 /** One call of `spawn_leaf`: snapshot the conversation, run the leaf on it, record how it ended, return its answer. */
 export async function runLeaf(
-  parent: Agent,
+  parent: LeafParent,
   options: LeafOptions,
   depth: number,
   maxDepth: number,
@@ -76,7 +83,7 @@ export async function runLeaf(
 }
 
 /** The parent's tools a leaf gets: never spawn_leaf, narrowed by `leaf({ tools })` and the call's own list. */
-function leafTools(parent: Agent, options: LeafOptions, asked: string[] | undefined): Tool[] {
+function leafTools(parent: LeafParent, options: LeafOptions, asked: string[] | undefined): Tool[] {
   const own = parent.registry.names().filter((name) => name !== SPAWN_LEAF);
   const allowed = options.tools ? own.filter((name) => options.tools!.includes(name)) : own;
   if (asked) {

@@ -1,6 +1,6 @@
 import { DuplicateToolError } from '../errors/duplicate-tool-error.js';
 import { InvalidToolError } from '../errors/invalid-tool-error.js';
-import type { RunEvent } from '../runner/events.js';
+import type { RunEvent } from '../core/run.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import { compileArgsValidator } from '../validation/validate-args.js';

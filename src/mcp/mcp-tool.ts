@@ -1,5 +1,7 @@
 import { McpError } from '../errors/mcp-error.js';
-import { outputsJson } from '../tools/run-attempt.js';
+import { fingerprint } from '../tools/identity.js';
+import { displayUrl } from './display-url.js';
+import { definitionKey } from './pinning.js';
 import type { ParametersSchema } from '../core/types.js';
 import type { Tool } from '../tools/types.js';
 import type { JsonArgsValidator } from '../validation/types.js';
@@ -24,7 +26,7 @@ export function mcpTool(
   pinned: () => boolean,
 ): Tool {
   const effects = effectsOf(definition.name, definition.annotations, config);
-  return outputsJson({
+  return {
     name,
     description: definition.description ?? definition.title ?? '',
     parameters: withoutDialect(definition.inputSchema) as ParametersSchema,
@@ -41,7 +43,14 @@ export function mcpTool(
       const result = await session.callTool(definition.name, args, { signal: ctx.signal, timeoutMs: effects.timeoutMs, onprogress, pinned }, definition);
       return toolOutput(name, result, checkOutput);
     },
-  });
+    // What a standing decision stands for: this server's tool as pinned, whatever name it was given here.
+    identity: mcpIdentity(config, definition),
+  };
+}
+
+/** An MCP tool's identity: its server (its URL without secrets) and its pinned definition. */
+function mcpIdentity(config: McpServerConfig, definition: McpToolDefinition): string {
+  return `mcp:${displayUrl(config.url)}#${definition.name}#${fingerprint(definitionKey(definition))}`;
 }
 
 /** What stands in for a tool whose definition changed on the server: not offered to the model, and every call is `tool_changed`. */

@@ -34,10 +34,4 @@ export interface ToolCallParser {
   stream(): ToolCallStream;
   /** System-prompt text that teaches the model this format and the given tools. */
   instructions(definitions: readonly ToolDefinition[]): string;
-  /**
-   * For a parser whose code loads on demand (an agent's default does): undefined when `text`
-   * (without it: anything, `instructions` included) can be parsed now, else the load to await
-   * first. The runner awaits it before each chunk it pushes and before asking for instructions.
-   */
-  ready?(text?: string): Promise<unknown> | undefined;
 }

@@ -1,4 +1,5 @@
 import { InvalidOptionError } from '../errors/invalid-option-error.js';
+import { isStandardSchema } from '../validation/standard-schema.js';
 
 /** Throw InvalidOptionError unless `value` (option `option`) is a whole number >= 1; undefined (the default) passes. */
 export function checkCount(option: string, value: unknown): void {
@@ -18,6 +19,7 @@ export interface CheckedRunOptions {
   maxCallsPerReply?: number | undefined;
   maxOutputRetries?: number | undefined;
   conversation?: string | undefined;
+  output?: unknown;
 }
 
 /** Refuse a run's options before it takes a lock or a slot: counts >= 1, and a conversation id that names something. */
@@ -25,6 +27,7 @@ export function checkRunOptions(options: CheckedRunOptions): void {
   checkCount('maxIterations', options.maxIterations);
   checkCount('maxCallsPerReply', options.maxCallsPerReply);
   checkCountFromZero('maxOutputRetries', options.maxOutputRetries);
+  checkOutputShape(options.output);
   const { conversation } = options;
   // '' would take a lock and store nothing under a name nobody can ask for again.
   if (conversation === undefined || (typeof conversation === 'string' && conversation !== '')) return;
@@ -41,4 +44,15 @@ export function checkResumed(conversation: unknown): void {
     'conversation',
     `a resume needs a non-empty conversation id (got ${typeof conversation === 'string' ? 'an empty one' : `a ${typeof conversation}`})`,
   );
+}
+
+/**
+ * Refuse an `output` that is not a schema at all (a number, an array, null), where the run is
+ * started, in both realms. Whether a JSON Schema compiles is known when the run starts: it then
+ * rejects with `invalid_option`, before any request.
+ */
+export function checkOutputShape(output: unknown): void {
+  if (output === undefined || isStandardSchema(output) || (typeof output === 'object' && output !== null && !Array.isArray(output))) return;
+  const got = output === null ? 'null' : Array.isArray(output) ? 'an array' : `a ${typeof output}`;
+  throw new InvalidOptionError('output', `must be a JSON Schema object or a Standard Schema (got ${got})`);
 }

@@ -3,7 +3,6 @@ import type { RunEvent } from '../core/run.js';
 
 export type { RunEvent } from '../core/run.js';
 
-
 type TextDelta = Extract<RunEvent, { type: 'text_delta' }>;
 
 /** Append `text` (of `delta`) to `last` if that is an unsent text delta of the same run or leaf; whether it did. */

@@ -1,5 +1,5 @@
 import type { AssistantMessage, Message, ToolCall } from '../core/types.js';
-import type { ConversationStore } from '../store/memory-conversation-store.js';
+import type { ConversationStore } from '../store/conversation-store.js';
 import type { PendingApproval } from '../store/approval-types.js';
 
 /** Where an interrupted run stopped: the calls of its last reply that have no result, and the person's message it answers. */

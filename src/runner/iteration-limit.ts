@@ -1,7 +1,7 @@
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolResult } from '../core/types.js';
 import type { UserMessage } from '../core/types.js';
-import type { Agent } from './agent.js';
+import type { RunAgent } from './run-setup.js';
 
 /**
  * Leave a run's conversation as it must be when the run stops at maxIterations. Rolled
@@ -10,7 +10,7 @@ import type { Agent } from './agent.js';
  * model is never told that an effect did not happen and the next run does not repeat it.
  */
 export async function stopAtLimit(
-  ctx: { conversation?: string; agent: Agent; maxIterations: number },
+  ctx: { conversation?: string; agent: RunAgent; maxIterations: number },
   results: readonly ToolResult[],
   startLength: number,
 ): Promise<void> {

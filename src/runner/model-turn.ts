@@ -1,13 +1,13 @@
 import type { EngineRequest } from '../engines/types.js';
-import type { FinishReason, Usage } from '../core/types.js';
-import type { ParseError, ParsePart } from '../parser/types.js';
+import type { FinishReason, ParseError, Usage } from '../core/types.js';
+import type { ParsePart } from '../parser/types.js';
 import type { ToolCall, ToolResult } from '../core/types.js';
 import { keepableArgs } from '../validation/args-depth.js';
 import { newIdempotencyKey } from '../util/ids.js';
 import { inWorker, nextTask } from '../util/next-task.js';
-import type { Agent } from './agent.js';
+import type { RunAgent } from './run-setup.js';
 import type { CallIds } from './call-ids.js';
-import type { RunEvent } from './events.js';
+import type { RunEvent } from '../core/run.js';
 
 /** A call as the runner read it from a reply: its idempotency key is set. */
 export type KeyedToolCall = ToolCall & { idempotencyKey: string };
@@ -28,7 +28,7 @@ export interface ModelTurn {
 }
 
 export interface TurnContext {
-  agent: Agent;
+  agent: RunAgent;
   request: EngineRequest;
   emit: (event: RunEvent) => void;
   /** The run's call ids: each call is named here before anything sees it. */
@@ -55,8 +55,6 @@ const SLICE_MS = 0.05;
 export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
   const { agent, emit } = ctx;
   const parser = agent.parser.stream();
-  // A parser whose code loads on demand is awaited before each chunk (bound once: most have no `ready`).
-  const ready = agent.parser.ready?.bind(agent.parser);
   const turn: ModelTurn = { text: '', rawText: '', calls: [], errors: [], finishReason: 'stop', started: new Map() };
   // When the current slice of reading began (0: no call has started early yet; see SLICE_MS).
   let slice = 0;
@@ -100,8 +98,6 @@ export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
     switch (event.type) {
       case 'text': {
         turn.rawText += event.text;
-        const loading = ready?.(event.text);
-        if (loading) await loading;
         take(parser.push(event.text));
         break;
       }

@@ -1,4 +1,4 @@
-import { toolFailure } from '../tools/tool-failure.js';
+import { toolFailure } from '../call/result.js';
 import type { ToolCall, ToolResult } from '../core/types.js';
 
 /** Calls of one reply that run: enough for any honest batch, and a reply of thousands of side effects runs none past it. */

@@ -4,7 +4,6 @@ import type { RunFailure } from '../core/run.js';
 
 export type { RunFailure } from '../core/run.js';
 
-
 const NOT_DETAILS = new Set(['code', 'message', 'name', 'stack', 'cause']);
 
 /** The failure of a run that rejected with `error`: an uncoded one is `internal_error`. */

@@ -1,4 +1,4 @@
-import { checkDecision, checkIds, checkPending, readApproval, readStanding } from './approval-rules.js';
+import { checkDecision, checkIds, checkPending, readApproval, readStanding, sameCall } from './approval-record-checks.js';
 import type { ApprovalRecord, ApprovalStore, PendingApproval, RecordedDecision, StandingDecision } from './approval-types.js';
 import type { IDBPObjectStore } from 'idb';
 import { DatabaseStore } from './database-store.js';
@@ -16,12 +16,14 @@ export class IndexedDbApprovalStore extends DatabaseStore implements ApprovalSto
     super(dbName, options);
   }
 
-  async request(conversation: string, pending: PendingApproval): Promise<void> {
+  async request(conversation: string, pending: PendingApproval & Pick<ApprovalRecord, 'tool' | 'runId'>): Promise<void> {
     const action = `record the approval of call "${String(pending?.callId)}"`;
     checkIds(conversation, pending?.callId, action);
     checkPending(pending, action);
     await this.#write(action, 'approvals', async (store) => {
-      if ((await store.getKey([conversation, pending.callId])) === undefined) queue(store.put({ ...pending, conversation }));
+      const existing = (await store.get([conversation, pending.callId])) as ApprovalRecord | undefined;
+      // The same call asked again (a resume) keeps its record; another call under that id replaces it.
+      if (!existing || !sameCall(existing, pending)) queue(store.put({ ...pending, conversation }));
     });
   }
 

@@ -1,4 +1,4 @@
-import type { ConversationStore, ConversationTail } from './memory-conversation-store.js';
+import type { ConversationStore, ConversationTail } from './conversation-store.js';
 import type { Message } from '../core/types.js';
 import { checkAnswers, checkConversationId, checkCount, checkLength, checkMessages } from './conversation-rules.js';
 import { forgetConversationUse, noteConversationUse, refuseLostConversation } from './conversation-lives.js';

@@ -1,4 +1,4 @@
-import { checkDecision, checkIds, checkPending } from './approval-rules.js';
+import { checkDecision, checkIds, checkPending, sameCall } from './approval-record-checks.js';
 import type { ApprovalRecord, ApprovalStore, PendingApproval, RecordedDecision, StandingDecision } from './approval-types.js';
 import { invalidValue, toStorageError } from './storage-failure.js';
 
@@ -7,12 +7,14 @@ export class MemoryApprovalStore implements ApprovalStore {
   readonly #records = new Map<string, Map<string, ApprovalRecord>>();
   readonly #standing = new Map<string, StandingDecision>();
 
-  async request(conversation: string, pending: PendingApproval): Promise<void> {
+  async request(conversation: string, pending: PendingApproval & Pick<ApprovalRecord, 'tool' | 'runId'>): Promise<void> {
     const action = `record the approval of call "${String(pending?.callId)}"`;
     checkIds(conversation, pending?.callId, action);
     checkPending(pending, action);
     const records = this.#of(conversation);
-    if (!records.has(pending.callId)) records.set(pending.callId, copy({ ...pending, conversation }, action));
+    const existing = records.get(pending.callId);
+    // The same call asked again (a resume) keeps its record; another call under that id replaces it.
+    if (!existing || !sameCall(existing, pending)) records.set(pending.callId, copy({ ...pending, conversation }, action));
   }
 
   async decide(conversation: string, callId: string, decision: RecordedDecision): Promise<void> {

@@ -29,7 +29,6 @@ export interface SnapshotStore {
   delete(id: string): Promise<void>;
 }
 
-
 export interface JournalEntry {
   /** The call's idempotency key: the same for every attempt, and what the tool sends its server. */
   idempotencyKey: string;

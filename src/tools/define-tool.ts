@@ -1,6 +1,6 @@
 import { DEFAULT_POLICY } from './policy.js';
 import { isStandardSchema, toParametersSchema, type StandardSchemaV1 } from '../validation/standard-schema.js';
-import type { ArgsOf, Tool, ToolContext } from './types.js';
+import type { AfterUntrusted, ApprovalRule, ArgsOf, Tool, ToolContext } from './types.js';
 import type { ParametersSchema } from '../core/types.js';
 import type { JsonOutputCheck } from './json-compatible.js';
 
@@ -30,7 +30,12 @@ export interface ToolSpecBase<S extends ParametersSchema | StandardSchemaV1, Out
   maxRetries?: number;
   /** Default 500. */
   retryDelayMs?: number;
-  needsApproval?: boolean | ((args: ArgsOf<S>) => boolean | Promise<boolean>);
+  /** Ask a person before running: `true`, or a rule of the arguments (anything truthy asks; a rule that throws asks too). */
+  needsApproval?: boolean | ApprovalRule<ArgsOf<S>>;
+  /** What the tool returns may hold words from someone other than the person using the app (default false). */
+  untrusted?: boolean;
+  /** A call proposed after the model read untrusted content: `allow`, `ask` (default unless readOnly) or `refuse`. */
+  afterUntrusted?: AfterUntrusted;
   call(args: ArgsOf<S>, ctx: ToolContext): Output | Promise<Output>;
 }
 

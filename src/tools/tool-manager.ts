@@ -1,10 +1,11 @@
-import type { ToolRegistry } from './registry.js';
+import type { ToolCall, ToolResult } from '../core/types.js';
+import { executeCall } from '../call/execute.js';
+import type { ExecuteOptions } from '../call/types.js';
 import { ajvLoaded, loadAjv } from '../validation/validate-args.js';
 import type { ValidationMode } from '../validation/types.js';
-import type { ToolCall, ToolResult } from '../core/types.js';
-import { executeEntry, type ExecuteOptions } from './execute-entry.js';
+import type { ToolRegistry } from './registry.js';
 
-export type { ExecuteOptions } from './execute-entry.js';
+export type { CallHooks, CallRun, CallVerdict, ExecuteOptions, RunCall } from '../call/types.js';
 
 /** How a ToolManager is made. */
 export interface ToolManagerOptions {
@@ -12,7 +13,11 @@ export interface ToolManagerOptions {
   validation?: ValidationMode;
 }
 
-/** Runs one call under its tool's policy. Never rejects for a tool's failure: failures are results. */
+/**
+ * Runs one call under its tool's policy: the call pipeline (src/call/execute.ts) with this
+ * registry. Never rejects for a tool's failure: failures are results. A ChatRunner runs every
+ * call of a run through it, giving `run` (policy, slots, journal, events).
+ */
 export class ToolManager {
   constructor(
     readonly registry: ToolRegistry,
@@ -23,10 +28,13 @@ export class ToolManager {
 
   /** Decode, validate and run `call`, with its timeout and retries; resolves with its ToolResult. */
   execute(call: ToolCall, options: ExecuteOptions = {}): Promise<ToolResult> {
-    const run = () => executeEntry(this.registry, this.registry.entry(call.name), call, undefined, options);
     // `auto` validates with ajv's compiled validators; its compiler loads with the first call
     // that may need it, not with the SDK. Should it fail to load, the no-eval validator decides alike.
-    if (this.registry.validation === 'auto' && !ajvLoaded()) return loadAjv().then(run, run);
-    return run();
+    if (this.registry.validation === 'auto' && !ajvLoaded()) return loadAjv().then(this.#run(call, options), this.#run(call, options));
+    return executeCall(this.registry, call, options);
+  }
+
+  #run(call: ToolCall, options: ExecuteOptions): () => Promise<ToolResult> {
+    return () => executeCall(this.registry, call, options);
   }
 }

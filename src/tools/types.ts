@@ -1,6 +1,6 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import type { RunEvent } from '../runner/events.js';
-import type { ConcurrencyBudget } from '../util/limiter.js';
+import type { RunEvent } from '../core/run.js';
+import type { Limiter } from '../util/limiter.js';
 import type { StandardSchemaV1 } from '../validation/standard-schema.js';
 import type { ParametersSchema, ToolDefinition, Message } from '../core/types.js';
 
@@ -41,7 +41,7 @@ export interface RunScope {
   depth: number;
   /** The per-run concurrency limit and the shared budget, for runs started on behalf of this one. */
   concurrency: number;
-  budget?: ConcurrencyBudget;
+  budget?: Limiter;
 }
 
 /**
@@ -66,8 +66,11 @@ export interface ToolPolicy {
 export interface Tool<Args = any, Output = unknown> extends ToolDefinition, ToolPolicy {
   /** The tool changes nothing (so it is idempotent too): MCP's and WebMCP's `readOnlyHint`. */
   readOnly?: boolean;
-  /** Ask a person before running (a boolean, or decided from the arguments). */
-  needsApproval?: boolean | ((args: Args) => boolean | Promise<boolean>);
+  /**
+   * Ask a person before running: a boolean, or a rule decided from the arguments (anything truthy
+   * asks, and so does a rule that throws). A rule gets the run's signal, aborted when the run stops waiting.
+   */
+  needsApproval?: boolean | ApprovalRule<Args>;
   call(args: Args, ctx: ToolContext): Output | Promise<Output>;
   /** Only waits on other calls (a leaf): holds no slot of a shared budget, which its own calls need. */
   delegates?: boolean;
@@ -76,4 +79,26 @@ export interface Tool<Args = any, Output = unknown> extends ToolDefinition, Tool
    * JSON Schema. It validates (and transforms) the arguments in the tool's own realm.
    */
   standardSchema?: StandardSchemaV1<unknown, Args>;
+  /**
+   * Who the tool is beyond its name, for standing decisions and recorded approvals (an MCP tool:
+   * its server and pinned definition). Default: its definition (see `toolIdentity`).
+   */
+  identity?: string;
+  /**
+   * What the tool returns may hold words from someone other than the person using the app (a web
+   * page, a note written by others, search results, a third party's server). Default false.
+   */
+  untrusted?: boolean;
+  /**
+   * What a call of this tool proposed while untrusted content is in the model's context does:
+   * `allow` (its own policy alone), `ask` (a person approves it first) or `refuse` (it does not
+   * run: `untrusted_refused`). Default: `allow` for a readOnly tool, `ask` for every other.
+   */
+  afterUntrusted?: AfterUntrusted;
 }
+
+/** What a call proposed after the model read untrusted content does (see `Tool.afterUntrusted`). */
+export type AfterUntrusted = 'allow' | 'ask' | 'refuse';
+
+/** A tool's approval rule: decided from the call's arguments; anything truthy asks. */
+export type ApprovalRule<Args = unknown> = (args: Args, ctx: { signal: AbortSignal }) => boolean | Promise<boolean>;

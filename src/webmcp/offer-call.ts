@@ -2,9 +2,11 @@ import { AmbiError } from '../errors/ambi-error.js';
 import type { AmbiErrorCode } from '../core/codes.js';
 import { errorMessage } from '../errors/error-message.js';
 import { onAbort } from '../util/abort-source.js';
-import { decodeArgs } from '../validation/decode-args.js';
-import type { RegisteredTool, ToolRegistry } from '../tools/registry.js';
-import { executeEntry } from '../tools/execute-entry.js';
+import { ruleAsks } from '../call/approval-rule.js';
+import { runAttempts } from '../call/attempt.js';
+import { checkArguments } from '../call/validate.js';
+import type { RegisteredTool } from '../tools/registry.js';
+import { newIdempotencyKey } from '../util/ids.js';
 import type { JsonValue } from '../core/types.js';
 import type { WebMcpClient } from './model-context.js';
 
@@ -25,30 +27,18 @@ export type WebMcpApprove = (request: WebMcpApprovalRequest) => boolean | Promis
  */
 export function offeredExecute(entry: RegisteredTool, withdrawn: AbortSignal, approve: WebMcpApprove | undefined) {
   const { name } = entry.tool;
-  // The entry is known, so the ToolManager never asks this for the names of the others.
-  const registry = { names: () => [name] } as Pick<ToolRegistry, 'names'> as ToolRegistry;
   return async (input: Record<string, unknown>, client?: WebMcpClient): Promise<JsonValue> => {
+    const started = performance.now();
     const signal = client?.signal instanceof AbortSignal ? AbortSignal.any([client.signal, withdrawn]) : withdrawn;
     const call = { id: crypto.randomUUID(), name, arguments: input };
-    const decoded = await decodeArgs(name, input, entry.validate);
-    if (!decoded.ok) throw failure('invalid_arguments', decoded.message);
-    if (await asksApproval(entry, decoded.value)) await approved(name, decoded.value, approve, signal);
-    const result = await executeEntry(registry, entry, call, decoded, { signal });
+    const checked = await checkArguments(name, input, entry.validate);
+    if (!checked.ok) throw failure(checked.code ?? 'invalid_arguments', checked.message);
+    // The runner's rule of what asks: anything truthy, or a rule that throws.
+    if (await ruleAsks(entry.tool, checked.value, signal)) await approved(name, checked.value, approve, signal);
+    const result = await runAttempts(entry.tool, call, checked.value, { signal, idempotencyKey: newIdempotencyKey() }, started);
     if (result.ok) return result.output;
     throw failure(result.error.code, result.error.message);
   };
-}
-
-/** Whether this call needs a decision: `needsApproval` true, or its rule says so for these arguments. */
-async function asksApproval(entry: RegisteredTool, args: unknown): Promise<boolean> {
-  const rule = entry.tool.needsApproval;
-  if (typeof rule !== 'function') return rule === true;
-  try {
-    return (await rule(args)) === true;
-  } catch (error) {
-    // A rule that cannot decide does not let the call through.
-    throw failure('denied', `The approval rule of "${entry.tool.name}" failed: ${errorMessage(error)}`);
-  }
 }
 
 /** Resolves if `approve` says yes; otherwise throws `denied` (also when it throws, or the caller gives up first). */

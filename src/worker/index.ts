@@ -20,10 +20,10 @@ export { mcpServer, type McpServerConfig, type McpToolPolicy } from '../mcp/conf
 export type { McpConnection } from '../mcp/connection.js';
 export { McpError, type McpErrorCode } from '../errors/mcp-error.js';
 export type { Run, RunOptions } from '../runner/chat-runner.js';
-export type { ApproveOptions, DenyOptions } from '../runner/approvals.js';
+export type { ApproveOptions, DenyOptions } from '../call/approvals.js';
 export type { PendingApproval } from '../store/approval-types.js';
-export type { RunEvent } from '../runner/events.js';
-export type { RunResult } from '../runner/run-result.js';
+export type { RunEvent } from '../core/run.js';
+export type { RunResult } from '../core/run.js';
 export type { Message } from '../core/types.js';
 export type { Tool, ToolContext } from '../tools/types.js';
 export type { ValidationMode } from '../validation/types.js';

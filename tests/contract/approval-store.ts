@@ -4,9 +4,9 @@ import { isAmbiError } from '../../src/errors/ambi-error.js';
 import type { ApprovalStore, PendingApproval } from '../../src/store/approval-types.js';
 import { rejection, type StoreFixture, uncloneable } from './store-contracts.js';
 
-const pending = (callId: string, requestedAt = 10): PendingApproval => ({
+const pending = (callId: string, requestedAt = 10, idempotencyKey = `key-${callId}`): PendingApproval => ({
   callId,
-  call: { id: callId, name: 'remove', arguments: { note: callId } },
+  call: { id: callId, name: 'remove', arguments: { note: callId }, idempotencyKey },
   requestedAt,
 });
 
@@ -28,6 +28,15 @@ export function describeApprovalStore(label: string, make: () => Promise<StoreFi
       ]);
       expect(await store.get('c1', 'a')).toMatchObject({ conversation: 'c1', call: { name: 'remove', arguments: { note: 'a' } } });
       expect(await store.get('c1', 'z')).toBeUndefined();
+    });
+
+    it('replaces the record of a call id when another call (another idempotency key) is asked under it, decision and all', async () => {
+      await store.request('c1', pending('a', 10, 'first'));
+      await store.decide('c1', 'a', { approved: true, decidedAt: 11 });
+      await store.request('c1', pending('a', 50, 'second'));
+      const record = await store.get('c1', 'a');
+      expect(record).toMatchObject({ requestedAt: 50, call: { idempotencyKey: 'second' } });
+      expect(record?.decision).toBeUndefined();
     });
 
     it('records a decision on a requested call, with edited arguments, and refuses one on a call never requested', async () => {

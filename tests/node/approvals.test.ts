@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, ChatRunner, defineTool, isAmbiError, scriptedEngine, type RunScope } from '../../src/index.js';
-import { Approvals } from '../../src/runner/approvals.js';
+import { Approvals } from '../../src/call/approvals.js';
 
 describe('Approvals', () => {
   it('answers the call with the decided id, and only once', async () => {

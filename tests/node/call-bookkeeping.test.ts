@@ -1,14 +1,9 @@
 // The cheap bookkeeping under every call: timeouts on one timer, aborts without a listener
-// or signal per call, argument copies without structuredClone, and one registry lookup per
-// dispatched call, with no awaited approval check for a tool without a rule.
+// or signal per call, argument copies without structuredClone.
 import { describe, expect, it, vi } from 'vitest';
 import { LazyAbortController, onAbort } from '../../src/util/abort-source.js';
 import { copyArgs } from '../../src/validation/copy-args.js';
 import { deadline } from '../../src/util/deadlines.js';
-import { Approvals } from '../../src/runner/approvals.js';
-import { dispatchCall, type DispatchContext } from '../../src/runner/dispatch.js';
-import { Limiter } from '../../src/util/limiter.js';
-import { Agent, defineTool, scriptedEngine } from '../../src/index.js';
 
 const waitFor = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const timersKeepingNodeAlive = () => process.getActiveResourcesInfo().filter((type) => type === 'Timeout').length;
@@ -118,31 +113,6 @@ describe('onAbort', () => {
     const callback = vi.fn();
     onAbort(AbortSignal.abort(), callback);
     expect(callback).not.toHaveBeenCalled();
-  });
-});
-
-describe('dispatchCall', () => {
-  async function dispatching() {
-    const agent = (await Agent.make(scriptedEngine([]))).tool(
-      defineTool({ name: 'plain', description: 'x', parameters: { type: 'object' }, idempotent: false, call: async () => 'done' }),
-    );
-    const limiter = new Limiter(1);
-    const ctx: DispatchContext = { tools: agent.tools, limiters: [limiter], approvals: new Approvals(), emit: () => {}, signal: new AbortController().signal };
-    return { agent, limiter, ctx, call: { id: 'c1', name: 'plain', arguments: {}, idempotencyKey: 'k1' } };
-  }
-
-  it('takes its slot at once for a tool without an approval rule: no approval check is awaited', async () => {
-    const { limiter, ctx, call } = await dispatching();
-    const running = dispatchCall(call, ctx);
-    expect(limiter.active).toBe(1);
-    expect(await running).toMatchObject({ ok: true, output: 'done' });
-  });
-
-  it("looks the call's tool up in the registry once", async () => {
-    const { agent, ctx, call } = await dispatching();
-    const lookups = [vi.spyOn(agent.registry, 'entry'), vi.spyOn(agent.registry, 'get')];
-    await dispatchCall(call, ctx);
-    expect(lookups.reduce((sum, spy) => sum + spy.mock.calls.length, 0)).toBe(1);
   });
 });
 

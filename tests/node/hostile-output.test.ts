@@ -123,7 +123,11 @@ describe('run(input, { output }) with a JSON Schema', () => {
     const agent = await agentFor(replying());
     const runner = new ChatRunner();
     expect(() => runner.run(agent, 'x', { output: 5 as never })).toThrow(expect.objectContaining({ code: 'invalid_option', option: 'output' }));
-    expect(() => runner.run(agent, 'x', { output: { type: 'no-such-type' } as never })).toThrow(expect.objectContaining({ code: 'invalid_option' }));
+    // A schema object that does not compile is known as the run starts: its result rejects, and nothing is sent.
+    await expect(runner.run(agent, 'x', { output: { type: 'no-such-type' } as never }).result).rejects.toMatchObject({
+      code: 'invalid_option',
+      option: 'output',
+    });
     expect(() => runner.run(agent, 'x', { output: weather, maxOutputRetries: -1 })).toThrow(
       expect.objectContaining({ code: 'invalid_option', option: 'maxOutputRetries' }),
     );

@@ -1,22 +1,15 @@
 // The concurrency limiter under the runner's calls: a freed slot goes to the first waiter from
-// the release that frees it (no promise between one call's end and the next one's start), in
-// turn, past waiters whose run was aborted, and without nesting however many waiters take and
-// free their slot at once.
+// the release that frees it, in turn, past waiters whose run was aborted, and without nesting
+// however many waiters take and free their slot at once.
 import { describe, expect, it, vi } from 'vitest';
 import { ConcurrencyBudget, Limiter } from '../../src/util/limiter.js';
-import { Approvals } from '../../src/runner/approvals.js';
-import { dispatchCall, type DispatchContext } from '../../src/runner/dispatch.js';
+import { callRun } from '../support/call-run.js';
 import { Agent, ChatRunner, defineTool, type ParametersSchema, scriptedEngine } from '../../src/index.js';
 import { gate } from '../support/engines.js';
 
 /** An idempotent tool for these tests: they differ only in name, call and parameters. */
 function idempotent<A>(name: string, call: (args: A) => unknown, parameters: ParametersSchema = { type: 'object' }) {
   return defineTool({ name, description: 'x', parameters, idempotent: true, call: call as never });
-}
-
-/** A dispatch context over `agent`'s tools with one limiter of one slot. */
-function oneSlot(agent: Agent, emit: DispatchContext['emit'] = () => {}): DispatchContext {
-  return { tools: agent.tools, limiters: [new Limiter(1)], approvals: new Approvals(), emit, signal: new AbortController().signal };
 }
 
 describe('Limiter', () => {
@@ -163,50 +156,16 @@ describe('Limiter', () => {
   });
 });
 
-describe('dispatchCall at concurrency 1', () => {
-  it('starts the next queued call as the previous one ends: from its attempt settling, in the same microtask', async () => {
-    const agent = await Agent.make(scriptedEngine([]));
-    const log: string[] = [];
-    const answer = gate<string>();
-    agent.tool(idempotent('slow', () => answer.promise));
-    agent.tool(
-      idempotent('next', () => {
-        log.push('next called');
-        return 'ok';
-      }),
-    );
-    const ctx = oneSlot(agent, (event) => {
-      if (event.type === 'tool_finished') {
-        log.push(`${event.result.name} finished`);
-        // Queued behind the event: a start that waited for a promise after the release would come after it.
-        queueMicrotask(() => log.push('a microtask later'));
-      }
-    });
-    const first = dispatchCall({ id: 'c1', name: 'slow', arguments: {}, idempotencyKey: 'k1' }, ctx);
-    const second = dispatchCall({ id: 'c2', name: 'next', arguments: {}, idempotencyKey: 'k2' }, ctx);
-    await Promise.resolve();
-    answer.open('done');
-    // The first call is reported, and its slot freed, as its attempt settles: in the first microtask
-    // after the tool's answer, not once the promises of the attempt and of the call have settled too.
-    queueMicrotask(() => log.push('one microtask after the answer'));
-    await Promise.all([first, second]);
-    expect(log.indexOf('next called')).toBeLessThan(log.indexOf('one microtask after the answer'));
-    expect(log[0]).toBe('slow finished');
-    expect(log.indexOf('next called')).toBeGreaterThan(0);
-    expect(log.indexOf('next called')).toBeLessThan(log.indexOf('a microtask later'));
-  });
-});
-
-describe('dispatchCall, many queued calls of a tool that answers at once', () => {
+describe('many calls queued behind one slot, of a tool that answers at once', () => {
   it('runs 20,000 of them behind one slot, in order, without a stack frame per call', async () => {
     const agent = await Agent.make(scriptedEngine([]));
     const ran: number[] = [];
     const opening = gate<string>();
     agent.tool(idempotent('gate', () => opening.promise));
     agent.tool(idempotent('now', ({ n }: { n: number }) => (ran.push(n), n), { type: 'object', properties: { n: { type: 'integer' } } }));
-    const ctx = oneSlot(agent);
-    const first = dispatchCall({ id: 'g', name: 'gate', arguments: {}, idempotencyKey: 'g' }, ctx);
-    const queued = Array.from({ length: 20_000 }, (_, n) => dispatchCall({ id: `c${n}`, name: 'now', arguments: { n }, idempotencyKey: `k${n}` }, ctx));
+    const run = callRun();
+    const first = agent.tools.execute({ id: 'g', name: 'gate', arguments: {} }, { run });
+    const queued = Array.from({ length: 20_000 }, (_, n) => agent.tools.execute({ id: `c${n}`, name: 'now', arguments: { n } }, { run }));
     opening.open('open');
     const results = await Promise.all([first, ...queued]);
     expect(results.every((r) => r.ok)).toBe(true);

@@ -19,7 +19,7 @@ import {
 } from '../../src/index.js';
 import { askHere, callHere } from '../../src/worker/tool-host/call-here.js';
 import { LazyAbortController } from '../../src/util/abort-source.js';
-import { runAttempt } from '../../src/tools/run-attempt.js';
+import { runAttempt } from '../../src/call/attempt.js';
 
 const manager = (...tools: Tool[]) => new ToolManager(tools.reduce((registry, tool) => registry.register(tool), new ToolRegistry()));
 
@@ -212,7 +212,7 @@ describe('validating with the Standard Schema, in process', () => {
     const run = new ChatRunner().run(agent, 'pay');
     for await (const event of run.events) if (event.type === 'approval_requested') run.approve(event.call.id);
     expect((await run.result).toolResults).toMatchObject([{ ok: true, output: 250 }]);
-    expect(rule).toHaveBeenCalledWith({ amount: 250 });
+    expect(rule).toHaveBeenCalledWith({ amount: 250 }, expect.objectContaining({ signal: expect.any(AbortSignal) }));
   });
 
   it('validates a call once though its approval rule also reads the arguments: the rule and the tool get the same parsed value', async () => {
@@ -277,9 +277,9 @@ describe('validating again where a remote tool lives (page or tool worker)', () 
       needsApproval: rule,
       call: () => null,
     });
-    expect(await askHere(tool, { n: '5' })).toBe(true);
-    expect(rule).toHaveBeenCalledWith({ n: 5 });
-    expect(await askHere(tool, { n: 'five' })).toBe(false);
+    expect(await askHere(tool, { n: '5' }, new LazyAbortController())).toBe(true);
+    expect(rule).toHaveBeenCalledWith({ n: 5 }, expect.objectContaining({ signal: expect.any(AbortSignal) }));
+    expect(await askHere(tool, { n: 'five' }, new LazyAbortController())).toBe(false);
   });
 
   it('reports a remote refusal as invalid arguments with attempts 0 (the call never ran)', async () => {

@@ -8,9 +8,10 @@ import { createWorkerRunner, scriptedEngine } from '../../../src/worker/index.js
 import { pingScript, pingTool } from '../../lib/ping.js';
 import { callHere } from '../../../src/worker/tool-host/call-here.js';
 import { toDescriptor } from '../../../src/worker/wire/descriptor.js';
-import { PagePort } from '../../../src/worker/page/page-port.js';
+import { PageHost } from '../../../src/worker/page/page-host.js';
+import { registerTransferHandlers } from '../../../src/worker/wire/transfer-handlers.js';
 import { createRunnerHost } from '../../../src/worker/runner/runner-host.js';
-import type { ToolInvoker } from '../../../src/worker/wire/protocol.js';
+import type { RunnerWorkerApi, ToolInvoker } from '../../../src/worker/wire/protocol.js';
 import { breakDown, meanTrace, type LoopTrace } from './dispatch-trace.js';
 import { expose, meanGap, medianGap } from './expose.js';
 import { traceTarget } from './session-trace.js';
@@ -54,8 +55,6 @@ export interface DispatchRound {
   comlink: Gaps;
   /** A plain Comlink call over a MessageChannel port. */
   comlinkChannel: Gaps;
-  /** Our session link alone (WorkerPort -> PagePort), called in a plain loop: no runner around it. */
-  sessionLink: Gaps;
   /**
    * Both ends on this thread, over one MessageChannel: the runner's host and the page's port
    * as the runner worker and the page have them, against a bare echo over such a channel. No
@@ -140,23 +139,6 @@ function comlinkDirectLoop(options: DispatchOptions, worker = new Worker(new URL
     });
 }
 
-/** Our session link alone: the worker's WorkerPort calls a PagePort-served `ping` in a plain loop (session-link.worker.ts). */
-function sessionLinkLoop(options: DispatchOptions) {
-  const worker = new Worker(new URL('./session-link.worker.ts', import.meta.url), { type: 'module' });
-  const stamps: number[] = [];
-  let finished = () => {};
-  const ping = pingTool(stamps);
-  const served: ToolInvoker = { call: (args, ctx, abort) => callHere(ping, args, ctx, abort), needsApproval: async () => false };
-  new PagePort(worker, new Map([['ping', served]]), () => {});
-  worker.addEventListener('message', (event: MessageEvent<{ type?: string }>) => event.data?.type === 'finished' && finished());
-  return () =>
-    new Promise<Gaps>((resolve) => {
-      stamps.length = 0;
-      finished = () => resolve(gaps(stamps));
-      worker.postMessage({ type: 'start', n: options.calls });
-    });
-}
-
 /** A plain Comlink call over a MessageChannel port handed to the worker. */
 function comlinkLoop(options: DispatchOptions) {
   const worker = new Worker(new URL('./comlink.worker.ts', import.meta.url), { type: 'module' });
@@ -173,17 +155,17 @@ function comlinkLoop(options: DispatchOptions) {
     });
 }
 
-/** The session's two ends on this thread: the runner host (worker side) and a PagePort serving `ping`. */
+/** The wire's two ends on this thread: the runner host (worker side) and the page host serving `ping`, Comlink both ways. */
 async function oursOneThread(options: DispatchOptions) {
   const { port1, port2 } = new MessageChannel();
   const stamps: number[] = [];
   const ping = pingTool(stamps);
-  const host = createRunnerHost(port1);
+  registerTransferHandlers();
+  Comlink.expose(createRunnerHost(port1), port1);
   let ended!: () => void;
   const served = new Map<string, ToolInvoker>([['ping', { call: (args, ctx, abort) => callHere(ping, args, ctx, abort), needsApproval: async () => false }]]);
-  new PagePort(port2 as unknown as Worker, served, (_runId, events) => events === null && ended());
-  port1.start();
-  port2.start();
+  Comlink.expose(new PageHost(served, (_runId, events) => events === null && ended()), port2);
+  const host = Comlink.wrap<RunnerWorkerApi>(port2);
   const replies = pingScript(options.calls, options.warmup + options.rounds);
   await host.configure({ engine: scriptedEngine(replies), concurrency: 1 });
   await host.registerTool(toDescriptor(ping));
@@ -290,7 +272,6 @@ expose<DispatchOptions, DispatchResult>({
       rawWork: rawLoop(options, options.workUs),
       comlink: comlinkDirectLoop(options),
       comlinkChannel: comlinkLoop(options),
-      sessionLink: sessionLinkLoop(options),
       oneThreadOurs: await oursOneThread(options),
       oneThreadEcho: echoOneThread(options),
       oneThreadComlink: comlinkOneThread(options),
@@ -310,7 +291,6 @@ expose<DispatchOptions, DispatchResult>({
           rawWork: none,
           comlink: none,
           comlinkChannel: none,
-          sessionLink: none,
           oneThread: { ours: Number.NaN, echo: Number.NaN, comlink: Number.NaN },
         };
         if (i >= options.warmup) rounds.push(round);
@@ -326,20 +306,18 @@ expose<DispatchOptions, DispatchResult>({
         rawWork: Gaps;
         comlink: Gaps;
         comlinkChannel: Gaps;
-        sessionLink: Gaps;
         oneThreadOurs: number;
         oneThreadEcho: number;
         oneThreadComlink: number;
       };
       if (i >= options.warmup) {
-        const { ours, raw, rawWork, comlink, comlinkChannel, sessionLink } = round;
+        const { ours, raw, rawWork, comlink, comlinkChannel } = round;
         rounds.push({
           ours,
           raw,
           rawWork,
           comlink,
           comlinkChannel,
-          sessionLink,
           oneThread: { ours: round.oneThreadOurs, echo: round.oneThreadEcho, comlink: round.oneThreadComlink },
         });
       }

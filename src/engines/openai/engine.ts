@@ -9,11 +9,8 @@ import { chatCompletionsURL, requestBody, requestHeaders } from './request.js';
 import { decodeCompletion, decodeStream, FINISH_GRACE_MS } from './stream.js';
 import type { RequestLifetime } from './request-lifetime.js';
 import { readSse } from './sse-reader.js';
-import { loadOnce } from '../../util/load-once.js';
+import { urlSecrets, withoutURLSecrets } from '../url-secrets.js';
 import { deferredStream } from '../deferred-stream.js';
-
-// Only a failed request needs it: its error is redacted before it leaves the engine.
-const secretsCode = loadOnce(() => import('../url-secrets.js'));
 
 /** An Engine that streams from an OpenAI-compatible `/chat/completions` endpoint. */
 export function createOpenAICompatibleEngine(config: OpenAICompatibleConfig, fetchImpl: typeof fetch): Engine {
@@ -29,19 +26,9 @@ export function createOpenAICompatibleEngine(config: OpenAICompatibleConfig, fet
   };
 }
 
-/** `error` with the secrets of `baseURL` (and of any URL it quotes) taken out; if that code cannot load, an error that quotes nothing. */
-async function redacted(error: unknown, baseURL: string): Promise<unknown> {
-  let code: Awaited<ReturnType<typeof secretsCode>>;
-  try {
-    code = await secretsCode();
-  } catch (failure) {
-    const reason = error as { code?: unknown } | null;
-    const known = typeof reason?.code === 'string' ? (reason.code as ConstructorParameters<typeof EngineError>[0]) : 'network_error';
-    return new EngineError(known, 'The model server request failed; its message is not shown, as the code that takes keys out of it could not load', {
-      cause: failure,
-    });
-  }
-  return code.withoutURLSecrets(error, code.urlSecrets(baseURL));
+/** `error` with the secrets of `baseURL` (and of any URL it quotes) taken out. */
+function redacted(error: unknown, baseURL: string): unknown {
+  return withoutURLSecrets(error, urlSecrets(baseURL));
 }
 
 async function* streamChat(config: OpenAICompatibleConfig, fetchImpl: typeof fetch, request: EngineRequest): AsyncGenerator<EngineEvent> {

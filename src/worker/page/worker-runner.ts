@@ -1,14 +1,14 @@
 import * as Comlink from 'comlink';
 import { AmbiError, isAmbiError } from '../../errors/ambi-error.js';
 import { DuplicateToolError } from '../../errors/duplicate-tool-error.js';
-import type { Run, RunOptions, RunOutput } from '../../runner/chat-runner.js';
-import type { OutputSchema } from '../../runner/output.js';
+import type { Run, RunOptions, RunOutput } from '../../runner/run-options.js';
+import type { OutputSchema } from '../../runner/output-types.js';
 import type { StandardSchemaV1 } from '../../validation/standard-schema.js';
 import { finishOnPage, wireOutput } from './page-output.js';
 import { checkCount, checkResumed, checkRunOptions } from '../../runner/check-options.js';
 import { failureError, type RunFailure } from '../../runner/run-failure.js';
 import { EventChannel } from '../../runner/events.js';
-import type { RunResult } from '../../runner/run-result.js';
+import type { RunResult } from '../../core/run.js';
 import { onAbort } from '../../util/abort-source.js';
 import { checkTool } from '../../tools/check-tool.js';
 import type { Tool } from '../../tools/types.js';
@@ -17,20 +17,20 @@ import { toDescriptor } from '../wire/descriptor.js';
 import { askHere, callHere } from '../tool-host/call-here.js';
 import type { McpServerConfig } from '../../mcp/config.js';
 import type { McpConnection } from '../../mcp/connection.js';
-import { PagePort } from './page-port.js';
+import { PageHost } from './page-host.js';
 import { refusedRun } from './refused-run.js';
 import { RunnerSetup } from './runner-setup.js';
-import { comlinkEndpoint } from '../wire/session-link.js';
-import type { RunnerConfig, RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireResumeOptions, WireRunOptions } from '../wire/protocol.js';
+import type { RunnerConfig, RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireApproveOptions, WireResumeOptions, WireRunOptions } from '../wire/protocol.js';
+import type { ApproveOptions } from '../../call/approvals.js';
 import type { PendingApproval } from '../../store/approval-types.js';
 import type { ToolWorkerSupervisor, WorkerSource, WorkerToolsOptions } from '../tool-host/tool-worker.js';
 import { registerTransferHandlers } from '../wire/transfer-handlers.js';
 import { toWireReason } from '../wire/wire-error.js';
 import { Inflight, onWorkerDeath } from '../wire/worker-life.js';
-import type { RunEvent } from '../../runner/events.js';
+import type { RunEvent } from '../../core/run.js';
 import { errorMessage } from '../../errors/error-message.js';
 
-/** A run as the page tracks it: its events arrive on the session link, and they settle its result. */
+/** A run as the page tracks it: its events arrive from the runner worker, and they settle its result. */
 interface PageRun {
   channel: EventChannel;
   resolve: (result: RunResult) => void;
@@ -64,7 +64,7 @@ export class WorkerRunner {
   /** What the page serves to the worker, by tool name. */
   readonly #served = new Map<string, ToolInvoker>();
   readonly #runs = new Map<string, PageRun>();
-  readonly #port: PagePort;
+  readonly #host: PageHost;
   readonly #supervisors: ToolWorkerSupervisor[] = [];
   /** Calls to the worker in flight: each rejects if the worker dies first. */
   readonly #inflight = new Inflight();
@@ -80,8 +80,10 @@ export class WorkerRunner {
     registerTransferHandlers();
     this.#worker = options.worker?.() ?? new Worker(new URL('../../../workers/runner.worker.ts', import.meta.url), { type: 'module' });
     onWorkerDeath(this.#worker, 'runner worker', (error) => this.#die(error));
-    this.#api = Comlink.wrap<RunnerWorkerApi>(comlinkEndpoint(this.#worker));
-    this.#port = new PagePort(this.#worker, this.#served, (runId, events) => this.#receive(runId, events));
+    // One protocol both ways on the worker's own channel: the page calls the runner's API, the runner calls the page's tools.
+    this.#api = Comlink.wrap<RunnerWorkerApi>(this.#worker);
+    this.#host = new PageHost(this.#served, (runId, events) => this.#receive(runId, events));
+    Comlink.expose(this.#host, this.#worker);
     const { engine, concurrency, preamble, maxResultChars, database, leaf, validation, context } = options;
     if (leaf) this.#names.add('spawn_leaf');
     const config = { engine, ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation, context }) };
@@ -96,7 +98,7 @@ export class WorkerRunner {
   tool(tool: Tool): this {
     checkTool(tool);
     this.#claim(tool.name);
-    this.#served.set(tool.name, { call: (args, ctx, abort) => callHere(tool, args, ctx, abort), needsApproval: (args) => askHere(tool, args) });
+    this.#served.set(tool.name, { call: (args, ctx, abort) => callHere(tool, args, ctx, abort), needsApproval: (args, abort) => askHere(tool, args, abort) });
     // Refused by the worker (its schema, say): the next run fails with why.
     this.#register(toDescriptor(tool), (error) => this.#registrationErrors.push(error));
     void this.#setup.sync(false);
@@ -232,7 +234,7 @@ export class WorkerRunner {
       result,
       abort,
       suspend: () => send(() => this.#guard(this.#api.suspend(runId))),
-      approve: (callId, approveOptions) => send(() => this.#guard(this.#api.approve(runId, callId, approveOptions))),
+      approve: (callId, approveOptions) => send(() => this.#guard(this.#api.approve(runId, callId, crossingApproval(approveOptions)))),
       deny: (callId, reason, denyOptions) => send(() => this.#guard(this.#api.deny(runId, callId, reason, denyOptions))),
     };
   }
@@ -249,11 +251,11 @@ export class WorkerRunner {
     this.#worker.terminate();
     for (const supervisor of this.#supervisors) supervisor.close();
     this.#inflight.end(error);
-    this.#port.abortAll(error);
+    this.#host.abortAll(error);
     for (const [runId, run] of this.#runs) this.#endRun(runId, run, { code: error.code, message: error.message });
   }
 
-  /** Events from the session link, in order; the run's own last event settles its result. */
+  /** Events from the runner worker, in order; the run's own last event settles its result. */
   #receive(runId: string, events: RunEvent[] | null): void {
     const run = this.#runs.get(runId);
     if (!run) return;
@@ -310,6 +312,22 @@ export class WorkerRunner {
   /** A worker call that also rejects when the worker dies or the runner closes. */
   #guard<T>(call: Promise<T>): Promise<T> {
     return this.#inflight.track(call);
+  }
+}
+
+/**
+ * An approval as it crosses to the worker. Edited arguments that cannot be cloned (a function, a
+ * DOM node) cannot go: the approval goes without them, saying why, and the call ends
+ * `invalid_arguments` there, unrun, as in-process, instead of the approval being lost.
+ */
+function crossingApproval(options: ApproveOptions | undefined): WireApproveOptions | undefined {
+  if (options?.arguments === undefined) return options;
+  try {
+    structuredClone(options.arguments);
+    return options;
+  } catch (error) {
+    const { arguments: _, ...rest } = options;
+    return { ...rest, refusedArguments: `The edited arguments could not be used: they are not plain data (${errorMessage(error)})` };
   }
 }
 

@@ -1,19 +1,24 @@
+import * as Comlink from 'comlink';
 import { AmbiError } from '../../errors/ambi-error.js';
-import { Agent } from '../../runner/agent.js';
+import { Agent } from '../../agent/agent.js';
 import { ChatRunner, type Run } from '../../runner/chat-runner.js';
 import type { EventChannel } from '../../runner/events.js';
 import { defined } from '../../util/defined.js';
 import { remoteTool } from '../wire/descriptor.js';
-import type { RunnerConfig, RunnerWorkerApi, ToolDescriptor } from '../wire/protocol.js';
+import type { PageHostApi, RunnerConfig, RunnerWorkerApi } from '../wire/protocol.js';
 import { fromWireReason } from '../wire/wire-error.js';
 import type { McpConnection } from '../../mcp/connection.js';
-import { WorkerPort } from './worker-port.js';
+import { PageLink } from './page-link.js';
 
-/** The runner worker's side of the wire: an Agent and a ChatRunner, driven by the page. */
-export function createRunnerHost(scope: ConstructorParameters<typeof WorkerPort>[0]): RunnerWorkerApi {
+/**
+ * The runner worker's side of the wire: an Agent and a ChatRunner, driven by the page over
+ * Comlink on `endpoint` (the worker's own channel), which also carries this worker's calls of the
+ * page's tools and the runs' events (see PageLink).
+ */
+export function createRunnerHost(endpoint: Comlink.Endpoint): RunnerWorkerApi {
   let agent: Agent | undefined;
   let runner: ChatRunner | undefined;
-  let port: WorkerPort | undefined;
+  let port: PageLink | undefined;
   const runs = new Map<string, Run>();
   const connections = new Map<number, McpConnection>();
   let lastConnection = 0;
@@ -33,7 +38,7 @@ export function createRunnerHost(scope: ConstructorParameters<typeof WorkerPort>
     return run;
   };
 
-  // Events go to the page in batches (see WorkerPort.event); the run's result crosses inside
+  // Events go to the page in batches (see PageLink.event); the run's result crosses inside
   // its run_finished event. Once its events end, the run is forgotten.
   const follow = (runId: string, run: Run) => {
     const { port } = ready();
@@ -47,7 +52,7 @@ export function createRunnerHost(scope: ConstructorParameters<typeof WorkerPort>
   return {
     // The page calls this again after a failure (a blocked database, say): nothing is kept of a failed attempt.
     async configure(config: RunnerConfig) {
-      port ??= new WorkerPort(scope);
+      port ??= new PageLink(Comlink.wrap<PageHostApi>(endpoint));
       const stores = config.database ? await openStores(config.database) : undefined;
       const { preamble, maxResultChars, validation, context } = config;
       const made = await Agent.make(config.engine, {
@@ -59,11 +64,11 @@ export function createRunnerHost(scope: ConstructorParameters<typeof WorkerPort>
       runner = new ChatRunner(config.concurrency);
       agent = made;
     },
-    async registerTool(descriptor: ToolDescriptor) {
+    async registerTool(descriptor) {
       // Registration checks the schema and compiles its validator here, where calls are validated
       // (a Standard Schema tool's JSON Schema; its own realm validates again with the Standard Schema).
       const { agent, port } = ready();
-      agent.tool(remoteTool(descriptor, port.invoker(descriptor.name)));
+      agent.tool(remoteTool(descriptor, port));
     },
     async startRun(runId, input, options) {
       const { agent, runner } = ready();
@@ -101,7 +106,8 @@ export function createRunnerHost(scope: ConstructorParameters<typeof WorkerPort>
       find(runId).abort(fromWireReason(reason));
     },
     async approve(runId, callId, options) {
-      find(runId).approve(callId, options);
+      // Arguments that could not cross are refused as invalid ones are in-process: the call does not run.
+      find(runId).approve(callId, options as Parameters<Run['approve']>[1]);
     },
     async deny(runId, callId, reason, options) {
       find(runId).deny(callId, reason, options);

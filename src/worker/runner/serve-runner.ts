@@ -1,10 +1,9 @@
 import * as Comlink from 'comlink';
 import { createRunnerHost } from './runner-host.js';
-import { comlinkEndpoint } from '../wire/session-link.js';
 import { registerTransferHandlers } from '../wire/transfer-handlers.js';
 
-/** Serve the runner in this worker: Comlink for its API and the session link for tool calls and events, on one channel. */
-export function serveRunner(scope: Worker = self as unknown as Worker): void {
+/** Serve the runner in this worker: its API over Comlink, and through the same channel its calls of the page's tools. */
+export function serveRunner(scope: Comlink.Endpoint = self as unknown as Comlink.Endpoint): void {
   registerTransferHandlers();
-  Comlink.expose(createRunnerHost(scope), comlinkEndpoint(scope));
+  Comlink.expose(createRunnerHost(scope), scope);
 }

@@ -1,5 +1,6 @@
 import { AmbiError } from '../../errors/ambi-error.js';
-import { invalidArgumentsMessage } from '../../validation/decode-args.js';
+import { ruleAsks } from '../../call/approval-rule.js';
+import { invalidArgumentsMessage } from '../../call/decode.js';
 import { toolOutputJson } from '../../tools/json-output.js';
 import { validateStandard } from '../../validation/standard-schema.js';
 import type { ArgsCheck } from '../../validation/types.js';
@@ -29,12 +30,11 @@ async function checkThenCall(tool: Tool, args: unknown, ctx: WireContext, abort:
   return toolOutputJson(tool.name, await tool.call(checked.value, toolContext(ctx, abort)));
 }
 
-/** Decide a tool's approval rule in this realm (on the Standard Schema's output; arguments it refuses fail later, unapproved). */
-export async function askHere(tool: Tool, args: unknown): Promise<boolean> {
-  const rule = tool.needsApproval;
-  if (typeof rule !== 'function') return Boolean(rule);
+/** Decide a tool's approval rule in this realm (on the Standard Schema's output; arguments it refuses fail later, unapproved), as the runner decides one. */
+export async function askHere(tool: Tool, args: unknown, abort: AbortSource): Promise<boolean> {
+  if (typeof tool.needsApproval !== 'function') return Boolean(tool.needsApproval);
   const checked = await checkHere(tool, args);
-  return checked.ok ? Boolean(await rule(checked.value)) : false;
+  return checked.ok ? ruleAsks(tool, checked.value, abort.signal) : false;
 }
 
 function checkHere(tool: Tool, args: unknown): Promise<ArgsCheck> | ArgsCheck {

@@ -27,19 +27,20 @@ export function exposeTools(tools: readonly Tool[], endpoint: Comlink.Endpoint =
   };
   // Each running call's controller, by the key the page gave it; dropped when the call settles.
   const running = new Map<number, LazyAbortController>();
+  const withAbort = async <T>(callKey: number, work: (abort: LazyAbortController) => T | Promise<T>): Promise<T> => {
+    const controller = new LazyAbortController();
+    running.set(callKey, controller);
+    try {
+      return await work(controller);
+    } finally {
+      running.delete(callKey);
+    }
+  };
   const api: ToolHostApi = {
     descriptors: async () => tools.map(toDescriptor),
-    call: async (name, args, ctx, callKey) => {
-      const controller = new LazyAbortController();
-      running.set(callKey, controller);
-      try {
-        return await callHere(find(name), args, ctx, controller);
-      } finally {
-        running.delete(callKey);
-      }
-    },
+    call: (name, args, ctx, callKey) => withAbort(callKey, (abort) => callHere(find(name), args, ctx, abort)),
     abort: async (callKey, reason) => running.get(callKey)?.abort(fromWireReason(reason)),
-    needsApproval: async (name, args) => askHere(find(name), args),
+    needsApproval: (name, args, callKey) => withAbort(callKey, (abort) => askHere(find(name), args, abort)),
   };
   Comlink.expose(api, endpoint);
   if (endpoint === (globalThis as unknown)) announceClose(globalThis as unknown as Parameters<typeof announceClose>[0]);

@@ -82,7 +82,7 @@ export class ToolWorkerSupervisor {
   served(name: string): ToolInvoker {
     return {
       call: (args, ctx, abort) => this.#abortable(`"${name}"`, abort, (api, key) => api.call(name, args, ctx, key) as Promise<JsonValue>),
-      needsApproval: (args, abort) => this.#abortable(`the approval rule of "${name}"`, abort, (api) => api.needsApproval(name, args)),
+      needsApproval: (args, abort) => this.#abortable(`the approval rule of "${name}"`, abort, (api, key) => api.needsApproval(name, args, key)),
     };
   }
 

@@ -1,8 +1,8 @@
-import { sourceOf } from '../../util/abort-source.js';
-import { withRunSignal } from '../../tools/approval-rule.js';
-import { abortSourceOf, forwardsTo } from '../../tools/run-attempt.js';
+import type { JsonValue } from '../../core/types.js';
 import type { Tool } from '../../tools/types.js';
-import type { ToolDescriptor, ToolInvoker } from './protocol.js';
+import { onAbort } from '../../util/abort-source.js';
+import type { PageHostApi, ToolDescriptor } from './protocol.js';
+import { toWireReason } from './wire-error.js';
 
 /** The plain-data face of a tool, for the realm that validates and times its calls. */
 export function toDescriptor(tool: Tool): ToolDescriptor {
@@ -15,20 +15,40 @@ export function toDescriptor(tool: Tool): ToolDescriptor {
     maxRetries: tool.maxRetries,
     retryDelayMs: tool.retryDelayMs,
     idempotent: tool.idempotent,
+    ...(tool.readOnly !== undefined ? { readOnly: tool.readOnly } : {}),
     approval: typeof rule === 'function' ? 'ask' : rule ? 'always' : 'never',
+    ...(tool.identity !== undefined ? { identity: tool.identity } : {}),
+    ...(tool.untrusted !== undefined ? { untrusted: tool.untrusted } : {}),
+    ...(tool.afterUntrusted !== undefined ? { afterUntrusted: tool.afterUntrusted } : {}),
   };
 }
 
-/** A tool whose calls go through `invoker` to the realm where its code lives (which converts its outputs to JSON). */
-export function remoteTool(descriptor: ToolDescriptor, invoker: ToolInvoker): Tool {
+/** Keys of the calls and rules the runner worker sends to the page: an abort names one. */
+let nextKey = 0;
+
+/**
+ * In the runner worker: a tool whose code lives on the page (or in a tool worker the page
+ * supervises). Its `call` and its rule go to the page over Comlink; its signal's abort follows
+ * them there. Everything else (validation, timeout, retries, policy) happens here, in the pipeline.
+ */
+export function remoteTool(descriptor: ToolDescriptor, page: PageHostApi): Tool {
   const { approval, ...definition } = descriptor;
-  const tool: Tool = {
+  return {
     ...definition,
-    // The run's signal goes along: a rule still deciding when the run is aborted is stopped where it runs.
-    needsApproval: approval === 'ask' ? withRunSignal((args, signal) => invoker.needsApproval(args, sourceOf(signal))) : approval === 'always',
-    // The abort travels as its own argument (Comlink converts top-level arguments only); the attempt's signal is not made for it.
-    call: (args, ctx) => invoker.call(args, { callId: ctx.callId, attempt: ctx.attempt, idempotencyKey: ctx.idempotencyKey }, abortSourceOf(ctx)),
+    needsApproval:
+      approval === 'ask' ? (args, { signal }) => followed(signal, page, (key) => page.needsApproval(definition.name, args, key)) : approval === 'always',
+    call: (args, ctx): Promise<JsonValue> =>
+      followed(ctx.signal, page, (key) =>
+        page.call(definition.name, args, { callId: ctx.callId, attempt: ctx.attempt, idempotencyKey: ctx.idempotencyKey }, key),
+      ),
   };
-  // An attempt calls it through the invoker directly (the invoker reads the context's fields, never its `run`).
-  return forwardsTo(tool, (args, ctx, abort) => invoker.call(args, ctx, abort));
+}
+
+/** A request to the page that the page is told to abort when `signal` does (its answer then no longer awaited here). */
+function followed<T>(signal: AbortSignal, page: PageHostApi, send: (key: number) => Promise<T>): Promise<T> {
+  const key = nextKey++;
+  const unhook = onAbort(signal, () => page.abort(key, toWireReason(signal.reason)));
+  const sent = send(key);
+  sent.then(unhook, unhook);
+  return sent;
 }

@@ -1,14 +1,14 @@
-// Wire types between the page, the runner worker and dedicated tool workers, and the session messages' kinds.
+// Wire types between the page, the runner worker and dedicated tool workers (all of them over Comlink).
 import type { LeafOptions } from '../../leaf/leaf-options.js';
-import type { RunOptions } from '../../runner/chat-runner.js';
-import type { ApproveOptions, DenyOptions } from '../../runner/approvals.js';
+import type { RunOptions } from '../../runner/run-options.js';
+import type { ApproveOptions, DenyOptions } from '../../call/approvals.js';
 import type { PendingApproval } from '../../store/approval-types.js';
 import type { AbortSource } from '../../util/abort-source.js';
-import type { ToolContext, ToolPolicy } from '../../tools/types.js';
+import type { AfterUntrusted, ToolContext, ToolPolicy } from '../../tools/types.js';
 import type { JsonValue, ToolDefinition } from '../../core/types.js';
 import type { McpServerConfig } from '../../mcp/config.js';
-import type { PackedEvents } from './event-codec.js';
-import type { WireError, WireReason } from './wire-error.js';
+import type { RunEvent } from '../../core/run.js';
+import type { WireReason } from './wire-error.js';
 import type { EngineConfig } from '../../engines/config.js';
 import type { ContextBudget } from '../../core/types.js';
 import type { ValidationMode } from '../../validation/types.js';
@@ -17,42 +17,37 @@ import type { ValidationMode } from '../../validation/types.js';
 export interface ToolDescriptor extends ToolDefinition, ToolPolicy {
   /** `ask`: the tool's own realm decides from the arguments. */
   approval: 'never' | 'always' | 'ask';
+  /** See `Tool.identity`, `Tool.untrusted`, `Tool.afterUntrusted`. */
+  identity?: string;
+  untrusted?: boolean;
+  afterUntrusted?: AfterUntrusted;
 }
 
 /** The context fields that clone; cancelling travels as its own message. */
 export type WireContext = Omit<ToolContext, 'signal' | 'run'>;
 
-/** How the runner worker reaches a tool that lives elsewhere (the page, or a tool worker via the page). */
+/** How the page runs a tool it serves to the runner worker: one on the page, or a tool worker's. */
 export interface ToolInvoker {
-  /** May answer synchronously (a page tool that returns a plain value): the reply then goes out before anything else. */
   call(args: unknown, ctx: WireContext, abort: AbortSource): JsonValue | Promise<JsonValue>;
   /** The tool's approval rule; `abort` fires when the run no longer waits for it (the rule is stopped like a call). */
   needsApproval(args: unknown, abort: AbortSource): Promise<boolean>;
 }
 
-/** The first element of a session message: what it is. */
-export const CALL = 0;
-export const ASK = 1;
-export const ABORT = 2;
-export const EVENTS = 3;
-export const DONE = 4;
-export const FAILED = 5;
-
 /**
- * The session between the page and the runner worker: tool calls, their cancels and
- * results, and batches of run events, on the worker's own channel, in order. Each is an
- * array, its kind first (Comlink's messages on the same channel are objects): an array's
- * clone writes no property names, the largest part of a small object's.
+ * What the page serves the runner worker, over Comlink on the worker's own channel (the one
+ * wire protocol between them: the page wraps the runner's API, the runner wraps this). A call
+ * and an approval rule carry a key; an abort names it.
  */
-export type WorkerToPage =
-  | [t: typeof CALL, id: number, tool: string, args: unknown, callId: string, attempt: number, idempotencyKey: string]
-  | [t: typeof ASK, id: number, tool: string, args: unknown]
-  /** Ends a call or an ask. */
-  | [t: typeof ABORT, id: number, reason: WireReason]
-  /** Run events in the order they happened (packed, see event-codec.ts); `null` ends a run's events. */
-  | [t: typeof EVENTS, events: Array<[runId: string, events: PackedEvents | null]>];
-
-export type PageToWorker = [t: typeof DONE, id: number, value: unknown] | [t: typeof FAILED, id: number, error: WireError];
+export interface PageHostApi {
+  /** Run page tool `tool` (or a tool worker's, through the page). */
+  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<JsonValue>;
+  /** Decide page tool `tool`'s approval rule for these arguments. */
+  needsApproval(tool: string, args: unknown, key: number): Promise<boolean>;
+  /** The call or rule `key` is no longer awaited: its abort fires where it runs. */
+  abort(key: number, reason: WireReason): void;
+  /** Run events in the order they happened, in batches; `null` ends a run's events. */
+  events(batch: Array<[runId: string, events: RunEvent[] | null]>): void;
+}
 
 /** The runner worker's settings: `createWorkerRunner`'s options that are plain data. */
 /** A runner worker's configuration: plain data, sent once when the worker starts. */
@@ -89,7 +84,7 @@ export interface RunnerWorkerApi {
   configure(config: RunnerConfig): Promise<void>;
   /** A tool that lives on the page (or in a tool worker the page supervises). */
   registerTool(descriptor: ToolDescriptor): Promise<void>;
-  /** Start a run; its events, and with its last one its result, come on the session link. */
+  /** Start a run; its events, and with its last one its result, come to the page's `events`. */
   startRun(runId: string, input: string, options: WireRunOptions): Promise<void>;
   abort(runId: string, reason: WireReason): Promise<void>;
   /** Connect to an MCP server from the worker and register its tools there; `id` names the connection in later calls. */
@@ -97,13 +92,16 @@ export interface RunnerWorkerApi {
   /** `connection.refresh()`; resolves with the registered names. */
   mcpRefresh(id: number): Promise<string[]>;
   mcpClose(id: number): Promise<void>;
-  approve(runId: string, callId: string, options?: ApproveOptions): Promise<void>;
+  approve(runId: string, callId: string, options?: WireApproveOptions): Promise<void>;
   deny(runId: string, callId: string, reason?: string, options?: DenyOptions): Promise<void>;
   suspend(runId: string): Promise<void>;
   /** Continue a conversation's interrupted run (see `ChatRunner.resume`); events come as `startRun`'s do. */
   resumeRun(runId: string, conversation: string, options: WireResumeOptions): Promise<void>;
   pendingApprovals(conversation: string): Promise<PendingApproval[]>;
 }
+
+/** An approval's options as they cross: arguments the page could not send are refused there, and said so here. */
+export type WireApproveOptions = ApproveOptions & { refusedArguments?: string };
 
 /** A resume's options that cross to the worker. */
 export type WireResumeOptions = Pick<RunOptions, 'maxIterations' | 'maxCallsPerReply' | 'toolChoice' | 'lock'>;
@@ -121,5 +119,6 @@ export interface ToolHostApi {
   /** `callKey` names the call for `abort`. */
   call(name: string, args: unknown, ctx: WireContext, callKey: number): Promise<JsonValue>;
   abort(callKey: number, reason: WireReason): Promise<void>;
-  needsApproval(name: string, args: unknown): Promise<boolean>;
+  /** `callKey` names the rule for `abort`, as a call's does. */
+  needsApproval(name: string, args: unknown, callKey: number): Promise<boolean>;
 }

@@ -1,0 +1,156 @@
+import { buildEngine, type EngineDeps } from '../engines/build-engine.js';
+import type { EngineConfig } from '../engines/config.js';
+import type { Engine } from '../engines/types.js';
+import { TagToolCallParser } from '../parser/tag-parser.js';
+import type { ToolCallParser } from '../parser/types.js';
+import { ToolRegistry } from '../tools/registry.js';
+import { ToolManager } from '../tools/tool-manager.js';
+import { loadAjv } from '../validation/validate-args.js';
+import type { Tool } from '../tools/types.js';
+import type { ValidationMode } from '../validation/types.js';
+import type { LeafOptions } from '../leaf/leaf-options.js';
+import { spawnLeafTool, type StartLeaf } from '../leaf/spawn-leaf.js';
+import type { ToolCallJournal } from '../store/types.js';
+import { MemoryConversationStore } from '../store/memory-conversation-store.js';
+import type { ConversationStore } from '../store/conversation-store.js';
+import { checkContextBudget, TokenCounter } from '../extensions/context/budget.js';
+import type { McpServerConfig } from '../mcp/config.js';
+import type { McpConnection } from '../mcp/connection.js';
+import type { RunEvent } from '../core/run.js';
+import type { ContextBudget } from '../core/types.js';
+import type { ExtensionLoader } from '../runner/extension.js';
+import type { RunAgent } from '../runner/run-setup.js';
+import { loadLeafRunner, loadLocalEngine, loadMcp, standardExtensions } from './features.js';
+
+/** How an agent is made. */
+export interface AgentOptions {
+  /** The system prompt every conversation starts from. */
+  preamble?: string;
+  /** How tool calls are read from model text (default: `[TOOL_CALL]` tags). */
+  parser?: ToolCallParser;
+  /** Where named conversations live (default: in memory). */
+  conversations?: ConversationStore;
+  /** A tool result longer than this many characters is cut, with a marker, before the model reads it. Default 20 000. */
+  maxResultChars?: number;
+  /** Journal of non-idempotent calls, so a call cut off by a reload is never run twice (see ToolCallJournal). */
+  journal?: ToolCallJournal;
+  /** Realm services for the engine (tests swap `fetch`). */
+  engine?: EngineDeps;
+  /** How tool arguments are validated: `auto` (default) or `no-eval` (see ToolRegistryOptions). */
+  validation?: ValidationMode;
+  /**
+   * A context budget: before each model turn, the oldest messages are left out of the request so
+   * it fits (the system prompt and the run's user message always stay). Default: the engine's own
+   * (a local model's context size), else none.
+   */
+  context?: ContextBudget;
+}
+
+export const DEFAULT_MAX_RESULT_CHARS = 20_000;
+const MAX_UNSEEN_NOTICES = 16;
+
+/** A model, its tools and its memory: what a ChatRunner runs. */
+export class Agent implements RunAgent {
+  /** The tools this agent may call, by name (`agent.tool(t)` registers into it). */
+  readonly registry: ToolRegistry;
+  /**
+   * What runs this agent's calls: the ToolManager over `registry`, which applies each tool's
+   * policy. Named for what it is used for (`agent.tools.execute(call)`), not a list of tools.
+   */
+  readonly tools: ToolManager;
+  readonly preamble: string | undefined;
+  readonly parser: ToolCallParser;
+  readonly conversations: ConversationStore;
+  readonly maxResultChars: number;
+  readonly journal: ToolCallJournal | undefined;
+  readonly context: ContextBudget | undefined;
+  /** Counts the tokens of requests for the context budget, with the engine's tokenizer where it has one. */
+  readonly tokens: TokenCounter;
+  /** What may extend a run of this agent (resume, typed answers, context budgets, notices), each loaded for the runs that need it. */
+  readonly extensions: readonly ExtensionLoader[];
+
+  private constructor(
+    readonly engine: Engine,
+    options: AgentOptions,
+  ) {
+    this.registry = new ToolRegistry({ ...(options.validation ? { validation: options.validation } : {}) });
+    this.tools = new ToolManager(this.registry);
+    this.preamble = options.preamble;
+    this.parser = options.parser ?? new TagToolCallParser();
+    this.conversations = options.conversations ?? new MemoryConversationStore();
+    this.maxResultChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
+    this.journal = options.journal;
+    checkContextBudget(options.context);
+    this.context = options.context;
+    this.tokens = new TokenCounter(engine.countTokens?.bind(engine));
+    this.extensions = standardExtensions(this);
+    this.#options = options;
+  }
+
+  readonly #options: AgentOptions;
+  /** Who hears `notify` now (the runs in progress), and what came while nobody did. */
+  readonly #observers = new Set<(event: RunEvent) => void>();
+  #unseen: RunEvent[] = [];
+
+  /** A sibling agent on the same engine, parser and journal, with the given tools and no stored conversations. */
+  derive(tools: readonly Tool[]): Agent {
+    const { conversations: _, ...rest } = this.#options;
+    const agent = new Agent(this.engine, { ...rest, parser: this.parser });
+    for (const tool of tools) agent.tool(tool);
+    return agent;
+  }
+
+  /** Make an agent for a plain-data engine config (the engine is built here, in this realm), or for an Engine of your own. */
+  static async make(engine: EngineConfig | Engine, options: AgentOptions = {}): Promise<Agent> {
+    // A local model's config code (and its lazy engine) loads only for a local model: as createEngine builds it.
+    const live =
+      'stream' in engine
+        ? engine
+        : engine.kind === 'local'
+          ? (await loadLocalEngine()).lazyLocalEngine(engine, options.engine)
+          : buildEngine(engine, options.engine);
+    // ajv's compiler (about 35 KB gzip) loads only where it validates: never in `no-eval` mode.
+    if ((options.validation ?? 'auto') === 'auto') await loadAjv();
+    return new Agent(live, options);
+  }
+
+  /** Let the model delegate sub-tasks to leaves through a `spawn_leaf` tool (see LeafOptions). */
+  leaf(options: LeafOptions): this {
+    // The leaf's code loads when a leaf first starts: a runner whose model never delegates never fetches it.
+    const start: StartLeaf = async (task, tools, ctx, maxDepth) => (await loadLeafRunner()).runLeaf(this, options, 0, maxDepth, task, tools, ctx);
+    return this.tool(spawnLeafTool(options, start));
+  }
+
+  /** Add a tool; throws DuplicateToolError on a taken name, InvalidToolError on a bad definition. */
+  tool(tool: Tool): this {
+    this.registry.register(tool);
+    return this;
+  }
+
+  /**
+   * Connect to an MCP server and register its tools (all or none); resolves with the
+   * connection. The MCP client (an optional peer dependency) loads on first use.
+   */
+  async mcp(config: McpServerConfig): Promise<McpConnection> {
+    const { connectMcp } = await loadMcp();
+    return connectMcp(this, config);
+  }
+
+  /** Tell this agent's runs of something that happened outside them (a `warning`); kept for the next run while none is running. */
+  notify(event: RunEvent): void {
+    if (this.#observers.size === 0) {
+      this.#unseen.push(event);
+      // Only the latest few: an agent nobody runs must not hoard notices.
+      if (this.#unseen.length > MAX_UNSEEN_NOTICES) this.#unseen.shift();
+      return;
+    }
+    for (const observer of this.#observers) observer(event);
+  }
+
+  /** Receive what `notify` reports (first what no run has seen yet) until the returned function is called. */
+  observe(observer: (event: RunEvent) => void): () => void {
+    for (const event of this.#unseen.splice(0)) observer(event);
+    this.#observers.add(observer);
+    return () => void this.#observers.delete(observer);
+  }
+}

@@ -1,0 +1,54 @@
+// What the in-process entry (Agent.make) loads on demand, and when: every `import()` of the
+// library's own code in a run's realm is here. A run loads the extensions its options and its
+// agent call for before it starts (ExtensionLoader); the loop imports nothing lazily.
+import type { ContextBudget } from '../core/types.js';
+import type { ExtensionLoader } from '../runner/extension.js';
+import type { RunSetup } from '../runner/run-setup.js';
+import type { NoticeSource } from '../extensions/notices.js';
+import type { TokenCounter } from '../extensions/context/budget.js';
+
+/** What the extensions read of the agent they serve. */
+export interface FeatureHost extends NoticeSource {
+  readonly context: ContextBudget | undefined;
+  readonly tokens: TokenCounter;
+}
+
+/** The extensions an agent's runs may need, in the order their hooks run (typed output adds instructions before a context budget counts them). */
+export function standardExtensions(host: FeatureHost): ExtensionLoader[] {
+  return [
+    {
+      name: 'resume',
+      // A stored conversation may hold a run to resume, or calls an interrupted run left to report.
+      wanted: (setup) => setup.options.conversation !== undefined && !setup.history,
+      load: async () => (await import('../extensions/resume/resume.js')).resumeExtension,
+    },
+    {
+      name: 'typed-output',
+      wanted: (setup) => setup.options.output !== undefined,
+      load: async () => (await import('../extensions/output/typed-output.js')).typedOutputExtension,
+    },
+    {
+      name: 'context',
+      wanted: (setup) => host.context !== undefined || setup.agent.engine.contextBudget !== undefined,
+      load: async () => {
+        const { contextExtension } = await import('../extensions/context/context.js');
+        return (setup: RunSetup) => contextExtension(setup, { budget: host.context, counter: host.tokens });
+      },
+    },
+    {
+      name: 'notices',
+      wanted: (setup) => setup.depth === 0,
+      load: async () => {
+        const { noticesExtension } = await import('../extensions/notices.js');
+        return (setup: RunSetup) => noticesExtension(setup, host);
+      },
+    },
+  ];
+}
+
+/** The code of a local model's engine, loaded only for a local model. */
+export const loadLocalEngine = () => import('../engines/local/lazy-engine.js');
+/** The code a leaf runs with, loaded when a leaf first starts. */
+export const loadLeafRunner = () => import('../leaf/run-leaf.js');
+/** The MCP client and connection code (the client is an optional peer dependency), loaded with the first server. */
+export const loadMcp = () => import('../mcp/connection.js');

@@ -1,0 +1,145 @@
+import { errorMessage } from '../errors/error-message.js';
+import { isAmbiError } from '../errors/ambi-error.js';
+import type { JsonValue, ToolCall, ToolResult } from '../core/types.js';
+import { toolOutputJson } from '../tools/json-output.js';
+import { toolContext } from '../tools/tool-context.js';
+import type { RunScope, Tool, ToolContext } from '../tools/types.js';
+import { LazyAbortController, onAbort } from '../util/abort-source.js';
+import { deadline } from '../util/deadlines.js';
+import { delay } from '../util/delay.js';
+import { isThenable } from '../util/thenable.js';
+import { toolFailure, toolSuccess } from './result.js';
+
+/** How one attempt ended. Only `runAttempts` decides what follows (a retry or the result). */
+export type AttemptOutcome =
+  | { kind: 'ok'; output: JsonValue }
+  | { kind: 'timeout' }
+  | { kind: 'aborted'; reason: unknown }
+  | { kind: 'tool_error'; message: string }
+  /** The tool's own realm refused the arguments (its Standard Schema): the call never ran. */
+  | { kind: 'invalid_arguments'; message: string }
+  /** `code`: a coded infrastructure failure (say `worker_crashed`) kept as is; otherwise `crashed`. */
+  | { kind: 'crashed'; message: string; code?: string };
+
+/** What the attempts of one call report and run with. */
+export interface AttemptsOptions {
+  signal?: AbortSignal;
+  idempotencyKey: string;
+  scope?: RunScope;
+  onAttempt?: (attempt: number) => void;
+  onRetry?: (info: { attempt: number; nextAttempt: number; delayMs: number }) => void;
+}
+
+/**
+ * Stage 6 of a call: the tool's `call` under its timeout, tried again after a timeout if the tool
+ * is idempotent (after `retryDelayMs`, at most `maxRetries` times). A `ToolError` or any other
+ * throw is never retried; an abort ends the call. Resolves with the result, never rejects.
+ */
+export async function runAttempts(tool: Tool, call: ToolCall, args: unknown, options: AttemptsOptions, started: number): Promise<ToolResult> {
+  const { signal } = options;
+  if (signal?.aborted) return resultOf(call, tool, 0, { kind: 'aborted', reason: signal.reason }, started);
+  for (let attempt = 1; ; attempt++) {
+    options.onAttempt?.(attempt);
+    const ctx: Omit<ToolContext, 'signal'> = { callId: call.id, attempt, idempotencyKey: options.idempotencyKey };
+    if (options.scope) ctx.run = options.scope;
+    const outcome = await runAttempt(tool, args, ctx, signal);
+    if (!retries(tool, outcome, attempt)) return resultOf(call, tool, attempt, outcome, started);
+    options.onRetry?.({ attempt, nextAttempt: attempt + 1, delayMs: tool.retryDelayMs });
+    if (!(await delay(tool.retryDelayMs, signal))) return resultOf(call, tool, attempt, { kind: 'aborted', reason: signal?.reason }, started);
+  }
+}
+
+/** Whether a call is tried again after this attempt: only an idempotent tool's, only after a timeout, only so many times. */
+function retries(tool: Tool, outcome: AttemptOutcome, attempt: number): boolean {
+  return outcome.kind === 'timeout' && tool.idempotent && attempt <= tool.maxRetries;
+}
+
+/**
+ * One attempt under its timeout. The attempt's signal aborts on timeout (reason: a
+ * `TimeoutError` DOMException) or when `outer` aborts; either way the attempt settles at once
+ * and whatever the tool returns later is discarded.
+ */
+export function runAttempt(tool: Tool, args: unknown, ctx: Omit<ToolContext, 'signal'>, outer: AbortSignal | undefined): Promise<AttemptOutcome> {
+  return new Promise<AttemptOutcome>((resolve) => {
+    const controller = new LazyAbortController();
+    let settled = false;
+    let cancelTimeout: (() => void) | undefined;
+    let unhookOuter: (() => void) | undefined;
+    const settle = (outcome: AttemptOutcome): boolean => {
+      if (settled) return false;
+      settled = true;
+      cancelTimeout?.();
+      unhookOuter?.();
+      resolve(outcome);
+      return true;
+    };
+    // Settle first, then abort: the tool's reaction to its signal must not win the race.
+    const end = (outcome: AttemptOutcome, reason: unknown) => {
+      if (settle(outcome)) controller.abort(reason);
+    };
+    let output: unknown;
+    let later: boolean;
+    try {
+      output = tool.call(args, toolContext(ctx, controller));
+      later = isThenable(output); // reads `then`, which may throw too
+    } catch (error) {
+      settle(classifyThrow(tool.name, error));
+      return;
+    }
+    // A tool that answered at once had no time to time out; one that aborted the run as it was called is aborted.
+    if (outer?.aborted) return end({ kind: 'aborted', reason: outer.reason }, outer.reason);
+    if (!later) {
+      settle(toOutcome(tool, output));
+      return;
+    }
+    unhookOuter = outer ? onAbort(outer, () => end({ kind: 'aborted', reason: outer.reason }, outer.reason)) : undefined;
+    cancelTimeout = deadline(tool.timeoutMs, () => {
+      end({ kind: 'timeout' }, new DOMException(`Tool "${tool.name}" timed out after ${tool.timeoutMs} ms`, 'TimeoutError'));
+    });
+    Promise.resolve(output).then(
+      (value) => settled || settle(toOutcome(tool, value)),
+      (error: unknown) => settled || settle(classifyThrow(tool.name, error)),
+    );
+  });
+}
+
+/** The output as JSON, or `crashed`: an output JSON cannot hold, or whose own `toJSON` throws, is the tool's failure. */
+function toOutcome(tool: Tool, output: unknown): AttemptOutcome {
+  try {
+    return { kind: 'ok', output: toolOutputJson(tool.name, output) };
+  } catch (error) {
+    return classifyThrow(tool.name, error);
+  }
+}
+
+function classifyThrow(toolName: string, error: unknown): AttemptOutcome {
+  if (isAmbiError(error, 'tool_error')) return { kind: 'tool_error', message: error.message };
+  if (isAmbiError(error, 'invalid_arguments')) return { kind: 'invalid_arguments', message: error.message };
+  if (isAmbiError(error)) return { kind: 'crashed', code: error.code, message: error.message };
+  const detail = error instanceof Error ? `${error.name}: ${errorMessage(error)}` : errorMessage(error);
+  return { kind: 'crashed', message: `Tool "${toolName}" failed unexpectedly: ${detail}` };
+}
+
+/** The ToolResult of the attempt that ended the call. */
+function resultOf(call: ToolCall, tool: Tool, attempts: number, outcome: AttemptOutcome, started: number): ToolResult {
+  const durationMs = performance.now() - started;
+  if (outcome.kind === 'ok') return toolSuccess(call, outcome.output, attempts, durationMs);
+  const code = outcome.kind === 'crashed' ? (outcome.code ?? 'crashed') : outcome.kind;
+  // Arguments refused where the tool lives: the call never ran.
+  return toolFailure(call, code, messageOf(outcome, tool, attempts), outcome.kind === 'invalid_arguments' ? 0 : attempts, durationMs);
+}
+
+function messageOf(outcome: Exclude<AttemptOutcome, { kind: 'ok' }>, tool: Tool, attempts: number): string {
+  switch (outcome.kind) {
+    case 'timeout': {
+      const tries = attempts > 1 ? ` on each of ${attempts} attempts` : '';
+      return `Tool "${tool.name}" timed out after ${tool.timeoutMs} ms${tries}`;
+    }
+    case 'aborted': {
+      const reason = outcome.reason === undefined ? '' : errorMessage(outcome.reason);
+      return `Tool "${tool.name}" was aborted${reason ? `: ${reason}` : ''}`;
+    }
+    default:
+      return outcome.message;
+  }
+}

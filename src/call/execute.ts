@@ -1,0 +1,100 @@
+/**
+ * One tool call, from the model's request to its result. The stages, in order, one file each:
+ *
+ *  1. decode    decode.ts     the arguments as JSON: absent is `{}`, text is parsed, deeper than 64 levels refused
+ *  2. validate  validate.ts   checked against the tool's schema (ajv, no-eval, or its Standard Schema)
+ *  3. policy    policy.ts     run, ask a person (approval.ts), or refuse: the run's extensions, then the tool's rule
+ *  4. slots     slots.ts      a slot of the run's concurrency limit, then of the shared budget
+ *  5. journal   journal.ts    a `started` record before a journalled call runs
+ *  6. attempt   attempt.ts    the tool's `call` under its timeout; retried after a timeout if idempotent
+ *  7. result    result.ts     the ToolResult: journalled, slots freed, the extensions' `afterCall`, `tool_finished`
+ *
+ * A call outside a run (`ToolManager.execute` with no `run`) skips stages 3 to 5. A call that
+ * ends early (an unknown tool, invalid arguments, a denial) leaves for stage 7 from where it
+ * ends, and every result leaves stage 7 once. A remote tool (on the page, in a tool worker, on
+ * an MCP server, in a tab) is a Tool whose `call` goes there: the route is the tool's own.
+ */
+import type { ToolCall, ToolResult } from '../core/types.js';
+import { isAmbiError } from '../errors/ambi-error.js';
+import { errorMessage } from '../errors/error-message.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { newIdempotencyKey } from '../util/ids.js';
+import { runAttempts } from './attempt.js';
+import { beginJournal, finishJournal, journalled } from './journal.js';
+import { admit } from './policy.js';
+import { toolFailure } from './result.js';
+import { takeSlots } from './slots.js';
+import type { CallRun, ExecuteOptions, RunCall } from './types.js';
+import { checkArguments } from './validate.js';
+
+/** Run `call` through the pipeline above; resolves with its ToolResult and never rejects, whatever the call. */
+export async function executeCall(registry: ToolRegistry, call: ToolCall, options: ExecuteOptions = {}): Promise<ToolResult> {
+  const started = performance.now();
+  const elapsed = () => performance.now() - started;
+  const { run } = options;
+  const keyed: RunCall = { ...call, idempotencyKey: options.idempotencyKey ?? call.idempotencyKey ?? newIdempotencyKey() };
+  const entry = registry.entry(call.name);
+  if (!entry) {
+    const known = registry.names();
+    const available = known.length ? known.join(', ') : 'none';
+    return finish(toolFailure(call, 'unknown_tool', `Unknown tool "${call.name}". Available tools: ${available}`, 0, elapsed()), keyed, run);
+  }
+  // 1, 2: decode and validate.
+  const checked = await checkArguments(call.name, call.arguments, entry.validate);
+  if (!checked.ok) return finish(toolFailure(call, checked.code ?? 'invalid_arguments', checked.message, 0, elapsed()), keyed, run);
+  if (!run) return runAttempts(entry.tool, keyed, checked.value, attemptOptions(keyed, options), started);
+
+  let release = () => {};
+  try {
+    // 3: policy.
+    const admitted = await admit(keyed, entry, checked.value, run, elapsed);
+    if (!('args' in admitted)) return finish(admitted, keyed, run);
+    // 4: slots.
+    release = await takeSlots(entry.tool, run);
+    // 5: journal.
+    const journal = run.journal && journalled(entry.tool, admitted.approvedByPerson) ? run.journal : undefined;
+    const unrecorded = journal && (await beginJournal(journal, admitted.call, run, elapsed));
+    if (unrecorded) return finish(unrecorded, keyed, run, release);
+    // 6: attempt.
+    const attempted = await runAttempts(entry.tool, admitted.call, admitted.args, attemptOptions(admitted.call, options), started);
+    const result = admitted.edited ? { ...attempted, editedArguments: admitted.call.arguments } : attempted;
+    // 7: result.
+    if (journal) await finishJournal(journal, admitted.call.idempotencyKey, result);
+    return finish(result, keyed, run, release);
+  } catch (error) {
+    return finish(notStarted(call, run, error, elapsed()), keyed, run, release);
+  }
+}
+
+/** Stage 7: free the call's slots, let the extensions see the result (`afterCall`), report it. */
+async function finish(result: ToolResult, call: RunCall, run: CallRun | undefined, release?: () => void): Promise<ToolResult> {
+  release?.();
+  if (!run) return result;
+  const final = await run.hooks.after(call, result);
+  run.emit({ type: 'tool_finished', result: final });
+  return final;
+}
+
+/** How the attempts of a call report: to the caller's callbacks, and as run events. */
+function attemptOptions(call: RunCall, options: ExecuteOptions) {
+  const { run, signal, scope, onAttempt, onRetry } = options;
+  return {
+    idempotencyKey: call.idempotencyKey,
+    ...((signal ?? run?.signal) ? { signal: signal ?? run!.signal } : {}),
+    ...(scope ? { scope } : {}),
+    onAttempt: (attempt: number) => {
+      onAttempt?.(attempt);
+      run?.emit({ type: 'tool_started', callId: call.id, name: call.name, attempt });
+    },
+    onRetry: (info: { attempt: number; nextAttempt: number; delayMs: number }) => {
+      onRetry?.(info);
+      run?.emit({ type: 'tool_retry', callId: call.id, name: call.name, ...info });
+    },
+  };
+}
+
+/** The result of a call that never started: aborted while it waited, or stopped by a failure of the runner's own. */
+function notStarted(call: ToolCall, run: CallRun, error: unknown, durationMs: number): ToolResult {
+  if (run.signal.aborted) return toolFailure(call, 'aborted', `Tool "${call.name}" was aborted before it started`, 0, durationMs);
+  return toolFailure(call, isAmbiError(error) ? error.code : 'crashed', `Tool "${call.name}" was not run: ${errorMessage(error)}`, 0, durationMs);
+}

@@ -1,0 +1,110 @@
+import type { RunEvent } from '../core/run.js';
+import type { Message, ToolResult } from '../core/types.js';
+import type { CallHooks, CallVerdict, RunCall } from '../call/types.js';
+import { errorMessage } from '../errors/error-message.js';
+import type { AnswerVerdict, History, Opening, RunExtension, RunOutcome, TurnRequest } from './extension.js';
+import type { ModelTurn } from './model-turn.js';
+import type { RunSetup } from './run-setup.js';
+
+/** Make the extensions a run needs, in the agent's order (each loaded on first need by its loader). */
+export async function extensionsFor(setup: RunSetup): Promise<ExtensionSet> {
+  const wanted = setup.agent.extensions.filter((loader) => loader.wanted(setup));
+  const factories = await Promise.all(wanted.map((loader) => loader.load()));
+  return new ExtensionSet(factories.map((make) => make(setup)));
+}
+
+/**
+ * A run's extensions, called in order at each hook (see RunExtension). For a call, they are
+ * the pipeline's hooks: their verdicts are combined (the first refusal or known result wins,
+ * then a decision already given, then a request to ask), and a result passes through each.
+ */
+export class ExtensionSet implements CallHooks {
+  readonly #list: readonly RunExtension[];
+  readonly #events: ReadonlyArray<RunExtension & Pick<Required<RunExtension>, 'event'>>;
+  /** Told of a failure of an extension's `afterCall`, which must not end the run. */
+  warn: (event: RunEvent) => void = () => {};
+
+  constructor(list: readonly RunExtension[]) {
+    this.#list = list;
+    this.#events = list.filter((extension): extension is RunExtension & Pick<Required<RunExtension>, 'event'> => extension.event !== undefined);
+  }
+
+  readHistory(): Promise<History> | undefined {
+    for (const extension of this.#list) {
+      const reading = extension.readHistory?.();
+      if (reading) return reading;
+    }
+    return undefined;
+  }
+
+  async open(history: readonly Message[]): Promise<Opening> {
+    const opening: Opening = {};
+    for (const extension of this.#list) {
+      const found = await extension.open?.(history);
+      if (found?.messages) (opening.messages ??= []).push(...found.messages);
+      if (found?.resume) opening.resume ??= found.resume;
+    }
+    return opening;
+  }
+
+  async beforeTurn(request: TurnRequest): Promise<void> {
+    for (const extension of this.#list) await extension.beforeTurn?.(request);
+  }
+
+  async afterTurn(turn: ModelTurn): Promise<void> {
+    for (const extension of this.#list) await extension.afterTurn?.(turn);
+  }
+
+  async before(call: RunCall): Promise<CallVerdict | undefined> {
+    let combined: CallVerdict | undefined;
+    for (const extension of this.#list) {
+      const verdict = await extension.beforeCall?.(call);
+      if (!verdict || verdict.kind === 'run') continue;
+      if (verdict.kind === 'refuse' || verdict.kind === 'settled') return verdict;
+      if (verdict.kind === 'decided' || combined?.kind !== 'decided') combined = merge(combined, verdict);
+    }
+    return combined;
+  }
+
+  async after(call: RunCall, result: ToolResult): Promise<ToolResult> {
+    let final = result;
+    for (const extension of this.#list) {
+      if (!extension.afterCall) continue;
+      try {
+        final = await extension.afterCall(call, final);
+      } catch (error) {
+        this.warn({ type: 'warning', code: 'extension_failed', message: `${extension.name} failed on the result of "${call.name}": ${errorMessage(error)}` });
+      }
+    }
+    return final;
+  }
+
+  /** The first answer verdict that asks again; else the value the last one gave. */
+  async answer(text: string, lastTurn: boolean): Promise<AnswerVerdict> {
+    let accepted: AnswerVerdict = { ok: true };
+    for (const extension of this.#list) {
+      const verdict = await extension.answer?.(text, lastTurn);
+      if (!verdict) continue;
+      if (!verdict.ok) return verdict;
+      if ('value' in verdict) accepted = verdict;
+    }
+    return accepted;
+  }
+
+  event(event: RunEvent): RunEvent {
+    let adorned = event;
+    for (const extension of this.#events) adorned = extension.event(adorned);
+    return adorned;
+  }
+
+  /** Every extension hears the end, even if one of them fails. */
+  async end(outcome: RunOutcome): Promise<void> {
+    for (const extension of this.#list) await Promise.resolve(extension.end?.(outcome)).catch(() => {});
+  }
+}
+
+/** Two asks are one ask, with what each says of why; a decision given before answers either. */
+function merge(before: CallVerdict | undefined, next: CallVerdict): CallVerdict {
+  if (before?.kind !== 'ask' || next.kind !== 'ask') return next;
+  return { kind: 'ask', because: { ...before.because, ...next.because }, standing: { tainted: Boolean(before.standing?.tainted || next.standing?.tainted) } };
+}

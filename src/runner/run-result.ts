@@ -1,1 +1,0 @@
-export type { RunResult } from '../core/run.js';

@@ -1,0 +1,46 @@
+import type { RunEvent } from '../core/run.js';
+import type { Message } from '../core/types.js';
+import type { Engine } from '../engines/types.js';
+import type { ToolCallParser } from '../parser/types.js';
+import type { ConversationStore } from '../store/conversation-store.js';
+import type { ToolCallJournal } from '../store/types.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolManager } from '../tools/tool-manager.js';
+import type { RunScope } from '../tools/types.js';
+import type { RunOptions } from './run-options.js';
+import type { ExtensionLoader } from './extension.js';
+
+/** What a run needs of its agent (an `Agent` is one): the model, the tools, the memory, the extensions its entry gave it. */
+export interface RunAgent {
+  readonly engine: Engine;
+  readonly registry: ToolRegistry;
+  /** The call pipeline over `registry`: every call of a run goes through `tools.execute`. */
+  readonly tools: ToolManager;
+  readonly parser: ToolCallParser;
+  readonly preamble: string | undefined;
+  readonly conversations: ConversationStore;
+  readonly maxResultChars: number;
+  readonly journal: ToolCallJournal | undefined;
+  /** What may extend a run of this agent, each loaded for the runs that need it (see ExtensionLoader). */
+  readonly extensions: readonly ExtensionLoader[];
+}
+
+/** One run as its extensions see it when they are made. */
+export interface RunSetup {
+  readonly runId: string;
+  readonly agent: RunAgent;
+  /** The person's message (empty for a resume, which continues the stored one). */
+  readonly input: string;
+  readonly options: RunOptions;
+  /** Continue the conversation's interrupted run instead of starting one on `input`. */
+  readonly resume: boolean;
+  /** 0 for a top-level run, 1 for a leaf, and so on. */
+  readonly depth: number;
+  /** A leaf's starting messages (its parent's snapshot). */
+  readonly history?: readonly Message[];
+  /** The run's signal: aborted by `abort()`, `suspend()` or the caller's signal. */
+  readonly signal: AbortSignal;
+  emit(event: RunEvent): void;
+  /** The parent run's scope, for a leaf. */
+  readonly parent?: RunScope;
+}

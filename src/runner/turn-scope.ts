@@ -1,0 +1,59 @@
+import type { RunEvent } from '../core/run.js';
+import type { Message } from '../core/types.js';
+import type { Approvals } from '../call/approvals.js';
+import type { RunScope } from '../tools/types.js';
+import type { Limiter } from '../util/limiter.js';
+import type { CallIds } from './call-ids.js';
+
+/** What a run shares with the leaves it starts: one person answers their approvals, and their call ids are unique together. */
+export interface RunShared {
+  approvals: Approvals;
+  callIds: CallIds;
+  /** A leaf's replies are held to its run's limit. */
+  maxCallsPerReply: number;
+}
+
+/**
+ * What a tool sees of its run (`ctx.run`) in one model turn. What the run shares with its leaves
+ * rides along in a private field, out of a tool's reach (a tool must not answer for the person):
+ * only `sharedOf` reads it, for a leaf started from this scope.
+ */
+export class TurnScope implements RunScope {
+  readonly #shared: RunShared;
+  declare readonly runId: string;
+  declare readonly messages: readonly Message[];
+  declare readonly emit: (event: RunEvent) => void;
+  declare readonly depth: number;
+  declare readonly concurrency: number;
+  declare readonly budget?: Limiter;
+
+  constructor(
+    runId: string,
+    /** The run's messages so far; the scope shows them up to their length now (the loop only appends). */
+    conversation: readonly Message[],
+    emit: (event: RunEvent) => void,
+    depth: number,
+    concurrency: number,
+    budget: Limiter | undefined,
+    shared: RunShared,
+  ) {
+    this.#shared = shared;
+    const length = conversation.length;
+    let messages: readonly Message[] | undefined;
+    // A tool's own view, as a copy of the context shows it: the conversation before the reply that
+    // made this turn's calls, copied when first read (most tools never read it).
+    Object.defineProperties(this, {
+      runId: { value: runId, enumerable: true },
+      messages: { get: () => (messages ??= conversation.slice(0, length)), enumerable: true },
+      emit: { value: emit, enumerable: true },
+      depth: { value: depth, enumerable: true },
+      concurrency: { value: concurrency, enumerable: true },
+      ...(budget ? { budget: { value: budget, enumerable: true } } : {}),
+    });
+  }
+
+  /** What the run of `scope` shares with its leaves, if it is a run's scope. */
+  static sharedOf(scope: RunScope): RunShared | undefined {
+    return #shared in scope ? (scope as TurnScope).#shared : undefined;
+  }
+}

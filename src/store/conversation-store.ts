@@ -1,0 +1,35 @@
+import type { Message } from '../core/types.js';
+import type { ApprovalStore } from './approval-types.js';
+
+/**
+ * Where conversations live between runs. Each method is atomic for its conversation, and
+ * every refusal is a coded StorageError: a batch that is not messages, or holds a tool
+ * message that answers no call (`storage_invalid`), is not written at all.
+ */
+export interface ConversationStore {
+  /** The messages of a conversation (empty if it does not exist). */
+  load(id: string): Promise<Message[]>;
+  /** Append messages in one step: all of them or none. */
+  append(id: string, messages: readonly Message[]): Promise<void>;
+  /** Cut a conversation back to its first `length` messages (rolls back a failed run). */
+  truncate(id: string, length: number): Promise<void>;
+  /**
+   * The last `count` messages of a conversation and where they start: what a run with a context
+   * budget reads instead of the whole conversation. Optional: a store without it is read whole.
+   */
+  loadTail?(id: string, count: number): Promise<ConversationTail>;
+  /** Where the approvals of these conversations live, if they persist with them (a resumed run asks again what waited). */
+  readonly approvals?: ApprovalStore;
+}
+
+/** The end of a conversation, as `loadTail` reads it. */
+export interface ConversationTail {
+  /** How many messages the conversation holds. */
+  length: number;
+  /** Where `messages` start in it. */
+  start: number;
+  /** The messages from `start` to the end. */
+  messages: Message[];
+  /** The conversation's first message (its system prompt, where it has one) when `start` is past it. */
+  first?: Message;
+}

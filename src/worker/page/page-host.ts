@@ -1,0 +1,61 @@
+import type { RunEvent } from '../../core/run.js';
+import type { JsonValue } from '../../core/types.js';
+import { AmbiError } from '../../errors/ambi-error.js';
+import { LazyAbortController } from '../../util/abort-source.js';
+import type { PageHostApi, ToolInvoker, WireContext } from '../wire/protocol.js';
+import { fromWireReason, type WireReason } from '../wire/wire-error.js';
+
+/**
+ * What the page serves the runner worker (exposed over Comlink on the worker's channel): its
+ * tools' calls and approval rules, each with an abort that the worker can fire by its key, and
+ * the runs' events, handed on in order.
+ */
+export class PageHost implements PageHostApi {
+  readonly #running = new Map<number, LazyAbortController>();
+
+  constructor(
+    readonly tools: ReadonlyMap<string, ToolInvoker>,
+    readonly onEvents: (runId: string, events: RunEvent[] | null) => void,
+  ) {}
+
+  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<JsonValue> {
+    return this.#run(key, (abort) => this.#tool(tool).call(args, ctx, abort));
+  }
+
+  /** An approval rule is stopped like a call: a tool worker's rule that spins gets its worker terminated. */
+  needsApproval(tool: string, args: unknown, key: number): Promise<boolean> {
+    return this.#run(key, (abort) => this.#tool(tool).needsApproval(args, abort));
+  }
+
+  abort(key: number, reason: WireReason): void {
+    const running = this.#running.get(key);
+    this.#running.delete(key);
+    running?.abort(fromWireReason(reason));
+  }
+
+  events(batch: Array<[string, RunEvent[] | null]>): void {
+    for (const [runId, events] of batch) this.onEvents(runId, events);
+  }
+
+  /** Abort every call running here (the runner closed or died). */
+  abortAll(reason: unknown): void {
+    for (const controller of this.#running.values()) controller.abort(reason);
+    this.#running.clear();
+  }
+
+  async #run<T>(key: number, work: (abort: LazyAbortController) => T | Promise<T>): Promise<T> {
+    const abort = new LazyAbortController();
+    this.#running.set(key, abort);
+    try {
+      return await work(abort);
+    } finally {
+      this.#running.delete(key);
+    }
+  }
+
+  #tool(name: string): ToolInvoker {
+    const tool = this.tools.get(name);
+    if (!tool) throw new AmbiError('unknown_tool', `The page serves no tool "${name}"`);
+    return tool;
+  }
+}

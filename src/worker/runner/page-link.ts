@@ -1,0 +1,78 @@
+import type * as Comlink from 'comlink';
+import type { RunEvent } from '../../core/run.js';
+import type { JsonValue } from '../../core/types.js';
+import { joinTextDelta } from '../../runner/events.js';
+import type { PageHostApi, WireContext } from '../wire/protocol.js';
+import type { WireReason } from '../wire/wire-error.js';
+
+/** How long run events wait to cross together: one message per batch instead of one per event. */
+const BATCH_MS = 2;
+/** Queued text that goes at once rather than waiting for the batch's time. */
+const FLUSH_TEXT = 64 * 1024;
+
+/**
+ * The runner worker's link to the page: page tools' calls and rules go out as Comlink calls, and
+ * run events in batches (consecutive text deltas merged) within BATCH_MS, or at once for a long text.
+ */
+export class PageLink implements PageHostApi {
+  #outbox: Array<[string, RunEvent[] | null]> = [];
+  #outboxText = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(readonly page: Comlink.Remote<PageHostApi>) {}
+
+  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<JsonValue> {
+    return this.page.call(tool, args, ctx, key) as Promise<JsonValue>;
+  }
+
+  needsApproval(tool: string, args: unknown, key: number): Promise<boolean> {
+    return this.page.needsApproval(tool, args, key);
+  }
+
+  abort(key: number, reason: WireReason): void {
+    // The page may be gone with the worker: nobody is waiting for this answer.
+    void this.page.abort(key, reason).catch(() => {});
+  }
+
+  /** Queue one of a run's events (`null` ends them). */
+  event(runId: string, event: RunEvent | null): void {
+    if (event?.type === 'text_delta') return this.#text(runId, event);
+    this.#queue(runId, event);
+    if (event === null) this.flush();
+    else this.#timer ??= setTimeout(() => this.flush(), BATCH_MS);
+  }
+
+  /** A text delta, merged with the one before it; a long text goes at once, in slices the page takes between other work. */
+  #text(runId: string, event: Extract<RunEvent, { type: 'text_delta' }>): void {
+    for (let at = 0; at < event.text.length; at += FLUSH_TEXT) {
+      const piece = event.text.slice(at, at + FLUSH_TEXT);
+      const last = this.#outbox.at(-1);
+      const previous = last?.[0] === runId ? last[1]?.at(-1) : undefined;
+      if (!joinTextDelta(previous, event, piece)) this.#queue(runId, { ...event, text: piece });
+      this.#outboxText += piece.length;
+      if (this.#outboxText >= FLUSH_TEXT) this.flush();
+    }
+    if (this.#outbox.length > 0) this.#timer ??= setTimeout(() => this.flush(), BATCH_MS);
+  }
+
+  /** Send what is queued now. */
+  flush(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#outbox.length === 0) return;
+    const batch = this.#outbox;
+    this.#outbox = [];
+    this.#outboxText = 0;
+    void this.events(batch);
+  }
+
+  events(batch: Array<[string, RunEvent[] | null]>): void {
+    void this.page.events(batch).catch(() => {});
+  }
+
+  #queue(runId: string, event: RunEvent | null): void {
+    const last = this.#outbox.at(-1);
+    if (event && last?.[0] === runId && last[1]) last[1].push(event);
+    else this.#outbox.push([runId, event && [event]]);
+  }
+}

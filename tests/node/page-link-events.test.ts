@@ -1,0 +1,85 @@
+// Run events on their way from the runner worker to the page (PageLink): events of one run that
+// come within a batch interval cross in one message, text deltas merged, in order; the end of a
+// run's events crosses at once; a long text crosses in slices. The batch timer is faked.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RunEvent } from '../../src/index.js';
+import { PageLink } from '../../src/worker/runner/page-link.js';
+import type { PageHostApi } from '../../src/worker/wire/protocol.js';
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** A PageLink whose page records each batch it is sent. */
+function link() {
+  const batches: Array<Array<[string, RunEvent[] | null]>> = [];
+  const page = {
+    events: async (batch: Array<[string, RunEvent[] | null]>) => {
+      batches.push(structuredClone(batch));
+    },
+  } as unknown as PageHostApi;
+  return { link: new PageLink(page as never), batches };
+}
+
+const started = (callId: string): RunEvent => ({ type: 'tool_started', callId, name: 'ping', attempt: 1 });
+
+describe('run events crossing to the page', () => {
+  it('go in one batch once its interval is up, in order', () => {
+    const { link: port, batches } = link();
+    port.event('r1', started('a'));
+    port.event('r1', started('b'));
+    expect(batches).toEqual([]);
+    vi.advanceTimersByTime(2);
+    expect(batches).toEqual([[['r1', [started('a'), started('b')]]]]);
+  });
+
+  it('merge consecutive text deltas of one run, and keep two runs apart in order', () => {
+    const { link: port, batches } = link();
+    port.event('r1', { type: 'text_delta', text: 'Hel' });
+    port.event('r1', { type: 'text_delta', text: 'lo' });
+    port.event('r2', { type: 'text_delta', text: 'other' });
+    port.event('r1', { type: 'text_delta', text: '!' });
+    vi.advanceTimersByTime(2);
+    expect(batches).toEqual([
+      [
+        ['r1', [{ type: 'text_delta', text: 'Hello' }]],
+        ['r2', [{ type: 'text_delta', text: 'other' }]],
+        ['r1', [{ type: 'text_delta', text: '!' }]],
+      ],
+    ]);
+  });
+
+  it("send a run's end at once, with what was queued before it", () => {
+    const { link: port, batches } = link();
+    port.event('r1', started('a'));
+    port.event('r1', null);
+    expect(batches).toEqual([
+      [
+        ['r1', [started('a')]],
+        ['r1', null],
+      ],
+    ]);
+  });
+
+  it('send a long text at once, in slices of at most 64 KiB', () => {
+    const { link: port, batches } = link();
+    port.event('r1', { type: 'text_delta', text: 'x'.repeat(200 * 1024) });
+    const slices = batches.flatMap((batch) => batch.flatMap(([, events]) => events ?? [])) as Array<{ text: string }>;
+    expect(slices.length).toBeGreaterThanOrEqual(3);
+    expect(slices.every((slice) => slice.text.length <= 64 * 1024)).toBe(true);
+    vi.advanceTimersByTime(2);
+    const all = batches.flatMap((batch) => batch.flatMap(([, events]) => events ?? [])) as Array<{ text: string }>;
+    expect(all.map((slice) => slice.text).join('')).toBe('x'.repeat(200 * 1024));
+  });
+
+  it('never change an event the runner still holds when merging text into it', () => {
+    const { link: port } = link();
+    const first: RunEvent = { type: 'text_delta', text: 'a' };
+    port.event('r1', first);
+    port.event('r1', { type: 'text_delta', text: 'b' });
+    expect(first).toEqual({ type: 'text_delta', text: 'a' });
+  });
+});

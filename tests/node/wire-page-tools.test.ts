@@ -1,0 +1,103 @@
+// A page tool called from the runner host: the call crosses with the attempt's context fields and
+// its abort, over Comlink both ways on one channel (as the runner worker and the page have them).
+// Both ends run here, on one thread, over a real MessageChannel.
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import { defineTool, scriptedEngine, type ScriptedReply } from '../../src/worker/index.js';
+import type { RunEvent } from '../../src/runner/events.js';
+import { callHere } from '../../src/worker/tool-host/call-here.js';
+import { toDescriptor } from '../../src/worker/wire/descriptor.js';
+import * as Comlink from 'comlink';
+import { PageHost } from '../../src/worker/page/page-host.js';
+import { registerTransferHandlers } from '../../src/worker/wire/transfer-handlers.js';
+import { createRunnerHost } from '../../src/worker/runner/runner-host.js';
+import type { ToolInvoker } from '../../src/worker/wire/protocol.js';
+import type { Tool } from '../../src/tools/types.js';
+
+const opened: MessagePort[] = [];
+afterEach(() => {
+  for (const port of opened.splice(0)) port.close();
+});
+
+/** A runner host and a page port serving `tool`; resolves with a run's events once they end. */
+async function session(tool: Tool, replies: ScriptedReply[]) {
+  const { port1, port2 } = new MessageChannel();
+  opened.push(port1, port2);
+  registerTransferHandlers();
+  const host = createRunnerHost(port1 as unknown as Comlink.Endpoint);
+  Comlink.expose(host, port1 as unknown as Comlink.Endpoint);
+  const served = new Map<string, ToolInvoker>([
+    [tool.name, { call: (args, ctx, abort) => callHere(tool, args, ctx, abort), needsApproval: async () => false }],
+  ]);
+  const events: RunEvent[] = [];
+  let ended = () => {};
+  const done = new Promise<void>((resolve) => {
+    ended = resolve;
+  });
+  const page = new PageHost(served, (_runId, batch) => {
+    if (batch === null) ended();
+    else events.push(...batch);
+  });
+  Comlink.expose(page, port2 as unknown as Comlink.Endpoint);
+  const api = Comlink.wrap<typeof host>(port2 as unknown as Comlink.Endpoint);
+  await api.configure({ engine: scriptedEngine(replies), concurrency: 1 });
+  await api.registerTool(toDescriptor(tool));
+  await api.startRun('run-1', 'go', {});
+  await done;
+  return events;
+}
+
+const finished = (events: RunEvent[]) => events.flatMap((event) => (event.type === 'tool_finished' ? [event.result] : []));
+
+describe('a page tool called across the session', () => {
+  it('gets the call id, the attempt and the idempotency key, and nothing of the run', async () => {
+    const seen: Array<Record<string, unknown>> = [];
+    const tool = defineTool({
+      name: 'probe',
+      description: 'Reports its context',
+      parameters: { type: 'object', properties: {} },
+      idempotent: true,
+      call: (_args, ctx) => {
+        seen.push({ ...ctx, signal: undefined });
+        return 'ok';
+      },
+    });
+    const events = await session(tool, [{ toolCalls: [{ id: 'c1', name: 'probe', arguments: {} }] }, 'done']);
+    const call = events.find((event) => event.type === 'tool_call');
+    expect(call?.type === 'tool_call' && call.call.idempotencyKey).toBeTruthy();
+    const key = call?.type === 'tool_call' ? call.call.idempotencyKey : undefined;
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ callId: call?.type === 'tool_call' ? call.call.id : '', attempt: 1, idempotencyKey: key });
+    expect(Object.keys(seen[0]!).sort()).toEqual(['attempt', 'callId', 'idempotencyKey', 'signal']);
+    expect(finished(events)).toMatchObject([{ ok: true, output: 'ok', attempts: 1 }]);
+  });
+
+  it('a timed-out attempt aborts the page tool, and the retry carries the next attempt and the same key', async () => {
+    const attempts: Array<{ attempt: number; key: string; aborted: Promise<unknown> }> = [];
+    const tool = defineTool({
+      name: 'slow',
+      description: 'Hangs on its first attempt',
+      parameters: { type: 'object', properties: {} },
+      idempotent: true,
+      // Long enough that the second attempt, answered at once, never times out on a loaded machine.
+      timeoutMs: 1000,
+      retryDelayMs: 0,
+      maxRetries: 1,
+      call: (_args, ctx) => {
+        const { signal } = ctx;
+        attempts.push({
+          attempt: ctx.attempt,
+          key: ctx.idempotencyKey,
+          aborted: new Promise((resolve) => signal.addEventListener('abort', () => resolve(signal.reason), { once: true })),
+        });
+        return ctx.attempt === 1 ? new Promise<string>(() => {}) : 'second';
+      },
+    });
+    const events = await session(tool, [{ toolCalls: [{ name: 'slow', arguments: {} }] }, 'done']);
+    expect(attempts.map((a) => a.attempt)).toEqual([1, 2]);
+    expect(attempts[1]!.key).toBe(attempts[0]!.key);
+    expect(await attempts[0]!.aborted).toBeDefined();
+    expect(finished(events)).toMatchObject([{ ok: true, output: 'second', attempts: 2 }]);
+    expect(events.filter((event) => event.type === 'tool_started').map((event) => event.type === 'tool_started' && event.attempt)).toEqual([1, 2]);
+  });
+});
