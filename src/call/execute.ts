@@ -19,7 +19,9 @@ import { isAmbiError } from '../errors/ambi-error.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { newIdempotencyKey } from '../util/ids.js';
-import { runAttempts } from './attempt.js';
+import { isThenable } from '../util/thenable.js';
+import type { RunScope } from '../tools/types.js';
+import { runAttempts, type AttemptsOptions } from './attempt.js';
 import { beginJournal, finishJournal, journalled } from './journal.js';
 import { admit } from './policy.js';
 import { toolFailure } from './result.js';
@@ -39,15 +41,17 @@ export async function executeCall(registry: ToolRegistry, call: ToolCall, option
     const available = known.length ? known.join(', ') : 'none';
     return finish(toolFailure(call, 'unknown_tool', `Unknown tool "${call.name}". Available tools: ${available}`, 0, elapsed()), keyed, run);
   }
-  // 1, 2: decode and validate.
-  const checked = await checkArguments(call.name, call.arguments, entry.validate);
+  // 1, 2: decode and validate (synchronous for a JSON Schema: no promise is awaited for it).
+  const checking = checkArguments(call.name, call.arguments, entry.validate);
+  const checked = isThenable(checking) ? await checking : checking;
   if (!checked.ok) return finish(toolFailure(call, checked.code ?? 'invalid_arguments', checked.message, 0, elapsed()), keyed, run);
-  if (!run) return runAttempts(entry.tool, keyed, checked.value, attemptOptions(keyed, options), started);
+  if (!run) return runAttempts(entry.tool, keyed, checked.value, new AttemptReports(keyed, options), started);
 
   let release = () => {};
   try {
     // 3: policy.
-    const admitted = await admit(keyed, entry, checked.value, run, elapsed);
+    const admitting = admit(keyed, entry, checked.value, run, elapsed);
+    const admitted = isThenable(admitting) ? await admitting : admitting;
     if (!('args' in admitted)) return finish(admitted, keyed, run);
     // 4: slots.
     release = await takeSlots(entry.tool, run);
@@ -56,7 +60,7 @@ export async function executeCall(registry: ToolRegistry, call: ToolCall, option
     const unrecorded = journal && (await beginJournal(journal, admitted.call, run, elapsed));
     if (unrecorded) return finish(unrecorded, keyed, run, release);
     // 6: attempt.
-    const attempted = await runAttempts(entry.tool, admitted.call, admitted.args, attemptOptions(admitted.call, options), started);
+    const attempted = await runAttempts(entry.tool, admitted.call, admitted.args, new AttemptReports(admitted.call, options), started);
     const result = admitted.edited ? { ...attempted, editedArguments: admitted.call.arguments } : attempted;
     // 7: result.
     if (journal) await finishJournal(journal, admitted.call.idempotencyKey, result);
@@ -67,30 +71,44 @@ export async function executeCall(registry: ToolRegistry, call: ToolCall, option
 }
 
 /** Stage 7: free the call's slots, let the extensions see the result (`afterCall`), report it. */
-async function finish(result: ToolResult, call: RunCall, run: CallRun | undefined, release?: () => void): Promise<ToolResult> {
+function finish(result: ToolResult, call: RunCall, run: CallRun | undefined, release?: () => void): ToolResult | Promise<ToolResult> {
   release?.();
   if (!run) return result;
-  const final = await run.hooks.after(call, result);
-  run.emit({ type: 'tool_finished', result: final });
-  return final;
+  const after = run.hooks.after(call, result);
+  if (isThenable(after)) return after.then((final) => reported(final, run));
+  return reported(after, run);
 }
 
-/** How the attempts of a call report: to the caller's callbacks, and as run events. */
-function attemptOptions(call: RunCall, options: ExecuteOptions) {
-  const { run, signal, scope, onAttempt, onRetry } = options;
-  return {
-    idempotencyKey: call.idempotencyKey,
-    ...((signal ?? run?.signal) ? { signal: signal ?? run!.signal } : {}),
-    ...(scope ? { scope } : {}),
-    onAttempt: (attempt: number) => {
-      onAttempt?.(attempt);
-      run?.emit({ type: 'tool_started', callId: call.id, name: call.name, attempt });
-    },
-    onRetry: (info: { attempt: number; nextAttempt: number; delayMs: number }) => {
-      onRetry?.(info);
-      run?.emit({ type: 'tool_retry', callId: call.id, name: call.name, ...info });
-    },
-  };
+function reported(result: ToolResult, run: CallRun): ToolResult {
+  run.emit({ type: 'tool_finished', result });
+  return result;
+}
+
+/** How the attempts of a call report: to the caller's callbacks, and as run events (methods, not closures made per call). */
+class AttemptReports implements AttemptsOptions {
+  readonly idempotencyKey: string;
+  readonly signal?: AbortSignal;
+  readonly scope?: RunScope;
+
+  constructor(
+    readonly call: RunCall,
+    readonly options: ExecuteOptions,
+  ) {
+    this.idempotencyKey = call.idempotencyKey;
+    const signal = options.signal ?? options.run?.signal;
+    if (signal) this.signal = signal;
+    if (options.scope) this.scope = options.scope;
+  }
+
+  onAttempt(attempt: number): void {
+    this.options.onAttempt?.(attempt);
+    this.options.run?.emit({ type: 'tool_started', callId: this.call.id, name: this.call.name, attempt });
+  }
+
+  onRetry(info: { attempt: number; nextAttempt: number; delayMs: number }): void {
+    this.options.onRetry?.(info);
+    this.options.run?.emit({ type: 'tool_retry', callId: this.call.id, name: this.call.name, ...info });
+  }
 }
 
 /** The result of a call that never started: aborted while it waited, or stopped by a failure of the runner's own. */

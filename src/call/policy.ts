@@ -23,9 +23,29 @@ export interface Admitted {
  * admitted, or with the result of one that does not run (denied, refused, settled, or edited to
  * arguments that do not fit). Rejects only with the run's abort reason, as it waits.
  */
-export async function admit(asked: RunCall, entry: RegisteredTool, args: unknown, run: CallRun, durationMs: () => number): Promise<Admitted | ToolResult> {
+export function admit(
+  asked: RunCall,
+  entry: RegisteredTool,
+  args: unknown,
+  run: CallRun,
+  durationMs: () => number,
+): Admitted | ToolResult | Promise<Admitted | ToolResult> {
+  const said = run.hooks.before(asked);
+  // Nothing to wait for (no extension takes part in calls, the tool never asks): admitted now.
+  if (said === undefined && !entry.tool.needsApproval) return { call: asked, args, edited: false, approvedByPerson: false };
+  return decide(asked, entry, args, run, durationMs, said);
+}
+
+async function decide(
+  asked: RunCall,
+  entry: RegisteredTool,
+  args: unknown,
+  run: CallRun,
+  durationMs: () => number,
+  said: CallVerdict | undefined | Promise<CallVerdict | undefined>,
+): Promise<Admitted | ToolResult> {
   const { tool } = entry;
-  const verdict: CallVerdict = (await run.hooks.before(asked)) ?? { kind: 'run' };
+  const verdict: CallVerdict = (await said) ?? { kind: 'run' };
   if (verdict.kind === 'settled') return verdict.result;
   if (verdict.kind === 'refuse') return toolFailure(asked, verdict.code, verdict.message, 0, durationMs());
   let decision: ApprovalDecision;

@@ -47,7 +47,8 @@ export interface CallRun {
 
 /** How the run's extensions take part in a call: the policy stage asks `before`, the result stage gives `after` the result. */
 export interface CallHooks {
-  before(call: RunCall): CallVerdict | undefined | Promise<CallVerdict | undefined>;
+  /** Undefined (not a promise) when no extension takes part: the call is decided without waiting. */
+  before(call: RunCall): Promise<CallVerdict | undefined> | undefined;
   after(call: RunCall, result: ToolResult): ToolResult | Promise<ToolResult>;
 }
 

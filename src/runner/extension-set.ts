@@ -21,12 +21,17 @@ export async function extensionsFor(setup: RunSetup): Promise<ExtensionSet> {
 export class ExtensionSet implements CallHooks {
   readonly #list: readonly RunExtension[];
   readonly #events: ReadonlyArray<RunExtension & Pick<Required<RunExtension>, 'event'>>;
+  /** Whether any extension takes part in calls: a run without such an extension decides its calls without waiting on one. */
+  readonly #beforeCall: boolean;
+  readonly #afterCall: boolean;
   /** Told of a failure of an extension's `afterCall`, which must not end the run. */
   warn: (event: RunEvent) => void = () => {};
 
   constructor(list: readonly RunExtension[]) {
     this.#list = list;
     this.#events = list.filter((extension): extension is RunExtension & Pick<Required<RunExtension>, 'event'> => extension.event !== undefined);
+    this.#beforeCall = list.some((extension) => extension.beforeCall);
+    this.#afterCall = list.some((extension) => extension.afterCall);
   }
 
   readHistory(): Promise<History> | undefined {
@@ -55,7 +60,11 @@ export class ExtensionSet implements CallHooks {
     for (const extension of this.#list) await extension.afterTurn?.(turn);
   }
 
-  async before(call: RunCall): Promise<CallVerdict | undefined> {
+  before(call: RunCall): Promise<CallVerdict | undefined> | undefined {
+    return this.#beforeCall ? this.#before(call) : undefined;
+  }
+
+  async #before(call: RunCall): Promise<CallVerdict | undefined> {
     let combined: CallVerdict | undefined;
     for (const extension of this.#list) {
       const verdict = await extension.beforeCall?.(call);
@@ -66,7 +75,11 @@ export class ExtensionSet implements CallHooks {
     return combined;
   }
 
-  async after(call: RunCall, result: ToolResult): Promise<ToolResult> {
+  after(call: RunCall, result: ToolResult): Promise<ToolResult> | ToolResult {
+    return this.#afterCall ? this.#after(call, result) : result;
+  }
+
+  async #after(call: RunCall, result: ToolResult): Promise<ToolResult> {
     let final = result;
     for (const extension of this.#list) {
       if (!extension.afterCall) continue;

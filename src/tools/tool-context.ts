@@ -1,7 +1,7 @@
 import type { RunScope, ToolContext } from './types.js';
 
-/** Where a context's signal comes from when the tool reads it. */
-type SignalSource = { readonly signal: AbortSignal };
+/** Where a context's signal comes from when the tool reads it, and who hears its abort without one. */
+type SignalSource = { readonly signal: AbortSignal; onAbort(callback: () => void): () => void };
 
 /** `signal`'s descriptor, one getter for every context (set in the class's static block, where `#source` is readable). */
 let signalProperty: PropertyDescriptor;
@@ -39,6 +39,10 @@ class CallContext {
     if (ctx.run !== undefined || 'run' in ctx) this.run = ctx.run;
     this.#source = source;
     Object.defineProperty(this, 'signal', signalProperty);
+  }
+
+  onAbort(callback: () => void): () => void {
+    return this.#source.onAbort(callback);
   }
 }
 

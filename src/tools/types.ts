@@ -28,6 +28,12 @@ export interface ToolContext {
   idempotencyKey: string;
   /** The run this call belongs to, when a ChatRunner runs it (what delegation to a leaf needs). */
   run?: RunScope;
+  /**
+   * Run `callback` once when this attempt is aborted, without making `signal` (what a tool that
+   * forwards its call elsewhere, to another realm or a server, needs); returns the function that
+   * cancels it. Present on the contexts the SDK makes.
+   */
+  onAbort?(callback: () => void): () => void;
 }
 
 /** What a tool may know of the run that called it. Stays in the realm of the loop. */

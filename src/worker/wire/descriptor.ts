@@ -1,6 +1,6 @@
 import type { JsonValue } from '../../core/types.js';
-import type { Tool } from '../../tools/types.js';
-import { onAbort } from '../../util/abort-source.js';
+import type { Tool, ToolContext } from '../../tools/types.js';
+import { sourceOf, type AbortSource } from '../../util/abort-source.js';
 import type { PageHostApi, ToolDescriptor } from './protocol.js';
 import { toWireReason } from './wire-error.js';
 
@@ -28,26 +28,41 @@ let nextKey = 0;
 
 /**
  * In the runner worker: a tool whose code lives on the page (or in a tool worker the page
- * supervises). Its `call` and its rule go to the page over Comlink; its signal's abort follows
- * them there. Everything else (validation, timeout, retries, policy) happens here, in the pipeline.
+ * supervises). Its `call` and its rule go to the page over Comlink; its abort follows them
+ * there. Everything else (validation, timeout, retries, policy) happens here, in the pipeline.
  */
 export function remoteTool(descriptor: ToolDescriptor, page: PageHostApi): Tool {
   const { approval, ...definition } = descriptor;
   return {
     ...definition,
     needsApproval:
-      approval === 'ask' ? (args, { signal }) => followed(signal, page, (key) => page.needsApproval(definition.name, args, key)) : approval === 'always',
+      approval === 'ask'
+        ? (args, { signal }) => followed(sourceOf(signal), page, (key) => page.needsApproval(definition.name, args, key))
+        : approval === 'always',
     call: (args, ctx): Promise<JsonValue> =>
-      followed(ctx.signal, page, (key) =>
+      followed(abortOf(ctx), page, (key) =>
         page.call(definition.name, args, { callId: ctx.callId, attempt: ctx.attempt, idempotencyKey: ctx.idempotencyKey }, key),
       ),
   };
 }
 
-/** A request to the page that the page is told to abort when `signal` does (its answer then no longer awaited here). */
-function followed<T>(signal: AbortSignal, page: PageHostApi, send: (key: number) => Promise<T>): Promise<T> {
+type Abort = Pick<AbortSource, 'onAbort' | 'reason'>;
+
+/** How a call hears its abort: without making its signal where the context offers that. */
+function abortOf(ctx: ToolContext): Abort {
+  if (!ctx.onAbort) return sourceOf(ctx.signal);
+  return {
+    onAbort: (callback) => ctx.onAbort!(callback),
+    get reason() {
+      return ctx.signal.reason as unknown;
+    },
+  };
+}
+
+/** A request to the page that the page is told to abort when `abort` fires (its answer then no longer awaited here). */
+function followed<T>(abort: Abort, page: PageHostApi, send: (key: number) => Promise<T>): Promise<T> {
   const key = nextKey++;
-  const unhook = onAbort(signal, () => page.abort(key, toWireReason(signal.reason)));
+  const unhook = abort.onAbort(() => page.abort(key, toWireReason(abort.reason)));
   const sent = send(key);
   sent.then(unhook, unhook);
   return sent;
