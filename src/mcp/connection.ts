@@ -6,10 +6,12 @@ import type { Tool } from '../tools/types.js';
 import { compileArgsValidator } from '../validation/validate-args.js';
 import type { JsonArgsValidator } from '../validation/types.js';
 import { mcpServer, type McpServerConfig } from './config.js';
+import { ConnectDeadline, DEFAULT_CONNECT_TIMEOUT_MS } from './connect-deadline.js';
 import { displayUrl } from './display-url.js';
 import { mcpTool, withdrawnTool } from './mcp-tool.js';
 import { changedTools, definitionKey } from './pinning.js';
-import { McpSession, type McpToolDefinition } from './session.js';
+import { McpSession } from './session.js';
+import type { McpToolDefinition } from './tool-definition.js';
 import { withoutDialect } from './schema-dialect.js';
 import { fitToolName } from './tool-name.js';
 
@@ -31,18 +33,33 @@ export interface McpHost {
   notify(event: RunEvent): void;
 }
 
-/** Connect to `config`'s server and register its tools on `host`, all or none (see `agent.mcp`). */
-export async function connectMcp(host: McpHost, config: McpServerConfig): Promise<McpConnection> {
+/** How `agent.mcp()` and `runner.mcp()` connect. */
+export interface McpConnectOptions {
+  /** Stops connecting: the promise rejects with code `aborted` and nothing is registered. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Connect to `config`'s server and register its tools on `host`, all or none (see `agent.mcp`).
+ * Connecting (initialize, then the tool list) is bounded by the config's `timeoutMs` (default
+ * 15 s: past it, `mcp_connect_failed`) and by `options.signal` (`aborted`).
+ */
+export async function connectMcp(host: McpHost, config: McpServerConfig, options: McpConnectOptions = {}): Promise<McpConnection> {
   const checked = mcpServer(config);
+  const deadline = new ConnectDeadline(checked.url, checked.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, options.signal);
   let connection: Connection | undefined;
-  const session = await McpSession.open(checked, (tools) => connection?.listed(tools));
   try {
-    connection = new Connection(host, session, checked.name ?? session.serverName ?? new URL(checked.url).host);
-    await connection.refresh();
-    return connection;
-  } catch (error) {
-    await session.close();
-    throw error;
+    const session = await McpSession.open(checked, (tools) => connection?.listed(tools), deadline);
+    try {
+      connection = new Connection(host, session, checked.name ?? session.serverName ?? new URL(checked.url).host);
+      await connection.refresh(deadline);
+      return connection;
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+  } finally {
+    deadline.dispose();
   }
 }
 
@@ -64,8 +81,8 @@ class Connection implements McpConnection {
     return [...this.#names.keys()];
   }
 
-  async refresh(): Promise<void> {
-    const listed = await this.session.listTools();
+  async refresh(deadline?: ConnectDeadline): Promise<void> {
+    const listed = await this.session.listTools(deadline);
     if (this.#closed) return;
     const allowed = this.session.config.tools;
     const chosen = allowed ? listed.filter((tool) => allowed.includes(tool.name)) : listed;

@@ -6,7 +6,8 @@ import type { JsonArgsValidator } from '../validation/types.js';
 import type { McpServerConfig } from './config.js';
 import { effectsOf } from './policy.js';
 import { withoutDialect } from './schema-dialect.js';
-import type { McpSession, McpToolDefinition } from './session.js';
+import type { McpSession } from './session.js';
+import type { McpToolDefinition } from './tool-definition.js';
 import { toolOutput } from './tool-output.js';
 
 /**

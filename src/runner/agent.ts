@@ -14,7 +14,7 @@ import type { ToolCallJournal } from '../store/types.js';
 import { MemoryConversationStore, type ConversationStore } from '../store/memory-conversation-store.js';
 import { checkContextBudget, TokenCounter, type ContextBudget } from './context-budget.js';
 import type { McpServerConfig } from '../mcp/config.js';
-import type { McpConnection } from '../mcp/connection.js';
+import type { McpConnection, McpConnectOptions } from '../mcp/connection.js';
 import type { RunEvent } from './events.js';
 
 /** How an agent is made. */
@@ -121,11 +121,12 @@ export class Agent {
 
   /**
    * Connect to an MCP server and register its tools (all or none); resolves with the
-   * connection. The MCP client (an optional peer dependency) loads on first use.
+   * connection. The MCP client (an optional peer dependency) loads on first use. Connecting is
+   * bounded by the config's `timeoutMs` (default 15 s) and `options.signal`.
    */
-  async mcp(config: McpServerConfig): Promise<McpConnection> {
+  async mcp(config: McpServerConfig, options?: McpConnectOptions): Promise<McpConnection> {
     const { connectMcp } = await import('../mcp/connection.js');
-    return connectMcp(this, config);
+    return connectMcp(this, config, options);
   }
 
   /** Tell this agent's runs of something that happened outside them (a `warning`); kept for the next run while none is running. */
