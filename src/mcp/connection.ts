@@ -14,6 +14,7 @@ import { changedTools, definitionKey } from './pinning.js';
 import { McpSession } from './session.js';
 import type { McpToolDefinition } from './tool-definition.js';
 import { serverSchema } from './schema-dialect.js';
+import { fitPrompt } from './prompt-budget.js';
 import { fitToolName } from './tool-name.js';
 
 /** A live MCP server whose tools are registered. */
@@ -88,12 +89,13 @@ class Connection implements McpConnection {
     const { config } = this.session;
     const allowed = config.tools;
     const chosen = allowed ? listed.filter((tool) => allowed.includes(tool.name)) : listed;
-    const { made: kept, warnings: unusable } = this.#usable(chosen);
+    const { made, warnings: unusable } = this.#usable(chosen);
+    const { kept, warnings: cut } = fitPrompt(this.name, made, config);
     this.#replace(kept.map(({ tool }) => tool));
     this.#names = new Map(kept.map(({ tool, serverName }) => [tool.name, serverName]));
     this.#pinned = new Map(chosen.map((definition) => [definition.name, definitionKey(definition)]));
     this.#withdrawn.clear();
-    for (const warning of unusable) this.host.notify(warning);
+    for (const warning of [...unusable, ...cut]) this.host.notify(warning);
   }
 
   async close(): Promise<void> {
