@@ -45,9 +45,39 @@ export function joinTextDelta(last: RunEvent | undefined, delta: TextDelta, text
   return true;
 }
 
-/** A run's events, read once with `for await`: consecutive unread text deltas merge into one (see AsyncQueue). */
+type Progress = Extract<RunEvent, { type: 'tool_progress' }>;
+
+/**
+ * A run's events, read once with `for await`: consecutive unread text deltas merge into one,
+ * and a call's progress replaces its unread progress where that one waits (see AsyncQueue):
+ * what a server sends cannot grow the buffer of a run nobody reads.
+ */
 export class EventChannel extends AsyncQueue<RunEvent> {
+  /** Each call's progress event not read yet, by leaf and call id. */
+  readonly #unreadProgress = new Map<string, Progress>();
+
   constructor() {
-    super((last, next) => next.type === 'text_delta' && joinTextDelta(last, next));
+    super((last, next) => (next.type === 'text_delta' ? joinTextDelta(last, next) : next.type === 'tool_progress' && this.#replaceProgress(next)));
+  }
+
+  #replaceProgress(next: Progress): boolean {
+    const key = progressKey(next);
+    const unread = this.#unreadProgress.get(key);
+    this.#unreadProgress.set(key, unread ?? next);
+    if (!unread) return false;
+    delete unread.total;
+    delete unread.message;
+    Object.assign(unread, next);
+    return true;
+  }
+
+  /** The queue's own reading; a progress event handed to the reader is no longer replaced. */
+  override async *[Symbol.asyncIterator](): AsyncIterator<RunEvent> {
+    for await (const event of { [Symbol.asyncIterator]: () => super[Symbol.asyncIterator]() }) {
+      if (event.type === 'tool_progress' && this.#unreadProgress.get(progressKey(event)) === event) this.#unreadProgress.delete(progressKey(event));
+      yield event;
+    }
   }
 }
+
+const progressKey = (event: Progress) => `${event.leafId ?? ''}\u0000${event.callId}`;
