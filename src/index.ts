@@ -90,7 +90,7 @@ export { WebMcpError, type WebMcpErrorCode } from './errors/webmcp-error.js';
 
 // MCP servers as tools (the client, an optional peer dependency, loads on first use)
 export { mcpServer, type McpServerConfig, type McpToolPolicy } from './mcp/config.js';
-export type { McpConnection } from './mcp/connection.js';
+export type { McpConnection, McpConnectOptions } from './mcp/connection.js';
 export { McpError, type McpErrorCode } from './errors/mcp-error.js';
 
 // Stores (IndexedDB via idb, and in memory)

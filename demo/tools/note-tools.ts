@@ -1,6 +1,6 @@
-// Tools over the app's own data (IndexedDB); deleting asks the person first.
+// Tools over the app's own data (IndexedDB); deleting, and a change that throws text away, ask the person first.
 import { defineTool, ToolError } from 'ambi-web/worker';
-import { addNote, deleteNote, getNote, searchNotes, updateNote } from '../notes-db.js';
+import { addNote, deleteNote, getNote, type Note, searchNotes, updateNote } from '../notes-db.js';
 
 export const searchNotesTool = defineTool({
   name: 'search_notes',
@@ -28,7 +28,8 @@ export const addNoteTool = defineTool({
 
 export const updateNoteTool = defineTool({
   name: 'update_note',
-  description: 'Change the title and/or body of a note.',
+  description:
+    'Change the title and/or body of a note. Adding to a note runs at once; a change that removes any of its text (an emptied or rewritten body, a renamed title) asks the person first.',
   parameters: {
     type: 'object',
     properties: { id: { type: 'string' }, title: { type: 'string' }, body: { type: 'string' } },
@@ -36,12 +37,24 @@ export const updateNoteTool = defineTool({
     additionalProperties: false,
   },
   idempotent: true,
+  // A change that throws text away is as final as a delete (a note read by the model may hold
+  // instructions to empty the others): it asks, as delete_note does. One that keeps every word runs.
+  needsApproval: async ({ id, title, body }) => {
+    const note = await getNote(id);
+    return note !== undefined && discardsText(note, { title, body });
+  },
   call: async ({ id, title, body }) => {
     const note = await updateNote(id, { ...(title !== undefined ? { title } : {}), ...(body !== undefined ? { body } : {}) });
     if (!note) throw new ToolError(`No note with id ${id}`);
     return { id: note.id, title: note.title, body: note.body };
   },
 });
+
+/** Whether the change leaves out text the note has: a new title or body that does not hold the old one whole. */
+export function discardsText(note: Pick<Note, 'title' | 'body'>, change: { title?: string | undefined; body?: string | undefined }): boolean {
+  const loses = (before: string, after: string | undefined) => after !== undefined && before.trim() !== '' && !after.includes(before.trim());
+  return loses(note.title, change.title) || loses(note.body, change.body);
+}
 
 export const deleteNoteTool = defineTool({
   name: 'delete_note',

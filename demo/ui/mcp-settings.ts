@@ -1,53 +1,17 @@
-// Settings → MCP servers: the person adds a Streamable HTTP server (and a bearer token, kept in
-// sessionStorage like the API key), sees its tools with their policies, and removes it. The
+// Settings → MCP servers: the person adds a Streamable HTTP server (a bearer token and the URL's
+// query kept in sessionStorage like the API key: see mcp-storage.ts), sees its tools with their
+// policies, and removes it. The
 // assistant's runner connects to every listed server (the connection lives in the runner worker).
-import { type McpServerConfig, mcpServer, redactURL, type WorkerRunner } from 'ambi-web/worker';
+import type { McpServerConfig, WorkerRunner } from 'ambi-web/worker';
+import { mcpServer, redactURL } from 'ambi-web/worker';
+import { addServer, configOf, fullUrl, hasToken, removeServer, type SavedServer, savedServers } from './mcp-storage.js';
 import { asProblem, button } from './render.js';
-
-/** What is kept of a server (localStorage): never its token. */
-interface SavedServer {
-  id: string;
-  url: string;
-  /** Its tools' names become `${prefix}_${name}`, so two servers (or a demo tool) never clash. */
-  prefix: string;
-  /** The person wants to approve every call of this server, whatever its annotations say. */
-  ask?: boolean;
-}
 
 /** A tool as the settings show it: its name on the assistant's side, and its policy. */
 export interface ToolPolicyView {
   name: string;
   readOnly: boolean;
   needsApproval: boolean;
-}
-
-const SERVERS_KEY = 'ambi-demo:mcp-servers';
-const tokenKey = (id: string) => `ambi-demo:mcp-token:${id}`;
-
-function savedServers(): SavedServer[] {
-  try {
-    const saved: unknown = JSON.parse(localStorage.getItem(SERVERS_KEY) ?? '[]');
-    if (!Array.isArray(saved)) return [];
-    return saved.filter(
-      (s): s is SavedServer => typeof s?.id === 'string' && typeof s?.url === 'string' && typeof s?.prefix === 'string' && /^[a-z0-9]{1,12}$/.test(s.prefix),
-    );
-  } catch {
-    return [];
-  }
-}
-
-function saveServers(servers: SavedServer[]): void {
-  localStorage.setItem(SERVERS_KEY, JSON.stringify(servers));
-}
-
-function configOf(server: SavedServer): McpServerConfig {
-  const token = sessionStorage.getItem(tokenKey(server.id));
-  return mcpServer({
-    url: server.url,
-    prefix: server.prefix,
-    ...(token ? { headers: { Authorization: `Bearer ${token}` } } : {}),
-    ...(server.ask ? { policy: { '*': { needsApproval: true } } } : {}),
-  });
 }
 
 /** The configs of the servers the person listed, for the runner (a server saved wrong is skipped). */
@@ -69,25 +33,22 @@ export function mcpServerConfigs(): McpServerConfig[] {
  * this then rejects with code `aborted`.
  */
 export async function connectMcpServers(runner: WorkerRunner, signal: AbortSignal, problem: (text: string) => void): Promise<void> {
-  for (const config of mcpServerConfigs()) {
+  for (const server of savedServers()) {
+    let config: McpServerConfig;
     try {
-      await untilAborted(runner.mcp(config), signal);
+      config = configOf(server);
+    } catch (error) {
+      problem(`The MCP server ${redactURL(server.url)} is not available: ${asProblem(error).message}`);
+      continue;
+    }
+    try {
+      await runner.mcp(config, { signal });
     } catch (error) {
       if (signal.aborted) throw error;
       const { code, message } = asProblem(error);
       problem(`The MCP server ${redactURL(config.url)} is not available (${code}): ${message}`);
     }
   }
-}
-
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  const stopped = () => Object.assign(new Error('Stopped while connecting to an MCP server'), { code: 'aborted' });
-  if (signal.aborted) return Promise.reject(stopped());
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(stopped());
-    signal.addEventListener('abort', abort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
-  });
 }
 
 /**
@@ -120,8 +81,7 @@ export function mountMcpSettings(): void {
 
   const render = () => list.replaceChildren(...savedServers().map((server) => serverItem(server, seen.get(server.id), () => remove(server))));
   const remove = (server: SavedServer) => {
-    saveServers(savedServers().filter((s) => s.id !== server.id));
-    sessionStorage.removeItem(tokenKey(server.id));
+    removeServer(server.id);
     seen.delete(server.id);
     render();
   };
@@ -136,22 +96,18 @@ export function mountMcpSettings(): void {
   };
   const add = async () => {
     const url = urlField.value.trim();
-    const servers = savedServers();
     let server: SavedServer;
     try {
       const parsed = new URL(url);
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('the URL must start with http:// or https://');
       if (parsed.username || parsed.password) throw new Error('put a token in the token field, not in the URL');
-      server = { id: crypto.randomUUID(), url, prefix: nextPrefix(servers), ...(askField.checked ? { ask: true } : {}) };
-      mcpServer({ url, prefix: server.prefix });
+      mcpServer({ url });
+      server = addServer(url, tokenField.value.trim(), askField.checked);
     } catch (error) {
       showAddProblem(`Not added: ${asProblem(error).message}`);
       return;
     }
     showAddProblem(undefined);
-    const token = tokenField.value.trim();
-    if (token) sessionStorage.setItem(tokenKey(server.id), token);
-    saveServers([...servers, server]);
     urlField.value = tokenField.value = '';
     askField.checked = false;
     seen.set(server.id, 'Connecting…');
@@ -186,22 +142,14 @@ function showAddProblem(text: string | undefined): void {
   note.textContent = text ?? '';
 }
 
-/** `mcp`, then `mcp2`, `mcp3`…: the first prefix no listed server uses. */
-function nextPrefix(servers: SavedServer[]): string {
-  const taken = new Set(servers.map((s) => s.prefix));
-  for (let n = 1; ; n++) {
-    const prefix = n === 1 ? 'mcp' : `mcp${n}`;
-    if (!taken.has(prefix)) return prefix;
-  }
-}
-
 /** A listed server: its URL (secrets redacted), its tools with their policies (text only), and Remove. */
 function serverItem(server: SavedServer, tools: ToolPolicyView[] | string | undefined, onRemove: () => void): HTMLLIElement {
   const item = document.createElement('li');
   item.dataset.serverId = server.id;
   const title = document.createElement('strong');
-  title.textContent = redactURL(server.url);
-  const token = sessionStorage.getItem(tokenKey(server.id)) ? ' (with a bearer token)' : '';
+  const url = fullUrl(server);
+  title.textContent = redactURL(url ?? `${server.url}?…`);
+  const token = hasToken(server) ? ' (with a bearer token)' : '';
   const ask = server.ask ? ' (every call asks you first)' : '';
   item.append(title, token, ask, ' ', button('Remove', 'ghost remove', onRemove));
   if (typeof tools === 'string' || tools === undefined) {

@@ -15,7 +15,7 @@ import { MemoryConversationStore } from '../store/memory-conversation-store.js';
 import type { ConversationStore } from '../store/conversation-store.js';
 import { checkContextBudget, TokenCounter } from '../extensions/context/budget.js';
 import type { McpServerConfig } from '../mcp/config.js';
-import type { McpConnection } from '../mcp/connection.js';
+import type { McpConnection, McpConnectOptions } from '../mcp/connection.js';
 import type { RunEvent } from '../core/run.js';
 import type { ContextBudget } from '../core/types.js';
 import type { ExtensionLoader } from '../runner/extension.js';
@@ -129,11 +129,12 @@ export class Agent implements RunAgent {
 
   /**
    * Connect to an MCP server and register its tools (all or none); resolves with the
-   * connection. The MCP client (an optional peer dependency) loads on first use.
+   * connection. The MCP client (an optional peer dependency) loads on first use. Connecting is
+   * bounded by the config's `timeoutMs` (default 15 s) and `options.signal`.
    */
-  async mcp(config: McpServerConfig): Promise<McpConnection> {
+  async mcp(config: McpServerConfig, options?: McpConnectOptions): Promise<McpConnection> {
     const { connectMcp } = await loadMcp();
-    return connectMcp(this, config);
+    return connectMcp(this, config, options);
   }
 
   /** Tell this agent's runs of something that happened outside them (a `warning`); kept for the next run while none is running. */

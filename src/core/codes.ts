@@ -47,7 +47,9 @@ export type McpErrorCode =
   /** `mcpServer(...)` was given something unusable. */
   | 'invalid_mcp_config'
   /** `@modelcontextprotocol/client` (an optional peer dependency) could not be imported. */
-  | 'mcp_client_missing';
+  | 'mcp_client_missing'
+  /** The caller's signal stopped `mcp()` while it was connecting. */
+  | 'aborted';
 
 /** Codes a storage failure can carry; `storage_error` when no more specific one applies. */
 export type StorageErrorCode =

@@ -25,8 +25,16 @@ export interface McpServerConfig {
   prefix?: string;
   /** Overrides by server tool name, or `'*'` for every tool (a tool's own entry wins). */
   policy?: Record<string, McpToolPolicy>;
-  /** The default per-call timeout of this server's tools (default 15 000 ms). */
+  /** The default per-call timeout of this server's tools, and the bound on connecting (default 15 000 ms). */
   timeoutMs?: number;
+  /** The longest tool description the model is shown; a longer one is cut, with a `warning` (default 2 000 characters). */
+  maxDescriptionChars?: number;
+  /**
+   * The most this server's tools may put in every request (names, descriptions and parameter
+   * schemas, in characters): tools past it, in the server's order, are left out, with a
+   * `warning` (default 40 000, about 10 000 tokens).
+   */
+  maxPromptChars?: number;
 }
 
 const POLICY_KEYS = new Set<keyof McpToolPolicy>(['idempotent', 'readOnly', 'needsApproval', 'timeoutMs', 'maxRetries', 'retryDelayMs']);
@@ -37,13 +45,16 @@ export function mcpServer(config: McpServerConfig): McpServerConfig {
     throw new McpError('invalid_mcp_config', `mcpServer: ${detail}`);
   };
   if (typeof config !== 'object' || config === null) fail('expects an object with a `url`');
-  const { url, name, headers, tools, prefix, policy, timeoutMs } = config;
+  const { url, name, headers, tools, prefix, policy, timeoutMs, maxDescriptionChars, maxPromptChars } = config;
   if (typeof url !== 'string' || !isHttpUrl(url)) fail(`url must be an http(s) URL (got ${typeof url === 'string' ? displayUrl(url) : typeof url})`);
   if (name !== undefined && (typeof name !== 'string' || name === '')) fail('name must be a non-empty string');
   if (headers !== undefined && !isStringRecord(headers)) fail('headers must map header names to strings');
   if (tools !== undefined && !(Array.isArray(tools) && tools.every((t) => typeof t === 'string'))) fail('tools must be an array of tool names');
   if (prefix !== undefined && (typeof prefix !== 'string' || prefix === '')) fail('prefix must be a non-empty string');
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) fail('timeoutMs must be a positive number');
+  for (const [field, value] of Object.entries({ maxDescriptionChars, maxPromptChars })) {
+    if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) fail(`${field} must be a whole number > 0`);
+  }
   if (policy !== undefined) {
     if (typeof policy !== 'object' || policy === null || Array.isArray(policy)) fail('policy must map tool names (or "*") to policy fields');
     for (const [tool, fields] of Object.entries(policy)) {

@@ -2,15 +2,19 @@ import { DuplicateToolError } from '../errors/duplicate-tool-error.js';
 import { InvalidToolError } from '../errors/invalid-tool-error.js';
 import type { RunEvent } from '../core/run.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { checkTool } from '../tools/check-tool.js';
 import type { Tool } from '../tools/types.js';
+import { errorMessage } from '../errors/error-message.js';
 import { compileArgsValidator } from '../validation/validate-args.js';
 import type { JsonArgsValidator } from '../validation/types.js';
 import { mcpServer, type McpServerConfig } from './config.js';
-import { displayUrl } from './display-url.js';
+import { ConnectDeadline, DEFAULT_CONNECT_TIMEOUT_MS } from './connect-deadline.js';
 import { mcpTool, withdrawnTool } from './mcp-tool.js';
 import { changedTools, definitionKey } from './pinning.js';
-import { McpSession, type McpToolDefinition } from './session.js';
-import { withoutDialect } from './schema-dialect.js';
+import { McpSession } from './session.js';
+import type { McpToolDefinition } from './tool-definition.js';
+import { serverSchema } from './schema-dialect.js';
+import { fitPrompt } from './prompt-budget.js';
 import { fitToolName } from './tool-name.js';
 
 /** A live MCP server whose tools are registered. */
@@ -31,18 +35,33 @@ export interface McpHost {
   notify(event: RunEvent): void;
 }
 
-/** Connect to `config`'s server and register its tools on `host`, all or none (see `agent.mcp`). */
-export async function connectMcp(host: McpHost, config: McpServerConfig): Promise<McpConnection> {
+/** How `agent.mcp()` and `runner.mcp()` connect. */
+export interface McpConnectOptions {
+  /** Stops connecting: the promise rejects with code `aborted` and nothing is registered. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Connect to `config`'s server and register its tools on `host`, all or none (see `agent.mcp`).
+ * Connecting (initialize, then the tool list) is bounded by the config's `timeoutMs` (default
+ * 15 s: past it, `mcp_connect_failed`) and by `options.signal` (`aborted`).
+ */
+export async function connectMcp(host: McpHost, config: McpServerConfig, options: McpConnectOptions = {}): Promise<McpConnection> {
   const checked = mcpServer(config);
+  const deadline = new ConnectDeadline(checked.url, checked.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, options.signal);
   let connection: Connection | undefined;
-  const session = await McpSession.open(checked, (tools) => connection?.listed(tools));
   try {
-    connection = new Connection(host, session, checked.name ?? session.serverName ?? new URL(checked.url).host);
-    await connection.refresh();
-    return connection;
-  } catch (error) {
-    await session.close();
-    throw error;
+    const session = await McpSession.open(checked, (tools) => connection?.listed(tools), deadline);
+    try {
+      connection = new Connection(host, session, checked.name ?? session.serverName ?? new URL(checked.url).host);
+      await connection.refresh(deadline);
+      return connection;
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+  } finally {
+    deadline.dispose();
   }
 }
 
@@ -64,16 +83,19 @@ class Connection implements McpConnection {
     return [...this.#names.keys()];
   }
 
-  async refresh(): Promise<void> {
-    const listed = await this.session.listTools();
+  async refresh(deadline?: ConnectDeadline): Promise<void> {
+    const listed = await this.session.listTools(deadline);
     if (this.#closed) return;
-    const allowed = this.session.config.tools;
+    const { config } = this.session;
+    const allowed = config.tools;
     const chosen = allowed ? listed.filter((tool) => allowed.includes(tool.name)) : listed;
-    const made = chosen.map((definition) => ({ tool: this.#toolFor(definition), serverName: definition.name }));
-    this.#replace(made.map(({ tool }) => tool));
-    this.#names = new Map(made.map(({ tool, serverName }) => [tool.name, serverName]));
+    const { made, warnings: unusable } = this.#usable(chosen);
+    const { kept, warnings: cut } = fitPrompt(this.name, made, config);
+    this.#replace(kept.map(({ tool }) => tool));
+    this.#names = new Map(kept.map(({ tool, serverName }) => [tool.name, serverName]));
     this.#pinned = new Map(chosen.map((definition) => [definition.name, definitionKey(definition)]));
     this.#withdrawn.clear();
+    for (const warning of [...unusable, ...cut]) this.host.notify(warning);
   }
 
   async close(): Promise<void> {
@@ -102,19 +124,50 @@ class Connection implements McpConnection {
     }
   }
 
+  /**
+   * Each definition as a tool, checked as the registry will check it and with its validators
+   * compiled in the agent's mode: one this SDK cannot use (a keyword draft-07 lacks, such as
+   * `prefixItems`; a `$ref` loop; a bad name or schema) is left out with a `warning` naming
+   * it (`mcp_tool_skipped`), and the server's other tools still serve.
+   */
+  #usable(definitions: readonly McpToolDefinition[]): { made: Array<{ tool: Tool; serverName: string }>; warnings: RunEvent[] } {
+    const made: Array<{ tool: Tool; serverName: string }> = [];
+    const warnings: RunEvent[] = [];
+    for (const definition of definitions) {
+      try {
+        made.push({ tool: this.#toolFor(definition), serverName: definition.name });
+      } catch (error) {
+        warnings.push({
+          type: 'warning',
+          code: 'mcp_tool_skipped',
+          message: `The MCP server "${this.name}" offers "${String(definition?.name)}" with a definition this SDK cannot use, so it is left out: ${errorMessage(error)}`,
+        });
+      }
+    }
+    return { made, warnings };
+  }
+
   #toolFor(definition: McpToolDefinition): Tool {
     const name = fitToolName(definition.name, this.session.config.prefix);
     const { outputSchema } = definition;
     const check = outputSchema ? this.#outputCheck(name, outputSchema) : undefined;
-    return mcpTool(definition, name, this.session, this.session.config, check, () => !this.#withdrawn.has(name));
+    const tool = mcpTool(definition, name, this.session, this.session.config, check, () => !this.#withdrawn.has(name));
+    checkTool(tool);
+    try {
+      // The registry compiles when a call first needs it: done now (and cached), so a schema only ajv refuses is found here.
+      compileArgsValidator(tool.parameters, this.host.registry.validation);
+    } catch (error) {
+      throw new InvalidToolError(name, `invalid inputSchema: ${errorMessage(error)}`);
+    }
+    return tool;
   }
 
   /** The check of a tool's structured output, compiled once, in the agent's validation mode. */
   #outputCheck(name: string, outputSchema: object): JsonArgsValidator {
     try {
-      return compileArgsValidator(withoutDialect(outputSchema), this.host.registry.validation);
+      return compileArgsValidator(serverSchema(outputSchema), this.host.registry.validation);
     } catch (error) {
-      throw new InvalidToolError(name, `the outputSchema from ${displayUrl(this.session.config.url)} is invalid: ${(error as Error).message}`);
+      throw new InvalidToolError(name, `invalid outputSchema: ${errorMessage(error)}`);
     }
   }
 

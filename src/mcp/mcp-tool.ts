@@ -7,8 +7,9 @@ import type { Tool } from '../tools/types.js';
 import type { JsonArgsValidator } from '../validation/types.js';
 import type { McpServerConfig } from './config.js';
 import { effectsOf } from './policy.js';
-import { withoutDialect } from './schema-dialect.js';
-import type { McpSession, McpToolDefinition } from './session.js';
+import { serverSchema } from './schema-dialect.js';
+import type { McpSession } from './session.js';
+import type { McpToolDefinition } from './tool-definition.js';
 import { toolOutput } from './tool-output.js';
 
 /**
@@ -29,7 +30,7 @@ export function mcpTool(
   return {
     name,
     description: definition.description ?? definition.title ?? '',
-    parameters: withoutDialect(definition.inputSchema) as ParametersSchema,
+    parameters: serverSchema(definition.inputSchema) as ParametersSchema,
     ...effects,
     call: async (args, ctx) => {
       const onprogress = ({ progress, total, message }: { progress: number; total?: number; message?: string }) =>

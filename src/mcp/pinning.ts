@@ -1,4 +1,4 @@
-import type { McpToolDefinition } from './session.js';
+import type { McpToolDefinition } from './tool-definition.js';
 
 /** A definition as comparable text: keys sorted at every level, so only a real change differs. */
 export function definitionKey(definition: McpToolDefinition): string {

@@ -3,21 +3,12 @@ import { McpError } from '../errors/mcp-error.js';
 import { errorMessage } from '../errors/error-message.js';
 import { callFailure, isSessionExpired } from './call-failure.js';
 import type { McpServerConfig } from './config.js';
-import { displayUrl } from './display-url.js';
+import { connectClient, connectFailure } from './connect-client.js';
+import { ConnectDeadline, DEFAULT_CONNECT_TIMEOUT_MS } from './connect-deadline.js';
 import { loadMcpClient, type McpClientModule } from './load-client.js';
-import { guardedFetch } from './stream-guard.js';
+import { configSecrets, hideSecrets } from './secrets.js';
+import type { McpToolDefinition } from './tool-definition.js';
 import type { McpCallResult } from './tool-output.js';
-
-/** A server tool's definition as listed (`tools/list`). */
-export interface McpToolDefinition {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema: { type: 'object'; [key: string]: unknown };
-  outputSchema?: { type: 'object'; [key: string]: unknown };
-  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; [key: string]: unknown };
-  [key: string]: unknown;
-}
 
 /** What one call asks of the session. */
 export interface McpCallOptions {
@@ -42,6 +33,8 @@ export class McpSession {
   #client: Client;
   #reconnecting: Promise<Client> | undefined;
   #closed = false;
+  /** The config's values that may be credentials, kept out of every message (see secrets.ts). */
+  readonly #secrets: readonly string[];
 
   private constructor(
     readonly mcp: McpClientModule,
@@ -50,26 +43,36 @@ export class McpSession {
     /** Told of every list the server gives after connection (announced changes, reconnects). */
     readonly onToolsListed: (tools: McpToolDefinition[]) => void,
     readonly serverName: string | undefined,
+    secrets: readonly string[],
   ) {
     this.#client = client;
+    this.#secrets = secrets;
   }
 
-  /** Connect and initialise; rejects with `mcp_connect_failed` (the URL shown without credentials). */
-  static async open(config: McpServerConfig, onToolsListed: (tools: McpToolDefinition[]) => void): Promise<McpSession> {
-    const mcp = await loadMcpClient();
+  /** Connect and initialise within `deadline`; rejects with `mcp_connect_failed` or `aborted` (no credential in the message). */
+  static async open(config: McpServerConfig, onToolsListed: (tools: McpToolDefinition[]) => void, deadline: ConnectDeadline): Promise<McpSession> {
+    const mcp = await deadline.within(loadMcpClient());
+    deadline.start();
+    const secrets = configSecrets(config);
     let session: McpSession | undefined;
-    const client = await connectClient(mcp, config, (tools) => session?.onToolsListed(tools));
-    session = new McpSession(mcp, config, client, onToolsListed, client.getServerVersion()?.name);
+    const client = await connectClient(mcp, config, secrets, deadline, (tools) => session?.onToolsListed(tools));
+    session = new McpSession(mcp, config, client, onToolsListed, client.getServerVersion()?.name, secrets);
     return session;
   }
 
-  /** Every tool the server lists now. */
-  async listTools(): Promise<McpToolDefinition[]> {
+  /** Every tool the server lists now (within `deadline` when connecting). */
+  async listTools(deadline?: ConnectDeadline): Promise<McpToolDefinition[]> {
     try {
-      return (await this.#client.listTools()).tools as McpToolDefinition[];
+      const listing = this.#client.listTools(undefined, deadline ? { signal: deadline.signal, timeout: deadline.timeoutMs } : undefined);
+      return ((await (deadline ? deadline.within(listing) : listing)).tools ?? []) as McpToolDefinition[];
     } catch (error) {
-      throw connectFailure(this.config, error, 'listing its tools');
+      throw connectFailure(this.config, this.#secrets, error, 'listing its tools');
     }
+  }
+
+  /** `text` with the config's credentials taken out. */
+  hide(text: string): string {
+    return hideSecrets(text, this.#secrets);
   }
 
   /** Call `name`; a failure is thrown as a ToolError (the server's own error) or an McpError (`mcp_unavailable`, `invalid_output`). */
@@ -90,7 +93,7 @@ export class McpSession {
       return (await send(client)) as McpCallResult;
     } catch (error) {
       if (signal.aborted) throw error;
-      if (!isSessionExpired(this.mcp, error)) throw callFailure(this.mcp, name, error, (text) => hideUrl(this.config, text));
+      if (!isSessionExpired(this.mcp, error)) throw callFailure(this.mcp, name, error, (text) => this.hide(text));
     }
     // The server forgot the session (it expired, or the server restarted): one new session, one more try,
     // unless the new session lists another definition of this tool (it is withdrawn by then).
@@ -101,7 +104,7 @@ export class McpSession {
       return (await send(fresh)) as McpCallResult;
     } catch (error) {
       if (signal.aborted || error instanceof McpError) throw error;
-      throw callFailure(this.mcp, name, error, (text) => hideUrl(this.config, text));
+      throw callFailure(this.mcp, name, error, (text) => this.hide(text));
     }
   }
 
@@ -117,9 +120,13 @@ export class McpSession {
     this.#reconnecting ??= (async () => {
       try {
         void stale.close().catch(() => {});
-        const client = await connectClient(this.mcp, this.config, (tools) => this.onToolsListed(tools)).catch((error: unknown) => {
-          throw new McpError('mcp_unavailable', `The MCP session expired and reconnecting failed: ${errorMessage(error)}`);
-        });
+        const deadline = new ConnectDeadline(this.config.url, this.config.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
+        deadline.start();
+        const client = await connectClient(this.mcp, this.config, this.#secrets, deadline, (tools) => this.onToolsListed(tools))
+          .catch((error: unknown) => {
+            throw new McpError('mcp_unavailable', `The MCP session expired and reconnecting failed: ${errorMessage(error)}`);
+          })
+          .finally(() => deadline.dispose());
         if (this.#closed) {
           await client.close().catch(() => {});
           throw new McpError('mcp_unavailable', 'The MCP connection was closed');
@@ -133,48 +140,4 @@ export class McpSession {
     })();
     return this.#reconnecting;
   }
-}
-
-/** A connected, initialised client; `mcp_connect_failed` otherwise. */
-async function connectClient(mcp: McpClientModule, config: McpServerConfig, onToolsListed: (tools: McpToolDefinition[]) => void): Promise<Client> {
-  const client = new mcp.Client(
-    { name: 'ambi-web', version: '0.1.0' },
-    {
-      // Never asked to validate: outputs are checked by this SDK against the pinned schemas.
-      jsonSchemaValidator: { getValidator: () => (input: unknown) => ({ valid: true, data: input as never, errorMessage: undefined }) },
-      listChanged: {
-        tools: {
-          debounceMs: 0,
-          onChanged: (error, tools) => {
-            if (!error && tools) onToolsListed(tools as McpToolDefinition[]);
-          },
-        },
-      },
-    },
-  );
-  const transport = new mcp.StreamableHTTPClientTransport(new URL(config.url), {
-    fetch: guardedFetch(),
-    ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
-  });
-  try {
-    await client.connect(transport);
-    return client;
-  } catch (error) {
-    await client.close().catch(() => {});
-    throw connectFailure(config, error, 'connecting');
-  }
-}
-
-function connectFailure(config: McpServerConfig, error: unknown, doing: string): McpError {
-  return new McpError('mcp_connect_failed', `Could not use the MCP server at ${displayUrl(config.url)} (${doing}): ${hideUrl(config, errorMessage(error))}`);
-}
-
-/** `text` with the server's full URL (which may hold a user-info or a token in its query) shown as `displayUrl` shows it. */
-function hideUrl(config: McpServerConfig, text: string): string {
-  const shown = displayUrl(config.url);
-  let href = config.url;
-  try {
-    href = new URL(config.url).href;
-  } catch {}
-  return text.replaceAll(config.url, shown).replaceAll(href, shown);
 }

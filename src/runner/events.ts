@@ -12,9 +12,28 @@ export function joinTextDelta(last: RunEvent | undefined, delta: TextDelta, text
   return true;
 }
 
-/** A run's events, read once with `for await`: consecutive unread text deltas merge into one (see AsyncQueue). */
+type Progress = Extract<RunEvent, { type: 'tool_progress' }>;
+
+/**
+ * A run's events, read once with `for await`: consecutive unread text deltas merge into one,
+ * and a call's progress replaces its progress not read yet (see AsyncQueue): what a model or a
+ * server sends cannot grow the buffer of a run nobody reads.
+ */
 export class EventChannel extends AsyncQueue<RunEvent> {
   constructor() {
-    super((last, next) => next.type === 'text_delta' && joinTextDelta(last, next));
+    super((unread, next) => (next.type === 'text_delta' ? joinTextDelta(unread.at(-1), next) : next.type === 'tool_progress' && replaceProgress(unread, next)));
   }
+}
+
+/** Put `next` in place of the unread progress of its call, if there is one (newest first); whether it did. */
+function replaceProgress(unread: readonly RunEvent[], next: Progress): boolean {
+  for (let at = unread.length - 1; at >= 0; at--) {
+    const event = unread[at]!;
+    if (event.type !== 'tool_progress' || event.callId !== next.callId || event.leafId !== next.leafId) continue;
+    delete event.total;
+    delete event.message;
+    Object.assign(event, next);
+    return true;
+  }
+  return false;
 }

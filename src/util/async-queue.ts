@@ -3,8 +3,8 @@ import { AmbiError } from '../errors/ambi-error.js';
 /**
  * A single-reader queue read with `for await`, that never stalls the producer: a callback
  * stream (run events, a local model's chunks) bridged to an async iterable. `join` may merge
- * an item into the unread one before it (text deltas), which keeps memory bounded by the
- * producer's own work. One reader at a time: a second one, while the first reads, is refused
+ * an item into the unread ones (text deltas into the last, a call's progress into its unread
+ * progress), which keeps memory bounded by the producer's own work. One reader at a time: a second one, while the first reads, is refused
  * with `events_busy` (two would wake only one of them, and the other would wait forever); a
  * reader that stops early leaves what it had not read for the next.
  */
@@ -16,13 +16,14 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
   #reading = false;
   #sink: ((item: T | null) => void) | undefined;
 
-  constructor(private readonly join?: (last: T | undefined, next: T) => boolean) {}
+  /** `join(unread, next)`: merge `next` into an item not yet read (and say so), or leave it to be queued. */
+  constructor(private readonly join?: (unread: readonly T[], next: T) => boolean) {}
 
   /** Queue an item (or merge it into the unread one before it). */
   push(item: T): void {
     if (this.#closed) return;
     if (this.#sink) return this.#sink(item);
-    if (!this.join?.(this.#queue.at(-1), item)) this.#queue.push(item);
+    if (!this.join?.(this.#queue, item)) this.#queue.push(item);
     this.#notify();
   }
 

@@ -3,13 +3,14 @@ import { DRAFT_07_META_SCHEMA } from './no-eval/draft-07-meta-schema.js';
 import { jsonView } from './json-view.js';
 import { problemsOf } from './no-eval/no-eval-problems.js';
 import { checkStrictSchema, prepareSchema, type PreparedSchema } from './no-eval/no-eval-schema.js';
+import { checkRefCycles } from './ref-cycles.js';
 
 const checked = new WeakMap<object, PreparedSchema>();
 let metaSchema: PreparedSchema | undefined;
 
 /**
  * Check a tool's JSON Schema as our ajv would refuse it (against the draft-07 meta-schema,
- * then ajv's strict-mode rules), without compiling anything: no eval, in any mode, so a
+ * then ajv's strict-mode rules, then `$ref` loops no validator could finish), without compiling anything: no eval, in any mode, so a
  * registry can check a schema before its validation mode is known. Once per schema object
  * in this realm; returns the schema prepared for the no-eval validator. Throws an Error
  * naming the problem.
@@ -20,6 +21,7 @@ export function checkSchema(schema: object): PreparedSchema {
   checkAgainstMetaSchema(schema);
   const prepared = prepareSchema(schema);
   checkStrictSchema(prepared);
+  checkRefCycles(prepared);
   checked.set(schema, prepared);
   return prepared;
 }

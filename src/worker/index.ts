@@ -17,7 +17,7 @@ export type { WorkerLeafOptions } from './wire/protocol.js';
 export { exposeTools } from './tool-host/expose-tools.js';
 export type { WorkerSource } from './tool-host/tool-worker.js';
 export { mcpServer, type McpServerConfig, type McpToolPolicy } from '../mcp/config.js';
-export type { McpConnection } from '../mcp/connection.js';
+export type { McpConnection, McpConnectOptions } from '../mcp/connection.js';
 export { McpError, type McpErrorCode } from '../errors/mcp-error.js';
 export type { Run, RunOptions } from '../runner/chat-runner.js';
 export type { ApproveOptions, DenyOptions } from '../call/approvals.js';

@@ -110,3 +110,38 @@ describe('runner.mcp: a config the page cannot send as it is', () => {
     await expect(runner.mcp({ url, headers })).rejects.toMatchObject({ code: 'invalid_mcp_config' });
   });
 });
+
+describe('runner.mcp: connecting is bounded (real Chromium)', () => {
+  it("a server that never answers: the config's timeoutMs bounds the attempt in the worker (mcp_connect_failed)", async () => {
+    const runner = runnerWith([]);
+    const silent = inject('mcpSilentUrl');
+    await expect(runner.mcp(mcpServer({ url: silent, timeoutMs: 400 }))).rejects.toMatchObject({
+      code: 'mcp_connect_failed',
+      message: `Could not use the MCP server at ${silent}: it did not answer within 400 ms`,
+    });
+  });
+
+  it('the signal stops the wait on the page at once (aborted), the worker still bounded by timeoutMs', async () => {
+    const runner = runnerWith([]);
+    const controller = new AbortController();
+    const connecting = runner.mcp(mcpServer({ url: inject('mcpSilentUrl') }), { signal: controller.signal });
+    controller.abort();
+    await expect(connecting).rejects.toMatchObject({ code: 'aborted' });
+  });
+
+  it('a connection the worker completes after the page gave up is closed: its tools are not left registered', async () => {
+    const runner = runnerWith([]);
+    // The worker up first, so that the abort below comes while the worker connects.
+    await (await runner.mcp(mcpServer({ url, prefix: 'first' }))).close();
+    const controller = new AbortController();
+    const connecting = runner.mcp(mcpServer({ url: inject('mcpDelayedUrl') }), { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    await expect(connecting).rejects.toMatchObject({ code: 'aborted' });
+    // Well past the proxy's delays (each of the eight or so requests of connecting waits 150 ms), the
+    // late connection has come and gone: the same tools, unprefixed, register again without a clash.
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    const again = await runner.mcp(mcpServer({ url }));
+    expect(again.tools).toContain('echo');
+    await again.close();
+  });
+});

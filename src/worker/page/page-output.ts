@@ -1,7 +1,7 @@
 import { isStandardSchema, toParametersSchema, validateStandard, type StandardSchemaV1 } from '../../validation/standard-schema.js';
 import { InvalidOptionError } from '../../errors/invalid-option-error.js';
 import { errorMessage } from '../../errors/error-message.js';
-import type { RunEvent } from '../../runner/events.js';
+import type { RunEvent } from '../../core/run.js';
 
 type RunFinished = Extract<RunEvent, { type: 'run_finished' }>;
 

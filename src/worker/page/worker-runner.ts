@@ -16,7 +16,8 @@ import { defined } from '../../util/defined.js';
 import { toDescriptor } from '../wire/descriptor.js';
 import { askHere, callHere } from '../tool-host/call-here.js';
 import type { McpServerConfig } from '../../mcp/config.js';
-import type { McpConnection } from '../../mcp/connection.js';
+import { displayUrl } from '../../mcp/display-url.js';
+import type { McpConnection, McpConnectOptions } from '../../mcp/connection.js';
 import { PageHost } from './page-host.js';
 import { refusedRun } from './refused-run.js';
 import { RunnerSetup } from './runner-setup.js';
@@ -143,13 +144,28 @@ export class WorkerRunner {
    * none; see `agent.mcp`). The MCP client loads in the worker, never on the page; the
    * server must allow the page's origin (CORS) and expose `mcp-session-id`.
    */
-  async mcp(config: McpServerConfig): Promise<McpConnection> {
+  async mcp(config: McpServerConfig, options: McpConnectOptions = {}): Promise<McpConnection> {
+    const { signal } = options;
+    const aborted = () => new AmbiError('aborted', `Connecting to the MCP server at ${displayUrl(String(config?.url))} was aborted`, { cause: signal?.reason });
+    if (signal?.aborted) throw aborted();
     // Checked in the runner worker (connectMcp), whose coded error crosses back: the page carries none of MCP's code.
     await this.#setup.sync();
-    const info = await this.#guard(this.#api.mcpConnect(config)).catch((error: unknown) => {
+    if (signal?.aborted) throw aborted();
+    const connecting = this.#guard(this.#api.mcpConnect(config)).catch((error: unknown) => {
       if (!(error instanceof DOMException && error.name === 'DataCloneError')) throw error;
       throw new AmbiError('invalid_mcp_config', `mcpServer: the config must be plain data (${error.message})`);
     });
+    // A signal cannot cross to the worker, whose attempt the config's `timeoutMs` bounds: the page
+    // stops waiting at once, and a connection the worker completes after that is closed there.
+    const info = signal
+      ? await new Promise<Awaited<typeof connecting>>((resolve, reject) => {
+          const unhook = onAbort(signal, () => {
+            reject(aborted());
+            void connecting.then((late) => this.#guard(this.#api.mcpClose(late.id))).catch(() => {});
+          });
+          connecting.then(resolve, reject).finally(unhook);
+        })
+      : await connecting;
     let tools = info.tools;
     const claim = (names: string[]) => {
       for (const name of tools) this.#names.delete(name);
