@@ -41,6 +41,20 @@ export interface ToolSpecBase<S extends ParametersSchema | StandardSchemaV1, Out
  * A Standard Schema is turned into the JSON Schema the model reads here, and kept as
  * `standardSchema` for validation. The output must be a JSON value (see `IsJsonCompatible`): a
  * tool returning a `Map` does not compile.
+ *
+ * @example
+ * ```ts
+ * import { defineTool } from 'ambi-web/worker';
+ *
+ * const add = defineTool({
+ *   name: 'add',
+ *   description: 'Add two numbers',
+ *   parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+ *   idempotent: true, // required (unless readOnly: true): whether a retry is safe
+ *   call: ({ a, b }) => a + b, // a and b are numbers, typed from the schema
+ * });
+ * console.log(add.name, add.timeoutMs); // 'add', 15000
+ * ```
  */
 export function defineTool<const S extends ParametersSchema | StandardSchemaV1, Output>(
   spec: ToolSpec<S, Output> & JsonOutputCheck<Output>,

@@ -3,6 +3,7 @@
 // import them, under the compiler flags of Vite's TypeScript template (unused locals and
 // parameters are errors there, so a snippet must use what it makes). Each block opens with a
 // `// Needs:` line saying what it needs to run; the docs link only to files in the repository.
+// The `@example` blocks of the API reference (doc comments in src/) are checked the same way.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,10 +27,11 @@ interface Block {
   code: string;
 }
 
-/** A document's ```ts blocks, with the line each starts on. */
+/** A document's ```ts blocks, with the line each starts on (in a source file: its `@example` blocks, without the ` * `). */
 function typeScriptBlocks(doc: string): Block[] {
   const blocks: Block[] = [];
-  const lines = readFileSync(join(root, doc), 'utf8').split('\n');
+  const text = readFileSync(join(root, doc), 'utf8');
+  const lines = doc.endsWith('.ts') ? text.split('\n').map((line) => line.replace(/^\s*\* ?/, '')) : text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     if (!/^```(ts|typescript)\s*$/.test(lines[i]!)) continue;
     const start = i + 1;
@@ -89,6 +91,11 @@ function check(blocks: Block[]): string[] {
 }
 
 const blocks = documents.flatMap(typeScriptBlocks);
+const sources = readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.ts'))
+  .map((file) => `src/${file}`)
+  .filter((file) => readFileSync(join(root, file), 'utf8').includes('@example'));
+const examples = sources.flatMap(typeScriptBlocks);
 
 describe('README and guides', () => {
   it('have TypeScript snippets, each with its imports and a line saying what it needs', () => {
@@ -105,12 +112,20 @@ describe('README and guides', () => {
     }
   });
 
+  it('give the API reference a complete example for the functions people call first', () => {
+    expect(examples.length).toBeGreaterThanOrEqual(10);
+    for (const { doc, line, code } of examples) expect(code, `${doc}:${line}`).toMatch(/^import .* from 'ambi-web(\/worker)?';$/m);
+  });
+
   it('name one model everywhere', () => {
     for (const { doc, line, code } of blocks) for (const [, model] of code.matchAll(/\bmodel: '([^']*)'/g)) expect(model, `${doc}:${line}`).toBe('qwen2.5:7b');
+    // The API reference may show a hosted provider's model too; a local server's is the same one.
+    for (const { doc, line, code } of examples)
+      for (const [, model] of code.matchAll(/localhost:11434\/v1', model: '([^']*)'/g)) expect(model, `${doc}:${line}`).toBe('qwen2.5:7b');
   });
 
   it('type-check every TypeScript snippet as written, with Vite template flags', { timeout: 120_000 }, () => {
-    expect(check(blocks)).toEqual([]);
+    expect(check([...blocks, ...examples])).toEqual([]);
   });
 
   it('link only to files in the repository, and every guide is in the index', () => {
