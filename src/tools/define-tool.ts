@@ -10,8 +10,11 @@ export type ToolSpec<S extends ParametersSchema | StandardSchemaV1, Output> = To
 /**
  * Whether running a call twice is harmless. `idempotent` is required, unless `readOnly: true`
  * (the tool changes nothing) says so; `readOnly: true, idempotent: false` is `invalid_tool`.
+ * The member that requires `idempotent` comes last: TypeScript explains a spec that fits
+ * neither member by the last one, so forgetting it reads "Property 'idempotent' is missing"
+ * (tests/node/define-tool-errors.test.ts holds that message).
  */
-export type ToolEffects = { idempotent: boolean; readOnly?: boolean } | { readOnly: true; idempotent?: boolean };
+export type ToolEffects = { readOnly: true; idempotent?: boolean } | { idempotent: boolean; readOnly?: boolean };
 
 /** The part of a ToolSpec that does not say what the tool changes. */
 export interface ToolSpecBase<S extends ParametersSchema | StandardSchemaV1, Output> {
