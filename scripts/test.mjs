@@ -22,7 +22,7 @@ const STEPS = [
     about: conformanceInstalled ? '30 s' : '1.5 min: its first run installs the suite and Node 22, which it needs, into scripts/conformance/',
     full: true,
   },
-  { id: 'e2e', label: 'Playwright e2e: builds the demo, then the demo, strict CSP and the packed package in a fresh Vite app', about: '6 min', full: true },
+  { id: 'e2e', label: 'Playwright e2e: builds the demo, then the demo, strict CSP and the packed package in a fresh Vite app', about: '5 min', full: true },
 ].filter((step) => !quick || !step.full);
 
 console.log(`== ${quick ? 'npm run test:quick' : 'npm test'}: ${STEPS.length} steps, each runs even if one before failed`);
