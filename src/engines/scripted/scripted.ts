@@ -27,14 +27,14 @@ export interface ScriptedEngineConfig {
 
 /**
  * Describe an engine that serves `replies` in order to every request made to it: for tests,
- * offline demos and examples. A reply is text, tool calls, or an HTTP error as a server would send it.
+ * offline demos and examples. A reply is text, tool calls, or an HTTP error as a server would send it
+ * (that request fails with an `EngineHttpError`, and the next request gets the next reply).
  *
  * @example
  * ```ts
  * import { createWorkerRunner, defineTool, scriptedEngine } from 'ambi-web/worker';
  *
  * const engine = scriptedEngine([
- *   { error: { status: 503, message: 'busy', retryAfterMs: 10 } }, // retried, as a 503 from a server is
  *   { toolCalls: [{ name: 'double', arguments: { n: 21 } }] },
  *   'It is 42.',
  * ]);
