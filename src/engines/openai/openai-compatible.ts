@@ -59,7 +59,7 @@ export interface OpenAICompatibleConfig extends Omit<OpenAICompatibleOptions, 'n
  * const hosted = openAICompatible({
  *   baseURL: 'https://api.openai.com/v1',
  *   model: 'gpt-4o-mini',
- *   apiKey: sessionStorage.getItem('openai-key') ?? '', // never in the URL: a key there is refused
+ *   apiKey: sessionStorage.getItem('openai-key') ?? '', // never in the URL: a user name or password there is refused
  *   timeoutMs: 30_000, // the longest silence, before the response and between pieces of the stream
  * });
  * const runner = createWorkerRunner({ engine: navigator.onLine ? hosted : local });
