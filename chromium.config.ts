@@ -1,4 +1,8 @@
-/** Chromium launch settings shared by Vitest browser mode and Playwright (see TOOLCHAIN.md). */
+/**
+ * Chromium launch settings shared by Vitest browser mode, Playwright and the benchmarks. Run as
+ * root, Chromium needs `--no-sandbox`; without the background-networking flags it keeps trying
+ * to reach a network a CI machine may not have. `CHROMIUM_PATH=playwright` uses Playwright's own build.
+ */
 export const chromiumExecutable: string | undefined =
   process.env.CHROMIUM_PATH === 'playwright' ? undefined : (process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
 

@@ -62,3 +62,42 @@ test('two tabs: the card answered in one is never asked in the other, and the de
   expect(results).toHaveLength(1);
   expect(results[0]).toContain('"ok":true');
 });
+
+test('a resumed card: "checking…" at once, a question waits for the card, and Stop ends the resumed run', async ({ page }) => {
+  await openDemo(page);
+  await walkUntilTheCard(page);
+  // Every text the resume line shows, from its first (it may last only a moment).
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { resumeTexts: string[] }).resumeTexts = seen;
+    new MutationObserver(() => {
+      const text = document.querySelector('#chat li.resume')?.textContent;
+      if (text && seen.at(-1) !== text) seen.push(text);
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+
+  await page.reload();
+  const card = page.locator('#chat li.approval');
+  await expect(card).toContainText(DELETE_CARD);
+  const texts = await page.evaluate(() => (window as unknown as { resumeTexts: string[] }).resumeTexts);
+  expect(texts[0]).toBe('Checking for an interrupted run…');
+  await expect(page.locator('body')).toHaveAttribute('data-run', 'running');
+
+  // Sending now is not "running in another tab": the card in this tab comes first.
+  await page.locator('#ask-input').fill('What is on my list?');
+  await page.locator('#send').click();
+  await expect(page.locator('#chat li.notice').last()).toHaveText('Answer the card above first (or Stop the run).');
+  await expect(page.locator('#ask-input')).toHaveValue('What is on my list?');
+  await expect(page.locator('#chat li.user', { hasText: 'What is on my list?' })).toHaveCount(0);
+
+  await page.locator('#stop').click();
+  await expect(page.locator('body')).toHaveAttribute('data-run', 'idle');
+  await expect(card).toHaveText(`${DELETE_CARD} Not answered: the run ended.`);
+  await expect(page.locator('#chat li.resume')).toHaveText('Interrupted run: stopped.');
+  await expect(page.locator('[data-note-id="n-groceries"]')).toHaveCount(1); // the delete never ran
+
+  // The question can go now.
+  await page.locator('#send').click();
+  await expect(page.locator('#chat li.user').last()).toHaveText('What is on my list?');
+  await expect(page.locator('body')).toHaveAttribute('data-run', 'idle');
+});

@@ -1,6 +1,6 @@
 // The demo's run timeline: one lane per tool call and per model turn on a shared time axis,
 // drawn live, with a leaf's calls nested under its spawn_leaf call; a click shows a call's
-// arguments and result as text. Also takes the README's picture (docs/timeline.png).
+// arguments and result as text. Also takes the picture in docs/demo.md (docs/timeline.png), with UPDATE_DEMO_SCREENSHOT.
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { ask, openDemo, script, useFakeModel } from './demo-helpers.js';
 

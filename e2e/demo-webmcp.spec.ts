@@ -27,7 +27,7 @@ test('the note tools are offered through WebMCP: a browser agent reads freely, a
   await openDemo(page);
   const badge = page.locator('#webmcp-badge');
   await expect(badge).toHaveAttribute('data-webmcp', 'on');
-  await expect(badge).toHaveText('WebMCP on: 4 tools offered, 0 found');
+  await expect(badge).toHaveText('WebMCP on: 4 note tools offered, no page tools found');
 
   const annotations = await page.evaluate(async () =>
     ((await (document as unknown as { modelContext: { getTools(): Promise<AgentTool[]> } }).modelContext.getTools()) as AgentTool[]).map((t) => [
@@ -73,7 +73,7 @@ test('a tool the page itself declares through WebMCP is listed in the badge and 
   });
   await openDemo(page);
   const badge = page.locator('#webmcp-badge');
-  await expect(badge).toHaveText('WebMCP on: 4 tools offered, 1 found');
+  await expect(badge).toHaveText('WebMCP on: 4 note tools offered, 1 page tool found');
   await expect(badge).toHaveAttribute('data-found', 'page_clock');
   await expect(badge).toHaveAttribute('title', /Page tools handed to the assistant: page_clock\./);
 

@@ -134,17 +134,24 @@ test('an approval card left unanswered is retired when Stop ends its run', async
   await expect(page.locator('[data-note-id="n-groceries"]')).toHaveCount(1);
 });
 
-test('secrets in the base URL never show: not in the header, not in the chat when the run fails', async ({ page }) => {
+test('secrets in the base URL never show: a key inside it is refused on Save, a query value is masked in the header', async ({ page }) => {
   await openDemo(page);
   await page.locator('#open-settings').click();
   await page.locator('#settings input[name="mode"][value="openai"]').check();
   await page.locator('#settings input[name="baseURL"]').fill(`http://user:sk-url-secret@127.0.0.1:${FAKE_OPENAI_PORT}/v1?api-key=sk-query-secret`);
   await page.locator('#settings input[name="model"]').fill('fake-model');
   await page.locator('#settings button[value="save"]').click();
-  await expect(page.locator('#mode-label')).toHaveText(`Model: fake-model at ${FAKE_ORIGIN}/v1?api-key=***`);
-  await ask(page, 'hello');
-  await expect(page.locator('#chat li').last()).toContainText('invalid_engine_config');
-  const shown = (await page.locator('body').textContent()) ?? '';
+  // Refused where it is typed, saying why, and quoting the URL without its secrets.
+  await expect(page.locator('#settings')).toBeVisible();
+  await expect(page.locator('#settings-error')).toContainText('must not hold a user name or password');
+  await expect(page.locator('#mode-label')).toHaveText('Offline walkthrough (no model)');
+  let shown = (await page.locator('body').textContent()) ?? '';
   expect(shown).not.toContain('sk-url-secret');
+  expect(shown).not.toContain('sk-query-secret');
+
+  await page.locator('#settings input[name="baseURL"]').fill(`http://127.0.0.1:${FAKE_OPENAI_PORT}/v1?api-key=sk-query-secret`);
+  await page.locator('#settings button[value="save"]').click();
+  await expect(page.locator('#mode-label')).toHaveText(`Model: fake-model at ${FAKE_ORIGIN}/v1?api-key=***`);
+  shown = (await page.locator('body').textContent()) ?? '';
   expect(shown).not.toContain('sk-query-secret');
 });

@@ -1,4 +1,11 @@
-// The public API of ambi-web: everything public is exported here, and only here.
+/**
+ * The whole API: the in-process core (`Agent`, `ChatRunner`, registries, stores) for Node,
+ * workers of your own and tests, and everything of `ambi-web/worker`. Everything public is
+ * exported here, and only here.
+ *
+ * @packageDocumentation
+ * @module ambi-web
+ */
 
 // Errors
 export { AmbiError, isAmbiError } from './errors/ambi-error.js';

@@ -1,7 +1,7 @@
 // Approval cards in the chat: one per call that waits for the person, retired when its run ends.
 // "Always allow" records a standing decision for the tool in this conversation (stored with it).
 import type { Run, ToolCall } from 'ambi-web/worker';
-import { appendItem, button } from './render.js';
+import { appendItem, button, scrollToEnd } from './render.js';
 
 interface OpenCard {
   callId: string;
@@ -41,6 +41,15 @@ export class ApprovalCards {
       button('Deny', 'ghost deny', () => answer(false)),
     );
     card.append(row);
+    // The buttons, added after the card, are what the person must reach: bring them into view, in
+    // the chat and, on a narrow screen where the chat sits below the notes, in the window.
+    scrollToEnd(this.chat);
+    row.scrollIntoView({ block: 'nearest' });
+  }
+
+  /** Whether a card waits for the person. */
+  get waiting(): boolean {
+    return this.#open.length > 0;
   }
 
   /** A leaf's run ended (`leafId`), or the whole run did: its cards can no longer be answered. */

@@ -10,7 +10,7 @@ import { ApprovalCards } from './approval-cards.js';
 import { showHistory } from './history.js';
 import { refreshLeaves } from './leaves-view.js';
 import { connectMcpServers, mcpServerConfigs } from './mcp-settings.js';
-import { appendItem, asProblem, describeError } from './render.js';
+import { appendItem, asProblem, describeError, growLast } from './render.js';
 import { showStats } from './stats-view.js';
 import { RunTimeline } from './timeline.js';
 import { loadSettings, pickedModel, type Settings } from './settings.js';
@@ -38,6 +38,35 @@ export function conversationId(): string {
 }
 
 const modelStatus = () => document.querySelector<HTMLElement>('#model-status')!;
+
+/** The run this tab follows, a question or a run resumed after a reload: Stop aborts it, and a question waits for it. */
+export interface Following {
+  kind: 'ask' | 'resume';
+  stop: AbortController;
+}
+let following: Following | undefined;
+/** The approval cards of the run followed now (one asks the person to answer before sending). */
+let cardsShown: ApprovalCards | undefined;
+
+/** Begin following a run: the page shows it running and Stop aborts `stop`. */
+export function beginRun(kind: Following['kind']): Following {
+  following = { kind, stop: new AbortController() };
+  showRunning(true);
+  return following;
+}
+
+/** The run followed ended. */
+export function endRun(ended: Following): void {
+  if (following !== ended) return;
+  following = undefined;
+  showRunning(false);
+}
+
+function showRunning(running: boolean): void {
+  document.querySelector<HTMLButtonElement>('#walkthrough')!.disabled = running;
+  document.querySelector<HTMLButtonElement>('#stop')!.disabled = !running;
+  document.body.dataset.run = running ? 'running' : 'idle';
+}
 
 function showStatus(text: string | undefined): void {
   modelStatus().hidden = text === undefined;
@@ -123,6 +152,7 @@ export async function makeRunner(settings: Settings, input: string, signal: Abor
  */
 export async function follow(run: Run, loadingModel: boolean): Promise<boolean> {
   const cards = new ApprovalCards(chat(), run);
+  cardsShown = cards;
   let usable = true;
   let bubble: HTMLLIElement | undefined;
   try {
@@ -141,8 +171,10 @@ export async function follow(run: Run, loadingModel: boolean): Promise<boolean> 
         continue;
       }
       if (event.type === 'text_delta') {
-        bubble ??= appendItem(chat(), 'assistant', '');
-        bubble.textContent += event.text;
+        // The answer's last lines stay in view as it grows (unless the person scrolled up to read).
+        const growing = bubble;
+        if (growing) growLast(chat(), () => growing.append(event.text));
+        else bubble = appendItem(chat(), 'assistant', event.text);
       } else if (event.type === 'tool_call') {
         bubble = undefined;
         appendItem(chat(), 'tool', `→ ${event.call.name} ${JSON.stringify(event.call.arguments)}`);
@@ -154,6 +186,7 @@ export async function follow(run: Run, loadingModel: boolean): Promise<boolean> 
     await run.result.catch(() => undefined);
   } finally {
     cards.retire();
+    if (cardsShown === cards) cardsShown = undefined;
   }
   return usable;
 }
@@ -162,24 +195,15 @@ export async function follow(run: Run, loadingModel: boolean): Promise<boolean> 
 export async function mountAssistant(): Promise<void> {
   const form = document.querySelector<HTMLFormElement>('#ask-form')!;
   const input = document.querySelector<HTMLInputElement>('#ask-input')!;
-  const send = document.querySelector<HTMLButtonElement>('#send')!;
   const stop = document.querySelector<HTMLButtonElement>('#stop')!;
   const walkthrough = document.querySelector<HTMLButtonElement>('#walkthrough')!;
-  // The question being answered: Stop aborts it, from the model download to the run's last tool.
-  let asking: AbortController | undefined;
 
-  const busy = (running: boolean) => {
-    send.disabled = walkthrough.disabled = running;
-    stop.disabled = !running;
-    document.body.dataset.run = running ? 'running' : 'idle';
-  };
-
+  // Stop aborts the run followed, from the model download to the run's last tool.
   const ask = async (text: string) => {
-    const stopping = new AbortController();
-    asking = stopping;
+    const asking = beginRun('ask');
+    const stopping = asking.stop;
     appendItem(chat(), 'user', text);
     timeline().reset();
-    busy(true);
     let runner: WorkerRunner | undefined;
     let keep = false;
     try {
@@ -193,12 +217,11 @@ export async function mountAssistant(): Promise<void> {
       appendItem(chat(), 'error', describeError(asProblem(error)));
     } finally {
       showStatus(undefined);
-      asking = undefined;
       if (!keep) {
         if (runner === kept?.runner) kept = undefined;
         runner?.close();
       }
-      busy(false);
+      endRun(asking);
       void refreshLeaves(DATABASE);
     }
   };
@@ -207,18 +230,30 @@ export async function mountAssistant(): Promise<void> {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const text = input.value.trim();
-    if (!text || asking) return;
+    if (!text) return;
+    // One run at a time in a conversation: say what to do, and keep the question in the box.
+    if (following) {
+      const wait = cardsShown?.waiting
+        ? 'Answer the card above first (or Stop the run).'
+        : following.kind === 'resume'
+          ? 'The interrupted run above is still being resumed: wait for it, or Stop it.'
+          : 'Wait for this answer, or Stop it.';
+      appendItem(chat(), 'notice', wait);
+      return;
+    }
     input.value = '';
     void ask(text);
   });
-  walkthrough.addEventListener('click', () => void ask(WALKTHROUGH_PROMPT));
-  stop.addEventListener('click', () => asking?.abort('Stopped by the person'));
+  walkthrough.addEventListener('click', () => {
+    if (!following) void ask(WALKTHROUGH_PROMPT);
+  });
+  stop.addEventListener('click', () => following?.stop.abort('Stopped by the person'));
   document.querySelector('#new-conversation')!.addEventListener('click', () => {
     localStorage.removeItem(CONVERSATION_KEY);
     chat().replaceChildren();
     timeline().reset();
   });
-  busy(false);
+  showRunning(false);
   timeline();
 
   await showHistory(chat(), DATABASE, conversationId());

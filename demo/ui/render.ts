@@ -1,13 +1,32 @@
 // Every piece of model or tool text reaches the page through textContent: never parsed as HTML.
 
-/** Append a list item with `text` as plain text. */
+/** Append a list item with `text` as plain text, and show it (the list scrolls to its end). */
 export function appendItem(list: HTMLElement, className: string, text: string): HTMLLIElement {
   const item = document.createElement('li');
   item.className = className;
   item.textContent = text;
   list.append(item);
-  list.scrollTop = list.scrollHeight;
+  scrollToEnd(list);
   return item;
+}
+
+/** Scroll `list` to its end: what was just added (an approval card's buttons, an answer's last line) is in view. */
+export function scrollToEnd(list: HTMLElement): void {
+  list.scrollTop = list.scrollHeight;
+}
+
+/** How close to its end a list counts as "at the end" (a person reading older lines has scrolled further up). */
+const AT_END_PX = 48;
+
+/**
+ * Make a change that grows the list's last item (a streamed answer), keeping the list at its end
+ * if it was there: the answer's last lines stay in view, and a person who scrolled up to read is
+ * not pulled down.
+ */
+export function growLast(list: HTMLElement, change: () => void): void {
+  const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight <= AT_END_PX;
+  change();
+  if (atEnd) scrollToEnd(list);
 }
 
 /** A button with a text label. */

@@ -1,8 +1,9 @@
 // After a reload (or in a second tab): the conversation's interrupted run comes back. Its waiting
 // approvals are listed from the database at once; the run is then resumed, which waits for the
 // conversation's lock if another tab is running it, and asks again in this tab only if it gets there.
+// While it is resumed it is the run this tab follows: Stop ends it, and a question waits for it.
 import { createWorkerRunner, isAmbiError, scriptedEngine } from 'ambi-web/worker';
-import { conversationId, DATABASE, follow, makeRunner } from './assistant.js';
+import { beginRun, conversationId, DATABASE, endRun, type Following, follow, makeRunner } from './assistant.js';
 import { appendItem, asProblem, describeError } from './render.js';
 import { loadSettings } from './settings.js';
 
@@ -13,7 +14,9 @@ const RESUMED_OFFLINE = ['Done: the request interrupted by the reload was finish
 export async function resumeInterrupted(chat: HTMLElement): Promise<void> {
   const settings = loadSettings();
   let runner: Awaited<ReturnType<typeof makeRunner>> | undefined;
-  let waiting: HTMLLIElement | undefined;
+  let resuming: Following | undefined;
+  // Said at once where a conversation is shown: the listing below starts a worker and reads the database first.
+  let status = chat.children.length > 0 ? appendItem(chat, 'tool resume', 'Checking for an interrupted run…') : undefined;
   try {
     const conversation = conversationId();
     // Listed by a bare runner on the database: no model is loaded (a local one would download) unless something waits.
@@ -23,20 +26,35 @@ export async function resumeInterrupted(chat: HTMLElement): Promise<void> {
       .pendingApprovals(conversation)
       .catch(() => [])
       .finally(() => lister.close());
-    if (pending.length === 0) return;
-    runner = await makeRunner(settings, '', new AbortController().signal, RESUMED_OFFLINE);
-    waiting = appendItem(chat, 'tool resume', `Interrupted: ${pending.map((p) => p.call.name).join(', ')} waits for your approval. Resuming…`);
-    const run = runner.resume(conversation);
+    if (pending.length === 0) {
+      status?.remove();
+      return;
+    }
+    const waiting = `Interrupted: ${pending.map((p) => p.call.name).join(', ')} waits for your approval.`;
+    status ??= appendItem(chat, 'tool resume', '');
+    status.textContent = `${waiting} Resuming…`;
+    resuming = beginRun('resume');
+    const { signal } = resuming.stop;
+    runner = await makeRunner(settings, '', signal, RESUMED_OFFLINE);
+    const run = runner.resume(conversation, { signal });
     // The card comes with the run's own approval_requested: never from the listing, so a call answered elsewhere is never asked here.
     await follow(run, false);
     const error = await run.result.then(
       () => undefined,
       (e: unknown) => e,
     );
-    waiting.textContent = isAmbiError(error, 'nothing_to_resume') ? 'Interrupted run: it was answered in another tab.' : 'Interrupted run: resumed.';
+    status.textContent = isAmbiError(error, 'nothing_to_resume')
+      ? 'Interrupted run: it was answered in another tab.'
+      : signal.aborted
+        ? 'Interrupted run: stopped.'
+        : error
+          ? 'Interrupted run: it could not be finished (see above).'
+          : 'Interrupted run: resumed.';
   } catch (error) {
-    appendItem(chat, 'error', describeError(asProblem(error)));
+    if (resuming?.stop.signal.aborted && status) status.textContent = 'Interrupted run: stopped.';
+    else appendItem(chat, 'error', describeError(asProblem(error)));
   } finally {
     runner?.close();
+    if (resuming) endRun(resuming);
   }
 }

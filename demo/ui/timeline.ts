@@ -110,7 +110,12 @@ function legend(into: HTMLElement): void {
 
 /** Time ticks over the tracks: 0, a quarter, half, three quarters, the whole run. */
 function drawAxis(axis: HTMLElement, layout: TimelineLayout): void {
+  // Before any run there is no time to show: no axis at all (not five "0 ms").
   axis.hidden = layout.status === 'idle';
+  if (axis.hidden) {
+    axis.replaceChildren();
+    return;
+  }
   const ticks = document.createElement('div');
   ticks.className = 'ticks';
   for (const fraction of [0, 0.25, 0.5, 0.75, 1]) {

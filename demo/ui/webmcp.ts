@@ -25,7 +25,8 @@ export async function mountWebMcp(): Promise<void> {
     badge.dataset.webmcp = 'on';
     badge.dataset.offered = offered.join(' ');
     badge.dataset.found = pageTools.map((tool) => tool.name).join(' ');
-    badge.textContent = `WebMCP on: ${offered.length} tools offered, ${pageTools.length} found`;
+    const found = pageTools.length === 0 ? 'no page tools found' : `${pageTools.length} page ${pageTools.length === 1 ? 'tool' : 'tools'} found`;
+    badge.textContent = `WebMCP on: ${offered.length} note tools offered, ${found}`;
     // Names from other frames are text in an attribute, never markup.
     badge.title = `Offered to the browser's agents: ${offered.join(', ')}. Page tools handed to the assistant: ${pageTools.map((tool) => tool.name).join(', ') || 'none'}.`;
   } catch (error) {

@@ -100,7 +100,18 @@ export class Agent implements RunAgent {
     return agent;
   }
 
-  /** Make an agent for a plain-data engine config (the engine is built here, in this realm), or for an Engine of your own. */
+  /**
+   * Make an agent for a plain-data engine config (the engine is built here, in this realm), or for an Engine of your own.
+   *
+   * @example
+   * ```ts
+   * import { Agent, ChatRunner, openAICompatible } from 'ambi-web';
+   *
+   * const agent = await Agent.make(openAICompatible({ baseURL: 'http://localhost:11434/v1', model: 'qwen2.5:7b' }), { preamble: 'Be brief.' });
+   * const { text } = await new ChatRunner().run(agent, 'Hello!').result;
+   * console.log(text);
+   * ```
+   */
   static async make(engine: EngineConfig | Engine, options: AgentOptions = {}): Promise<Agent> {
     // A local model's config code (and its lazy engine) loads only for a local model: as createEngine builds it.
     const live =

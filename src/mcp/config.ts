@@ -39,7 +39,25 @@ export interface McpServerConfig {
 
 const POLICY_KEYS = new Set<keyof McpToolPolicy>(['idempotent', 'readOnly', 'needsApproval', 'timeoutMs', 'maxRetries', 'retryDelayMs']);
 
-/** Describe an MCP server to connect to with `agent.mcp()` or `runner.mcp()`; checked here, so a mistake shows where it is made. */
+/**
+ * Describe an MCP server to connect to with `agent.mcp()` or `runner.mcp()`; checked here, so a mistake shows where it is made.
+ *
+ * @example
+ * ```ts
+ * import { createWorkerRunner, mcpServer, openAICompatible } from 'ambi-web/worker';
+ *
+ * const runner = createWorkerRunner({ engine: openAICompatible({ baseURL: 'http://localhost:11434/v1', model: 'qwen2.5:7b' }) });
+ * const connection = await runner.mcp(
+ *   mcpServer({
+ *     url: 'http://127.0.0.1:3001/mcp', // `npm run mcp-demo-server` in a checkout of ambi-web
+ *     tools: ['echo', 'get-sum'], // an allow-list
+ *     policy: { '*': { needsApproval: false } }, // over what the server's annotations say
+ *   }),
+ * );
+ * console.log(connection.tools); // ['echo', 'get-sum']
+ * await connection.close();
+ * ```
+ */
 export function mcpServer(config: McpServerConfig): McpServerConfig {
   const fail = (detail: string): never => {
     throw new McpError('invalid_mcp_config', `mcpServer: ${detail}`);

@@ -41,7 +41,24 @@ export class ChatRunner {
     this.budget = budget;
   }
 
-  /** Start a run of `agent` on `input`. */
+  /**
+   * Start a run of `agent` on `input`.
+   *
+   * @example
+   * ```ts
+   * import { Agent, ChatRunner, defineTool, scriptedEngine } from 'ambi-web';
+   *
+   * const clock = defineTool({
+   *   name: 'clock', description: 'The time now', readOnly: true,
+   *   parameters: { type: 'object', properties: {} },
+   *   call: () => new Date().toISOString(),
+   * });
+   * const agent = (await Agent.make(scriptedEngine([{ toolCalls: [{ name: 'clock', arguments: {} }] }, 'It is late.']))).tool(clock);
+   * const run = new ChatRunner().run(agent, 'What time is it?', { maxIterations: 3 });
+   * for await (const event of run.events) if (event.type === 'tool_finished') console.log(event.result);
+   * console.log((await run.result).text); // 'It is late.'
+   * ```
+   */
   run<const S extends OutputSchema = never>(agent: RunAgent, input: string, options: RunOptions<S> = {}): Run<RunOutput<S>> {
     return this.#start(agent, input, options) as Run<RunOutput<S>>;
   }

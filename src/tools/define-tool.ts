@@ -10,8 +10,11 @@ export type ToolSpec<S extends ParametersSchema | StandardSchemaV1, Output> = To
 /**
  * Whether running a call twice is harmless. `idempotent` is required, unless `readOnly: true`
  * (the tool changes nothing) says so; `readOnly: true, idempotent: false` is `invalid_tool`.
+ * The member that requires `idempotent` comes last: TypeScript explains a spec that fits
+ * neither member by the last one, so forgetting it reads "Property 'idempotent' is missing"
+ * (tests/node/define-tool-errors.test.ts holds that message).
  */
-export type ToolEffects = { idempotent: boolean; readOnly?: boolean } | { readOnly: true; idempotent?: boolean };
+export type ToolEffects = { readOnly: true; idempotent?: boolean } | { idempotent: boolean; readOnly?: boolean };
 
 /** The part of a ToolSpec that does not say what the tool changes. */
 export interface ToolSpecBase<S extends ParametersSchema | StandardSchemaV1, Output> {
@@ -46,6 +49,20 @@ export interface ToolSpecBase<S extends ParametersSchema | StandardSchemaV1, Out
  * A Standard Schema is turned into the JSON Schema the model reads here, and kept as
  * `standardSchema` for validation. The output must be a JSON value (see `IsJsonCompatible`): a
  * tool returning a `Map` does not compile.
+ *
+ * @example
+ * ```ts
+ * import { defineTool } from 'ambi-web/worker';
+ *
+ * const add = defineTool({
+ *   name: 'add',
+ *   description: 'Add two numbers',
+ *   parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+ *   idempotent: true, // required (unless readOnly: true): whether a retry is safe
+ *   call: ({ a, b }) => a + b, // a and b are numbers, typed from the schema
+ * });
+ * console.log(add.name, add.timeoutMs); // 'add', 15000
+ * ```
  */
 export function defineTool<const S extends ParametersSchema | StandardSchemaV1, Output>(
   spec: ToolSpec<S, Output> & JsonOutputCheck<Output>,

@@ -1,6 +1,12 @@
-// The page-side entry `ambi-web/worker`: what a page needs to drive a runner worker, and
-// nothing of the loop, the parser or the validator compiler (those load in the worker).
-// Everything here is also exported from `src/index.ts`, the one definition of the public API.
+/**
+ * What a page imports: what it needs to drive a runner worker (`createWorkerRunner`), its
+ * tools, the engines' configs, MCP and WebMCP, and nothing of the loop, the parser or the
+ * validator compiler (those load in the worker). Everything here is also exported from
+ * `ambi-web`, the one definition of the public API.
+ *
+ * @packageDocumentation
+ * @module ambi-web/worker
+ */
 export { AmbiError, isAmbiError } from '../errors/ambi-error.js';
 export type { AmbiErrorCode } from '../core/codes.js';
 export { ToolError } from '../errors/tool-error.js';

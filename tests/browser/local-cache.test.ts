@@ -193,11 +193,13 @@ describe('failed downloads leave nothing in the cache', () => {
     expect(await isLocalModelCached(url)).toBe(false);
   });
 
-  test('a served file that is not GGUF (an HTML page) is not_gguf', async () => {
+  test('a served file that is not GGUF (an HTML page) is not_gguf, saying the URL returned a web page', async () => {
     const host = modelHost();
     const url = modelUrl();
     host.routes.set(url, () => new Response('<!doctype html><title>Sign in</title>', { headers: { 'content-type': 'text/html' } }));
     expect(await code(downloadLocalModel(url, { fetch: host.fetch }))).toBe('not_gguf');
+    const message = await downloadLocalModel(url, { fetch: host.fetch }).then(String, (error: Error) => error.message);
+    expect(message).toContain('The URL returned a web page, not a model');
     expect(await isLocalModelCached(url)).toBe(false);
   });
 

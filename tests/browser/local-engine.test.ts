@@ -195,6 +195,8 @@ describe('tool calls that always parse (sampling at temperature 1)', () => {
   }, 60_000);
 });
 
+// One model load per test (each loads llama.cpp's runtime and a model: a few seconds under load),
+// and the model's own template measured once, so no test holds three loads under one time limit.
 describe('chat template', () => {
   const messages: Message[] = [
     { role: 'system', content: 'Be brief.' },
@@ -214,16 +216,27 @@ describe('chat template', () => {
     }
   }
 
-  test("the model's template is used; without one, ChatML; the option overrides both", async () => {
-    const own = await promptTokens({});
-    const fallback = await promptTokens({ chatTemplate: null });
-    const override = await promptTokens({ template: '{% for m in messages %}{{ m.content }}{% endfor %}' });
+  let own: { tokens: number; template: string };
+  beforeAll(async () => {
+    own = await promptTokens({});
+  }, 60_000);
+
+  test("the model's own template is used when it has one", () => {
     expect(own.template).toBe('model');
+    expect(own.tokens).toBeGreaterThan(0);
+  });
+
+  test('a model without a template gets ChatML', async () => {
+    const fallback = await promptTokens({ chatTemplate: null });
     expect(fallback.template).toBe('default');
-    expect(override.template).toBe('option');
     // The generated model carries ChatML itself, so its prompt and the default's are the same length.
     expect(fallback.tokens).toBe(own.tokens);
+  }, 60_000);
+
+  test("the template option overrides the model's", async () => {
+    const override = await promptTokens({ template: '{% for m in messages %}{{ m.content }}{% endfor %}' });
+    expect(override.template).toBe('option');
     // "Be brief.Hello there." alone, against the same wrapped in ChatML markers.
     expect(override.tokens).toBeLessThan(own.tokens - 20);
-  }, 30_000);
+  }, 60_000);
 });

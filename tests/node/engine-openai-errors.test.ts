@@ -27,6 +27,31 @@ describe('OpenAI-compatible engine: HTTP errors and retries', () => {
     expect(local.server.requests).toHaveLength(1);
   });
 
+  it('names the method and the URL it asked, and for a 404 asks whether baseURL ends in /v1', async () => {
+    const server = await local.start(() => errorReply(404, 'page not found'));
+    const root = server.baseURL.replace(/\/v1\/?$/, ''); // the mistake: the server's root, without /v1
+    const engine = createEngine(openAICompatible({ baseURL: root, model: 'm' }));
+    const error = await rejection(collect(engine));
+    expect(error.status).toBe(404);
+    expect(error.message).toContain(`404 to POST ${root}/chat/completions`);
+    expect(error.message).toContain('page not found');
+    expect(error.message).toContain('Does `baseURL` end in `/v1`?');
+  });
+
+  it('shows the URL of a failed request without its secrets', async () => {
+    const server = await local.start(() => errorReply(404, 'nope'));
+    const engine = createEngine(openAICompatible({ baseURL: `${server.baseURL}?deployment=secret-deployment-name`, model: 'm' }));
+    const error = await rejection(collect(engine));
+    expect(error.message).toContain('/chat/completions?deployment=***');
+    expect(error.message).not.toContain('secret-deployment-name');
+  });
+
+  it('asks about /v1 only for a 404', async () => {
+    const engine = await engineFor(() => errorReply(401, 'Incorrect API key provided'));
+    const error = await rejection(collect(engine));
+    expect(error.message).toMatch(/^The model server answered 401 to POST http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions: Incorrect API key provided\.$/);
+  });
+
   it('quotes a plain-text error body when it is not JSON', async () => {
     const engine = await engineFor(() => ({ status: 502, headers: { 'content-type': 'text/plain' }, pieces: ['upstream exploded'] }), { maxRetries: 0 });
     const error = await rejection(collect(engine));

@@ -1,4 +1,4 @@
-// `defineTool({ readOnly })`, the minimal field WebMCP's readOnlyHint maps to (see ARCHITECTURE.md, "Tools that change nothing").
+// `defineTool({ readOnly })`, the minimal field WebMCP's readOnlyHint maps to: a tool that changes nothing, so it is idempotent too.
 import { describe, expect, it } from 'vitest';
 import { defineTool, isAmbiError, ToolRegistry } from '../../src/index.js';
 

@@ -1,6 +1,9 @@
 // A tiny, valid llama-architecture GGUF model, generated from a seed: nothing downloaded,
 // nothing large committed. Pure TypeScript with no Node or DOM APIs, so browser tests,
-// Node tests and the demo's e2e can all import it. Facts behind the layout: LOCAL_MODEL.md.
+// Node tests and the demo's e2e can all import it. What llama.cpp (through wllama) was seen to
+// accept: GGUF v3, 32-byte alignment, the llama keys written below, `ne` innermost first, norms
+// always F32; random weights emit lone bytes 0x80-0xFF, on which llama.cpp's JSON output throws
+// (a confusing RangeError in JavaScript), so those tokens are made unsampleable (`BAN_WEIGHT` on a constant channel).
 
 /** A ChatML chat template (Jinja), the one the generated model carries unless told otherwise. */
 export const TINY_CHATML_TEMPLATE =
@@ -22,7 +25,7 @@ export interface TinyGgufOptions {
   architecture?: string;
 }
 
-// Shapes: 120K parameters (LOCAL_MODEL.md's tested size).
+// Shapes: 120K parameters, small enough to load in under a second, large enough to run every llama.cpp path.
 const N_EMBD = 64;
 const N_LAYER = 2;
 const N_HEAD = 4;

@@ -3,7 +3,7 @@ import { LocalModelError } from '../../errors/local-model-error.js';
 import { abortedError, throwIfAborted } from '../abort.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { deleteCachedLocalModel, readCachedModel, writeCachedModel } from './cache.js';
-import { inspectGguf, type GgufInfo } from './gguf.js';
+import { inspectGguf, looksLikeWebPage, type GgufInfo } from './gguf.js';
 import type { LocalModelProgress } from './local-model.js';
 import { realmFetch } from '../realm-fetch.js';
 import { urlSecrets, withoutURLSecrets } from '../url-secrets.js';
@@ -84,6 +84,11 @@ async function fetchModel(url: string, options: DownloadLocalModelOptions): Prom
       status: response.status,
     });
   }
+  // A dev server answers a missing file with its index.html, a host with a sign-in page: say so, not "not GGUF".
+  if (/\btext\/html\b/i.test(response.headers.get('content-type') ?? '')) {
+    await response.body?.cancel().catch(() => {});
+    throw webPage(url, 'text/html');
+  }
   // A compressed body's length is not the file's: then only the GGUF check can tell a cut file.
   const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
   const length = Number.parseInt(response.headers.get('content-length') ?? '', 10);
@@ -125,5 +130,14 @@ async function fetchModel(url: string, options: DownloadLocalModelOptions): Prom
     throw new LocalModelError('download_failed', `The model download from ${url} ended after ${loaded} of ${total} bytes`);
   }
   report(true);
+  if (chunks[0] && looksLikeWebPage(chunks[0])) throw webPage(url, 'a page in HTML');
   return new Blob(chunks as BlobPart[]);
+}
+
+/** `not_gguf`, worded for the usual cause: the URL is wrong and the server sent a page instead. */
+function webPage(url: string, what: string): LocalModelError {
+  return new LocalModelError(
+    'not_gguf',
+    `The URL returned a web page, not a model: ${url} answered with ${what}. Check the model's URL (a server often answers a missing file with a page: a dev server with its index.html, a host with a sign-in page)`,
+  );
 }

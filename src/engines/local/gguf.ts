@@ -21,6 +21,13 @@ const DEFAULT_ALIGNMENT = 32;
 /** Thrown inside the parse when the slice read so far ends too soon; the caller reads more. */
 const NEED_MORE = Symbol('need more bytes');
 
+/** Bytes that open like HTML (`<!doctype`, `<html`, any tag), after a BOM and white space: what a server sends for a page. */
+export function looksLikeWebPage(bytes: Uint8Array): boolean {
+  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
+  return bytes[i] === 0x3c && i + 1 < bytes.length && /[!a-zA-Z?]/.test(String.fromCharCode(bytes[i + 1]!));
+}
+
 /**
  * Check that `blob` is a whole GGUF file and read its header: the magic, a readable version,
  * a header that parses, and tensor data that fits in the file. Throws `LocalModelError`
@@ -45,6 +52,7 @@ export async function inspectGguf(blob: Blob): Promise<GgufInfo> {
 
 function parseHeader(reader: HeaderReader): GgufInfo {
   if (reader.fileSize < 4 || reader.u32() !== MAGIC) {
+    if (looksLikeWebPage(reader.start())) throw new LocalModelError('not_gguf', 'The model file is a web page (HTML), not a GGUF model');
     throw new LocalModelError('not_gguf', 'The model file is not GGUF: it does not start with the "GGUF" magic');
   }
   const version = reader.u32();
@@ -89,6 +97,11 @@ class HeaderReader {
 
   u32(): number {
     return this.view.getUint32(this.take(4), true);
+  }
+
+  /** The file's first bytes, whatever has been read. */
+  start(): Uint8Array {
+    return new Uint8Array(this.buffer, 0, Math.min(64, this.buffer.byteLength));
   }
 
   u64(): number {

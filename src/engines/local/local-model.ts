@@ -57,7 +57,23 @@ export interface LocalModelDeps {
   onProgress?: (progress: LocalModelProgress) => void;
 }
 
-/** Describe a GGUF model run in the browser (llama.cpp in WebAssembly); tool calls are grammar-constrained. */
+/**
+ * Describe a GGUF model run in the browser (llama.cpp in WebAssembly); tool calls are grammar-constrained.
+ *
+ * @example
+ * ```ts
+ * import { createWorkerRunner, localModel } from 'ambi-web/worker';
+ *
+ * const picked = document.querySelector<HTMLInputElement>('input[type=file]')?.files?.[0];
+ * const engine = localModel({
+ *   source: picked ?? '/models/qwen2.5-0.5b-instruct-q4_k_m.gguf', // a File, or a URL (downloaded once, then cached)
+ *   contextSize: 2048,
+ *   maxTokens: 256,
+ * });
+ * const runner = createWorkerRunner({ engine });
+ * console.log((await runner.run('Say hi in French').result).text);
+ * ```
+ */
 export function localModel(options: LocalModelOptions): LocalModelConfig {
   const { source } = options;
   const isBlob = typeof Blob !== 'undefined' && source instanceof Blob;

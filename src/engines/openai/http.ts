@@ -1,6 +1,7 @@
 import { EngineError } from '../../errors/engine-error.js';
 import { EngineHttpError } from '../../errors/engine-http-error.js';
 import { sleep } from '../abort.js';
+import { redactURL } from '../url-redact.js';
 import { startLifetime, type RequestLifetime } from './request-lifetime.js';
 import { serverMessageFromText } from './server-message.js';
 
@@ -44,7 +45,7 @@ async function attemptOnce(url: string, init: RequestInit, options: PostOptions)
     const response = await options.fetch(url, { ...init, signal: lifetime.signal });
     lifetime.touch();
     if (response.ok) return { response, lifetime };
-    const error = await httpError(response);
+    const error = await httpError(response, `${init.method ?? 'POST'} ${url}`);
     lifetime.dispose();
     return error;
   } catch (error) {
@@ -65,11 +66,16 @@ function retryDelayMs(error: EngineError, attempt: number): number {
   return backoff * (0.75 + Math.random() * 0.25);
 }
 
-/** A non-2xx response as a coded error carrying the status and the server's own message. */
-async function httpError(response: Response): Promise<EngineHttpError> {
+/**
+ * A non-2xx response as a coded error carrying the status, the request (method and URL, its
+ * secrets redacted) and the server's own message. A 404 is most often a `baseURL` without its
+ * `/v1`, which `/chat/completions` is appended to: the message asks.
+ */
+async function httpError(response: Response, request: string): Promise<EngineHttpError> {
   const text = await response.text().catch(() => '');
   const detail = text.trim() === '' ? response.statusText : serverMessageFromText(text);
-  const message = `The model server answered ${response.status}${detail ? `: ${detail}` : ''}`;
+  const hint = response.status === 404 ? ' Does `baseURL` end in `/v1`? `/chat/completions` is appended to it.' : '';
+  const message = `The model server answered ${response.status} to ${redactURL(request)}${detail ? `: ${detail}` : ''}.${hint}`;
   return new EngineHttpError(response.status, message, retryAfterMs(response.headers));
 }
 

@@ -47,7 +47,25 @@ export interface OpenAICompatibleConfig extends Omit<OpenAICompatibleOptions, 'n
   maxRetries: number;
 }
 
-/** Describe an OpenAI-compatible model endpoint; defaults are filled so the config reads the same everywhere. */
+/**
+ * Describe an OpenAI-compatible model endpoint; defaults are filled so the config reads the same everywhere.
+ * `baseURL` is the API root that `/chat/completions` is appended to: it usually ends in `/v1`.
+ *
+ * @example
+ * ```ts
+ * import { createWorkerRunner, openAICompatible } from 'ambi-web/worker';
+ *
+ * const local = openAICompatible({ baseURL: 'http://localhost:11434/v1', model: 'qwen2.5:7b' }); // Ollama
+ * const hosted = openAICompatible({
+ *   baseURL: 'https://api.openai.com/v1',
+ *   model: 'gpt-4o-mini',
+ *   apiKey: sessionStorage.getItem('openai-key') ?? '', // never in the URL: a user name or password there is refused
+ *   timeoutMs: 30_000, // the longest silence, before the response and between pieces of the stream
+ * });
+ * const runner = createWorkerRunner({ engine: navigator.onLine ? hosted : local });
+ * console.log((await runner.run('Hello!').result).text);
+ * ```
+ */
 export function openAICompatible(options: OpenAICompatibleOptions): OpenAICompatibleConfig {
   if (typeof options.baseURL !== 'string' || options.baseURL.trim() === '') {
     throw new EngineError('invalid_engine_config', 'openAICompatible: `baseURL` is required');

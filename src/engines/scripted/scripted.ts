@@ -25,7 +25,28 @@ export interface ScriptedEngineConfig {
   replies: ScriptedReply[];
 }
 
-/** Describe an engine that serves `replies` in order to every request made to it. */
+/**
+ * Describe an engine that serves `replies` in order to every request made to it: for tests,
+ * offline demos and examples. A reply is text, tool calls, or an HTTP error as a server would send it
+ * (that request fails with an `EngineHttpError`, and the next request gets the next reply).
+ *
+ * @example
+ * ```ts
+ * import { createWorkerRunner, defineTool, scriptedEngine } from 'ambi-web/worker';
+ *
+ * const engine = scriptedEngine([
+ *   { toolCalls: [{ name: 'double', arguments: { n: 21 } }] },
+ *   'It is 42.',
+ * ]);
+ * const double = defineTool({
+ *   name: 'double', description: 'Twice n', readOnly: true,
+ *   parameters: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+ *   call: ({ n }) => 2 * n,
+ * });
+ * const { text, toolResults } = await createWorkerRunner({ engine }).tool(double).run('Double 21').result;
+ * console.log(text, toolResults[0]); // 'It is 42.', { name: 'double', ok: true, output: 42, … }
+ * ```
+ */
 export function scriptedEngine(replies: readonly ScriptedReply[]): ScriptedEngineConfig {
   return { kind: 'scripted', replies: [...replies] };
 }

@@ -52,7 +52,22 @@ export interface WorkerRunnerOptions extends RunnerConfig {
 
 export type { WorkerToolsOptions } from '../tool-host/tool-worker.js';
 
-/** Start a runner in a Web Worker; the page keeps its own tools and only sees events and results. */
+/**
+ * Start a runner in a Web Worker; the page keeps its own tools and only sees events and results.
+ *
+ * @example
+ * ```ts
+ * import { createWorkerRunner, openAICompatible } from 'ambi-web/worker';
+ *
+ * const runner = createWorkerRunner({
+ *   engine: openAICompatible({ baseURL: 'http://localhost:11434/v1', model: 'qwen2.5:7b' }),
+ *   database: 'my-app', // conversations, the journal and approvals in IndexedDB
+ *   validation: 'no-eval', // for a page under a strict CSP
+ * });
+ * console.log((await runner.run('Hello!', { conversation: 'main' }).result).text);
+ * runner.close();
+ * ```
+ */
 export function createWorkerRunner(options: WorkerRunnerOptions): WorkerRunner {
   return new WorkerRunner(options);
 }
@@ -95,7 +110,22 @@ export class WorkerRunner {
     void this.#setup.sync();
   }
 
-  /** Add a tool that stays on the page (DOM, app state); the worker calls it through a proxy. */
+  /**
+   * Add a tool that stays on the page (DOM, app state); the worker calls it through a proxy.
+   *
+   * @example
+   * ```ts
+   * import { createWorkerRunner, defineTool, scriptedEngine } from 'ambi-web/worker';
+   *
+   * const readTitle = defineTool({
+   *   name: 'read_title', description: 'The page title', readOnly: true,
+   *   parameters: { type: 'object', properties: {} },
+   *   call: () => document.title, // runs on the page
+   * });
+   * const runner = createWorkerRunner({ engine: scriptedEngine(['Hi.']) }).tool(readTitle);
+   * console.log((await runner.run('Hi').result).text);
+   * ```
+   */
   tool(tool: Tool): this {
     checkTool(tool);
     this.#claim(tool.name);
@@ -190,6 +220,19 @@ export class WorkerRunner {
    * Start a run in the worker; same `Run` shape as `ChatRunner.run`. A Standard Schema `output`
    * crosses as JSON Schema: the worker holds the answer to it, the page then parses it with the
    * schema itself (see `finishOnPage`).
+   *
+   * @example
+   * ```ts
+   * import { createWorkerRunner, openAICompatible } from 'ambi-web/worker';
+   *
+   * const runner = createWorkerRunner({ engine: openAICompatible({ baseURL: 'http://localhost:11434/v1', model: 'qwen2.5:7b' }) });
+   * const run = runner.run('Is Oslo north of Rome?', { output: { type: 'object', properties: { yes: { type: 'boolean' } }, required: ['yes'] } });
+   * const stop = setTimeout(() => run.abort(), 30_000); // `result` then rejects with code `aborted`
+   * for await (const event of run.events) if (event.type === 'text_delta') console.log(event.text);
+   * const { output } = await run.result;
+   * clearTimeout(stop);
+   * console.log(output?.yes); // a boolean, typed from the schema
+   * ```
    */
   run<const S extends OutputSchema = never>(input: string, options: RunOptions<S> = {}): Run<RunOutput<S>> {
     checkRunOptions(options); // here, as in-process: the same coded error, before anything crosses
