@@ -1,0 +1,8 @@
+// A Chat (the AI SDK's) on the ambi-web transport: approval responses are sent as soon as every
+// waiting call of the last step has one, with the AI SDK's own predicate.
+import { Chat } from '@ai-sdk/react';
+import { type ChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai';
+
+export function newChat(id: string, transport: ChatTransport<UIMessage>): Chat<UIMessage> {
+  return new Chat({ id, transport, sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses });
+}
