@@ -3,6 +3,7 @@
 import { Chat } from '@ai-sdk/react';
 import { type ChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai';
 
-export function newChat(id: string, transport: ChatTransport<UIMessage>): Chat<UIMessage> {
-  return new Chat({ id, transport, sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses });
+/** `messages`: what an app kept of the chat (say across a reload). */
+export function newChat(id: string, transport: ChatTransport<UIMessage>, messages?: UIMessage[]): Chat<UIMessage> {
+  return new Chat({ id, transport, sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses, ...(messages ? { messages } : {}) });
 }
