@@ -1,6 +1,6 @@
 // Issue 34: the AI SDK's own useChat (React, @ai-sdk/react) on ambiChatTransport, with a WorkerRunner
 // and the scripted engine, in real Chromium: the example's chat view, clicked as a person would.
-import type { DynamicToolUIPart, UIMessage } from 'ai';
+import { type DynamicToolUIPart, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { page } from 'vitest/browser';
 import { listTools } from '../../demo/ai-sdk/list-tools.js';
@@ -195,6 +195,43 @@ describe('useChat on ambiChatTransport (WorkerRunner, scripted engine)', () => {
     expect(itemsOnPage()).toEqual([]);
     expect(after.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(toolParts(after.messages)).toMatchObject([{ toolCallId: 'clear-k', state: 'output-available' }]);
+  });
+});
+
+describe('useChat on ambiChatTransport: leaves', () => {
+  it("a leaf's call that needs approval gets a card of its own; answered, sendMessage() sends it (the running spawn_leaf keeps the AI SDK's predicate false)", async () => {
+    const database = databases.fresh();
+    pageList(['flour']);
+    const runner = runners.runnerWith(
+      [
+        callOf('spawn_leaf', { task: 'Empty the list' }, 'leaf-1'),
+        callOf('clear_list', {}, 'leaf-clear'),
+        'The leaf emptied it.',
+        'My helper emptied the list.',
+      ],
+      { database, leaf: {} },
+    );
+    for (const tool of listTools(list!)) runner.tool(tool);
+    const chat = newChat('with-leaf', ambiChatTransport(runner));
+    views.mount(chat, 'Assistant');
+    await send('Assistant', 'Get a helper to empty the list');
+    const approve = region('Assistant').getByRole('button', { name: 'Approve clear_list' });
+    await expect.element(approve).toBeVisible();
+    expect(toolParts(chat.messages)).toMatchObject([
+      { toolCallId: 'leaf-1', toolName: 'spawn_leaf', state: 'input-available' },
+      { toolCallId: 'leaf-clear', toolName: 'clear_list', state: 'approval-requested', toolMetadata: { leafId: expect.any(String) } },
+    ]);
+    await approve.click();
+    await vi.waitFor(() => expect(toolParts(chat.messages)[1]?.state).toBe('approval-responded'));
+    expect(lastAssistantMessageIsCompleteWithApprovalResponses({ messages: chat.messages })).toBe(false);
+    await chat.sendMessage();
+
+    await expect.element(region('Assistant').getByText('My helper emptied the list.')).toBeVisible();
+    expect(itemsOnPage()).toEqual([]);
+    expect(toolParts(chat.messages)).toMatchObject([
+      { toolCallId: 'leaf-1', state: 'output-available', output: 'The leaf emptied it.' },
+      { toolCallId: 'leaf-clear', state: 'output-available', output: { removed: ['flour'] } },
+    ]);
   });
 });
 

@@ -25,7 +25,8 @@ async function pantry(replies: ScriptedReply[]) {
 
 async function chunksOf(stream: ReadableStream<UIMessageChunk> | null): Promise<UIMessageChunk[]> {
   const chunks: UIMessageChunk[] = [];
-  if (stream) for await (const chunk of stream) chunks.push(chunk);
+  const reader = stream?.getReader();
+  for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) chunks.push(read.value);
   return chunks;
 }
 
