@@ -40,7 +40,12 @@ describe('ambiChatTransport in-process (agentRunner)', () => {
       await transport.sendMessages({ trigger: 'submit-message', chatId: 'shelf', messageId: undefined, messages: [user('Empty it')], abortSignal: undefined }),
     );
     // The engine's text arrives in pieces: one delta each, in one text part.
-    expect(first.filter((c) => c.type === 'text-delta').map((c) => c.delta).join('')).toBe('Emptying.');
+    expect(
+      first
+        .filter((c) => c.type === 'text-delta')
+        .map((c) => c.delta)
+        .join(''),
+    ).toBe('Emptying.');
     expect(first.map((c) => c.type).filter((type, i, all) => type !== 'text-delta' || all[i - 1] !== 'text-delta')).toEqual([
       'start',
       'start-step',
