@@ -51,7 +51,17 @@ const app: ViteUserConfig = {
     exclude: ['@wllama/wllama'],
   },
   // The demo, and the AI SDK example (`useChat` on `ambi-web/ai-sdk`) as a page of its own.
-  build: { outDir: 'dist/app', target: 'es2022', rolldownOptions: { input: { main: 'index.html', 'ai-sdk': 'demo/ai-sdk/index.html' } } },
+  build: {
+    outDir: 'dist/app',
+    target: 'es2022',
+    rolldownOptions: {
+      input: { main: 'index.html', 'ai-sdk': 'demo/ai-sdk/index.html' },
+      // React libraries mark modules 'use client' (a server-components hint): meaningless in this client-only bundle.
+      onwarn(warning, warn) {
+        if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
+      },
+    },
+  },
   // `DEMO_CSP=1 vite preview` serves the demo under a strict CSP: no 'unsafe-eval' (e2e/demo-csp.spec.ts).
   preview: {
     headers: process.env.DEMO_CSP

@@ -30,3 +30,14 @@ export function listTools(list: HTMLUListElement): Tool[] {
     }),
   ];
 }
+
+const STORED_LIST = 'ambi-web-ai-sdk-example-list';
+
+/** The list as the page left it (so a reload mid-approval finds what the call would clear), saved on every change. */
+export function keepListAcrossReloads(list: HTMLUListElement): void {
+  const saved = JSON.parse(localStorage.getItem(STORED_LIST) ?? '[]') as unknown;
+  for (const item of Array.isArray(saved) ? saved : []) list.append(Object.assign(document.createElement('li'), { textContent: String(item) }));
+  new MutationObserver(() => localStorage.setItem(STORED_LIST, JSON.stringify([...list.children].map((li) => li.textContent)))).observe(list, {
+    childList: true,
+  });
+}

@@ -5,16 +5,20 @@ import { createWorkerRunner } from 'ambi-web/worker';
 import { createRoot } from 'react-dom/client';
 import { ChatView } from './chat-view.js';
 import { chooseEngine, chosenEngine } from './engine-choice.js';
-import { listTools } from './list-tools.js';
+import { keepListAcrossReloads, listTools } from './list-tools.js';
 import { newChat } from './new-chat.js';
 
+const list = document.querySelector<HTMLUListElement>('#list')!;
+keepListAcrossReloads(list);
 const { engine, label } = chosenEngine();
 const runner = createWorkerRunner({ engine, database: 'ambi-web-ai-sdk-example', preamble: 'You keep the shopping list on this page.' });
-for (const tool of listTools(document.querySelector<HTMLUListElement>('#list')!)) runner.tool(tool);
+for (const tool of listTools(list)) runner.tool(tool);
 
 document.querySelector('#engine')!.textContent = label;
 document.querySelector<HTMLFormElement>('#engine-form')!.addEventListener('submit', (event) => {
+  event.preventDefault();
   chooseEngine(event.target as HTMLFormElement);
+  location.reload();
 });
 
 const chat = newChat('shopping', ambiChatTransport(runner));
