@@ -296,6 +296,33 @@ describe('useChat on ambiChatTransport: hostile and broken cases', () => {
     expect(stored.at(-1)).toMatchObject({ role: 'assistant', content: 'A fresh answer.' });
   });
 
+  it('the runner closed mid-response (as a dying worker): an error chunk with the code reaches chat.error', async () => {
+    let started = false;
+    const runner = runners.runnerWith([callOf('slow', {}, 'slow-1')]);
+    runner.tool(
+      defineTool({
+        name: 'slow',
+        description: 'Takes its time',
+        parameters: { type: 'object' },
+        idempotent: true,
+        timeoutMs: 60_000,
+        call: (_args, { signal }) => {
+          started = true;
+          return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+        },
+      }),
+    );
+    const chat = newChat('closing', ambiChatTransport(runner));
+    views.mount(chat, 'Assistant');
+    await send('Assistant', 'Go slowly');
+    await vi.waitFor(() => expect(started).toBe(true));
+    runner.close();
+
+    await expect.element(region('Assistant').getByRole('alert')).toHaveTextContent(/^closed: /);
+    expect(chat.status).toBe('error');
+    expect(chat.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
+
   it('two chats at once on one transport: one waits for approval while the other runs through, and neither sees the other', async () => {
     pageList(['rice']);
     const runner = listRunner([callOf('clear_list', {}, 'clear-a'), 'B here.', 'A is done.']);
