@@ -53,7 +53,8 @@ class AmbiChatTransport<M extends UIMessage> implements ChatTransport<M> {
   async sendMessages({ chatId, messages, trigger, abortSignal }: SendOptions): Promise<ReadableStream<UIMessageChunk>> {
     const conversation = this.#conversation(chatId);
     const request = readRequest(trigger, messages);
-    await this.#opened(conversation);
+    // Checked again after each wait, and acted on in the same task: two requests never resume one conversation twice.
+    while (this.#opening.has(conversation)) await this.#opening.get(conversation)?.catch(() => undefined);
     if (request.kind === 'message') {
       // A new message while the last run waits (or still goes on): that run stops, its calls recorded as aborted.
       this.#live.get(conversation)?.run.abort(new AmbiError('aborted', 'A new message was sent in this chat'));
@@ -66,7 +67,8 @@ class AmbiChatTransport<M extends UIMessage> implements ChatTransport<M> {
 
   async reconnectToStream({ chatId, abortSignal }: ReconnectOptions): Promise<ReadableStream<UIMessageChunk> | null> {
     const conversation = this.#conversation(chatId);
-    await this.#opened(conversation);
+    // As in sendMessages: two reconnects at once (React's strict mode mounts twice) resume once.
+    while (this.#opening.has(conversation)) await this.#opening.get(conversation)?.catch(() => undefined);
     const live = this.#live.get(conversation);
     if (live && !live.drained) return this.#respond(conversation, live, { abortSignal, stopAborts: false, waiting: live.watch.waiting });
     // Only a run that waits for a person resumes here: one the person stopped, or that failed, stays as it ended.
@@ -114,12 +116,7 @@ class AmbiChatTransport<M extends UIMessage> implements ChatTransport<M> {
     return segments;
   }
 
-  /** Wait for a resume of the conversation being opened by another request (its failure is that request's). */
-  async #opened(conversation: string): Promise<void> {
-    await this.#opening.get(conversation)?.catch(() => undefined);
-  }
-
-  /** Run `open` for a conversation while no other open of it runs (two reconnects would resume twice). */
+  /** Run `open` for a conversation, marked as being opened from this very task (a request that comes meanwhile waits for it). */
   async #once<T>(conversation: string, open: () => Promise<T>): Promise<T> {
     const opening = open();
     this.#opening.set(conversation, opening);

@@ -95,6 +95,27 @@ describe('ambiChatTransport in-process (agentRunner)', () => {
   });
 });
 
+describe('ambiChatTransport reconnects', () => {
+  it('two reconnects at once (React strict mode mounts twice) resume a suspended run once; the later one shows the card', async () => {
+    const { runner, shelf } = await pantry([{ toolCalls: [{ id: 'e-2', name: 'empty_shelf', arguments: {} }] }, 'Empty now.']);
+    const run = runner.run('Empty it', { conversation: 'twice' });
+    for await (const event of run.events) if (event.type === 'approval_requested') run.suspend();
+    await expect(run.result).rejects.toMatchObject({ code: 'suspended' });
+    let resumes = 0;
+    const counting = { ...runner, resume: (...args: Parameters<typeof runner.resume>) => (resumes++, runner.resume(...args)) };
+    const transport = ambiChatTransport(counting);
+
+    const [first, second] = await Promise.all([transport.reconnectToStream({ chatId: 'twice' }), transport.reconnectToStream({ chatId: 'twice' })]);
+    const [early, late] = await Promise.all([chunksOf(first), chunksOf(second)]);
+    expect(resumes).toBe(1);
+    // The first response lets go when the second takes over; the second asks for the decision.
+    expect(early.some((c) => c.type === 'tool-approval-request')).toBe(false);
+    expect(late.filter((c) => c.type === 'tool-approval-request')).toEqual([{ type: 'tool-approval-request', approvalId: 'e-2', toolCallId: 'e-2' }]);
+    expect(late.at(-1)).toEqual({ type: 'finish', finishReason: 'tool-calls' });
+    expect(shelf).toEqual(['jam']);
+  });
+});
+
 describe('toAgUiEvents in-process', () => {
   it('every event of a run with text, an interrupt and its resume is one @ag-ui/core accepts', async () => {
     const { runner, shelf } = await pantry([{ text: 'Emptying.', toolCalls: [{ id: 'e-1', name: 'empty_shelf', arguments: {} }] }, 'Empty now.']);
