@@ -133,7 +133,6 @@ class AmbiChatTransport<M extends UIMessage> implements ChatTransport<M> {
     const reader = segments.next(detach.signal);
     const prefix = `${segments.run.runId}-${++this.#responses}`;
     const { abortSignal } = options;
-    let stop: (() => void) | undefined;
     return new ReadableStream<UIMessageChunk>({
       start: (controller) => {
         const emit = (chunk: UIMessageChunk) => {
@@ -142,7 +141,7 @@ class AmbiChatTransport<M extends UIMessage> implements ChatTransport<M> {
         };
         const writer = new ChunkWriter(emit, prefix, options.shown, (callId) => segments.wasDecided(callId));
         if (options.waiting) writer.waiting(options.waiting);
-        stop = () => {
+        const stop = () => {
           if (options.stopAborts) segments.run.abort(abortSignal?.reason);
           detach.abort();
         };
@@ -155,7 +154,7 @@ class AmbiChatTransport<M extends UIMessage> implements ChatTransport<M> {
             if (item.reason === 'settled' && this.#live.get(conversation) === segments) this.#live.delete(conversation);
             break;
           }
-          if (stop) abortSignal?.removeEventListener('abort', stop);
+          abortSignal?.removeEventListener('abort', stop);
           closeQuietly(controller);
         })();
       },
