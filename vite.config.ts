@@ -20,6 +20,8 @@ const app: ViteUserConfig = {
     alias: [
       { find: /^ambi-web$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
       { find: /^ambi-web\/worker$/, replacement: fileURLToPath(new URL('./src/worker/index.ts', import.meta.url)) },
+      { find: /^ambi-web\/ai-sdk$/, replacement: fileURLToPath(new URL('./src/ai-sdk/index.ts', import.meta.url)) },
+      { find: /^ambi-web\/ag-ui$/, replacement: fileURLToPath(new URL('./src/ag-ui/index.ts', import.meta.url)) },
     ],
   },
   plugins: [withoutCfworkerFormats()],
@@ -28,10 +30,38 @@ const app: ViteUserConfig = {
   // wllama is left as is: pre-bundling would cut its wasm and worker code from their URLs.
   optimizeDeps: {
     entries: ['index.html', '*.html'],
-    include: ['comlink', 'eventsource-parser', 'ajv', 'idb', '@cfworker/json-schema', 'zod', '@modelcontextprotocol/client'],
+    include: [
+      'comlink',
+      'eventsource-parser',
+      'ajv',
+      'idb',
+      '@cfworker/json-schema',
+      'zod',
+      '@modelcontextprotocol/client',
+      // The UI adapters' peers, in the AI SDK example and the adapters' tests.
+      'ai',
+      '@ai-sdk/react',
+      'react',
+      'react/jsx-dev-runtime',
+      'react-dom/client',
+      '@ag-ui/client',
+      '@ag-ui/core/schemas',
+      'rxjs',
+    ],
     exclude: ['@wllama/wllama'],
   },
-  build: { outDir: 'dist/app', target: 'es2022' },
+  // The demo, and the AI SDK example (`useChat` on `ambi-web/ai-sdk`) as a page of its own.
+  build: {
+    outDir: 'dist/app',
+    target: 'es2022',
+    rolldownOptions: {
+      input: { main: 'index.html', 'ai-sdk': 'demo/ai-sdk/index.html' },
+      // React libraries mark modules 'use client' (a server-components hint): meaningless in this client-only bundle.
+      onwarn(warning, warn) {
+        if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
+      },
+    },
+  },
   // `DEMO_CSP=1 vite preview` serves the demo under a strict CSP: no 'unsafe-eval' (e2e/demo-csp.spec.ts).
   preview: {
     headers: process.env.DEMO_CSP
@@ -134,7 +164,13 @@ const library: ViteUserConfig = {
     minify: false,
     sourcemap: true,
     lib: {
-      entry: { index: 'src/index.ts', worker: 'src/worker/index.ts', 'runner.worker': 'workers/runner.worker.ts' },
+      entry: {
+        index: 'src/index.ts',
+        worker: 'src/worker/index.ts',
+        'ai-sdk': 'src/ai-sdk/index.ts',
+        'ag-ui': 'src/ag-ui/index.ts',
+        'runner.worker': 'workers/runner.worker.ts',
+      },
       formats: ['es'],
       fileName: (_format, entryName) => `${entryName}.js`,
     },

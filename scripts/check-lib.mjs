@@ -6,6 +6,7 @@
 //   (wllama) to `import()`: they load only for a run that needs them;
 // - `ambi-web/worker` (dist/lib/worker.js and the chunks it imports) carries neither
 //   ajv nor the parser nor the loop nor the MCP client: those load in the runner worker only;
+// - `ambi-web/ai-sdk` and `ambi-web/ag-ui` import no package (not even their peers) and nothing of the loop;
 // - every entry and chunk ships its source map.
 // Prints the gzip sizes; exits non-zero on the first broken rule.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -116,6 +117,25 @@ if (problems.length === 0) {
     // Code, not prose: the no-eval validator (offerWebMcpTools validates in the page) names ajv in its comments.
     const code = withoutComments(read(file));
     for (const pattern of forbidden) if (pattern.test(code)) fail(`${file} (imported by ambi-web/worker) matches ${pattern}`);
+  }
+  // The UI adapters carry nothing of their peers (`ai` is typed, never imported; AG-UI is its wire format) nor of the loop.
+  for (const entry of ['ai-sdk.js', 'ag-ui.js']) {
+    if (!existsSync(join(lib, entry))) {
+      fail(`${lib}/${entry} is missing`);
+      continue;
+    }
+    const graph = moduleGraph(join(lib, entry));
+    const bare = [
+      ...new Set(graph.flatMap((f) => [...withoutComments(read(f)).matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^./"'][^"']*)["']/g)].map((m) => m[1]))),
+    ];
+    if (bare.length > 0) fail(`${entry} imports ${bare.join(', ')}: the UI adapters import no package at run time`);
+    // `iteration_finished` is a run event the adapters read, not the loop's code: the other markers say whether the loop came along.
+    const loop = forbidden.filter((pattern) => pattern.source !== 'iteration_finished');
+    for (const file of graph)
+      for (const pattern of loop) if (pattern.test(withoutComments(read(file)))) fail(`${file} (imported by ${entry}) matches ${pattern}`);
+    console.log(
+      `ambi-web/${entry.replace('.js', '').padEnd(8)}${list(graph).slice(0, 40).padEnd(40)} ${rawKb(graph).padStart(8)} kB, gzip ${gzipKb(graph).padStart(7)} kB`,
+    );
   }
   const externals = (files) => [...new Set(files.flatMap((f) => [...read(f).matchAll(/\bfrom\s*["']([^./"'][^"']*)["']/g)].map((m) => m[1])))].join(', ');
   console.log(

@@ -111,3 +111,9 @@ export type { JournalBegin } from './store/journal-transitions.js';
 export type { JournalEntry, JournalState, LeafSnapshot, SnapshotStore, ToolCallJournal } from './store/types.js';
 export { StorageError, type StorageErrorCode } from './errors/storage-error.js';
 export { JournalError, type JournalErrorCode } from './errors/journal-error.js';
+
+// UI adapters: the AI SDK's useChat (`ambi-web/ai-sdk`; `ai` is an optional peer, of which only types are used) and AG-UI (`ambi-web/ag-ui`)
+export { ambiChatTransport, type AmbiChatTransportOptions } from './ai-sdk/chat-transport.js';
+export { agentRunner, type ChatRunOptions, type ConversationRunner } from './ui/conversation-runner.js';
+export { toAgUiEvents, type AgUiEventsOptions, type AgUiRun } from './ag-ui/to-ag-ui-events.js';
+export { AG_UI_PROTOCOL_VERSION, type AgUiEvent, type AgUiInterrupt, type AgUiResumeEntry, type AgUiRunOutcome } from './ag-ui/events.js';

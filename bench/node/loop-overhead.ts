@@ -3,8 +3,10 @@
 // generateText on its own MockLanguageModelV3. Both models answer instantly, so what is
 // timed is the loop: decoding, validating and running the calls, and building the messages.
 import Ajv from 'ajv';
-import { generateText, jsonSchema, stepCountIs, tool, type ToolSet } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
+// `ai-v6` is ai@6.0.325 under an npm alias: the package's own `ai` devDependency is v7 (the
+// ai-sdk entry's peer), which declares Node >= 22; this bench runs on Node 20 and keeps its baseline.
+import { generateText, jsonSchema, stepCountIs, tool, type ToolSet } from 'ai-v6';
+import { MockLanguageModelV3 } from 'ai-v6/test';
 import { Agent, ChatRunner, defineTool, type Engine } from '../../src/index.js';
 import { callingEngine } from '../lib/calling-engine.js';
 import { median, paired, spread, type Measurement } from '../lib/stats.js';

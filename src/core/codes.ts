@@ -115,6 +115,15 @@ export type AmbiErrorCode =
   | 'worker_crashed'
   | 'worker_terminated'
   | 'worker_start_timeout'
+  // The UI adapters (`ambi-web/ai-sdk`, `ambi-web/ag-ui`): a request they cannot act on; nothing of it is applied.
+  /** An approval response or resume entry names no call that waits for a decision. */
+  | 'unknown_approval'
+  /** An AG-UI resume that leaves an open interrupt unanswered, or answers one with an unusable payload. */
+  | 'invalid_resume'
+  /** `useChat`'s regenerate: the conversation lives in the runner, which keeps the answer it gave. */
+  | 'unsupported_trigger'
+  /** A request with no text of the person's to run and no approval answered. */
+  | 'empty_message'
   // Tool result codes a WebMCP caller's error can carry.
   | 'denied'
   | 'outcome_unknown'

@@ -73,7 +73,12 @@ function check(blocks: Block[]): string[] {
     erasableSyntaxOnly: true,
     noUncheckedSideEffectImports: true,
     baseUrl: root,
-    paths: { 'ambi-web': ['./src/index.ts'], 'ambi-web/worker': ['./src/worker/index.ts'] },
+    paths: {
+      'ambi-web': ['./src/index.ts'],
+      'ambi-web/worker': ['./src/worker/index.ts'],
+      'ambi-web/ai-sdk': ['./src/ai-sdk/index.ts'],
+      'ambi-web/ag-ui': ['./src/ag-ui/index.ts'],
+    },
     typeRoots: [join(root, 'node_modules', '@types')],
   };
   const host = ts.createCompilerHost(options);

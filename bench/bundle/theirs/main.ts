@@ -1,7 +1,8 @@
 // The same page on the Vercel AI SDK (ai@6): generateText + tool, the loop on the page.
 // No OpenAI-compatible provider package is installed, so the model is a string id, which
 // `ai` resolves through its built-in default provider (the AI Gateway, fetch-based).
-import { generateText, jsonSchema, stepCountIs, tool } from 'ai';
+// `ai-v6`: ai@6.0.325 under an npm alias (the project's `ai` devDependency is v7, for the ai-sdk entry).
+import { generateText, jsonSchema, stepCountIs, tool } from 'ai-v6';
 
 const tools = {
   read_title: tool({

@@ -1,0 +1,5 @@
+// The entry `ambi-web/ai-sdk`: the AI SDK's `useChat` / `Chat` on a runner, with no server.
+// It imports only types from `ai` (an optional peer dependency): nothing of `ai` is bundled or loaded by it.
+// Everything here is also exported from `src/index.ts`, the one definition of the public API.
+export { ambiChatTransport, type AmbiChatTransportOptions } from './chat-transport.js';
+export { agentRunner, type ChatRunOptions, type ConversationRunner } from '../ui/conversation-runner.js';
