@@ -81,14 +81,12 @@ test('a phone (390x844): no sideways scrolling, and the timeline labels do not o
   expect(ticks.length).toBeGreaterThanOrEqual(2);
   for (let i = 1; i < ticks.length; i++) expect(ticks[i]!.left, `tick ${i} starts after tick ${i - 1} ends`).toBeGreaterThanOrEqual(ticks[i - 1]!.right);
   // Every lane's label stays in its column, left of the track.
-  const lanes = await page
-    .locator('#timeline li.lane')
-    .evaluateAll((rows) =>
-      rows.map((row) => ({
-        label: row.querySelector('.lane-label')!.getBoundingClientRect().right,
-        track: row.querySelector('.track')!.getBoundingClientRect().left,
-      })),
-    );
+  const lanes = await page.locator('#timeline li.lane').evaluateAll((rows) =>
+    rows.map((row) => ({
+      label: row.querySelector('.lane-label')!.getBoundingClientRect().right,
+      track: row.querySelector('.track')!.getBoundingClientRect().left,
+    })),
+  );
   expect(lanes.length).toBeGreaterThan(5);
   for (const lane of lanes) expect(lane.label).toBeLessThanOrEqual(lane.track + 0.5);
 });

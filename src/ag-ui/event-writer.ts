@@ -1,5 +1,5 @@
 import type { ToolCall, ToolResult } from '../core/types.js';
-import type { RunEvent } from '../runner/events.js';
+import type { RunEvent } from '../core/run.js';
 import type { SegmentEnd } from '../ui/run-segments.js';
 import type { WaitingCall } from '../ui/run-watch.js';
 import { AG_UI_PROTOCOL_VERSION, type AgUiEvent, type AgUiInterrupt } from './events.js';

@@ -1,5 +1,5 @@
 import { AmbiError } from '../errors/ambi-error.js';
-import type { Run } from '../runner/chat-runner.js';
+import type { Run } from '../runner/run-options.js';
 import { RunSegments } from '../ui/run-segments.js';
 import { AG_UI_PROTOCOL_VERSION, type AgUiEvent, type AgUiInterrupt, type AgUiResumeEntry } from './events.js';
 import { AgUiWriter, type AgUiThread } from './event-writer.js';

@@ -1,6 +1,6 @@
 import type { UIMessageChunk } from 'ai';
 import type { ToolCall, ToolResult } from '../core/types.js';
-import type { RunEvent } from '../runner/events.js';
+import type { RunEvent } from '../core/run.js';
 import type { SegmentEnd } from '../ui/run-segments.js';
 import type { WaitingCall } from '../ui/run-watch.js';
 

@@ -1,4 +1,4 @@
-import type { Agent } from '../runner/agent.js';
+import type { Agent } from '../agent/agent.js';
 import type { ChatRunner, Run, RunOptions } from '../runner/chat-runner.js';
 import type { PendingApproval } from '../store/approval-types.js';
 

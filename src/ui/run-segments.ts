@@ -1,7 +1,7 @@
 import { isAmbiError } from '../errors/ambi-error.js';
-import type { Run } from '../runner/chat-runner.js';
+import type { Run } from '../runner/run-options.js';
 import { joinTextDelta, type RunEvent } from '../runner/events.js';
-import { errorMessage } from '../util/error-message.js';
+import { errorMessage } from '../errors/error-message.js';
 import { RunWatch, type WaitingCall } from './run-watch.js';
 
 /** A person's answer to a call that waits for approval, as a UI hands it over. */

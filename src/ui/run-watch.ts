@@ -1,5 +1,5 @@
 import type { ToolCall } from '../core/types.js';
-import type { RunEvent } from '../runner/events.js';
+import type { RunEvent } from '../core/run.js';
 
 /** A call that waits for a person's decision, as the UI adapters show it. */
 export interface WaitingCall {
