@@ -66,6 +66,8 @@ export interface ToolPolicy {
 export interface Tool<Args = any, Output = unknown> extends ToolDefinition, ToolPolicy {
   /** The tool changes nothing (so it is idempotent too): MCP's and WebMCP's `readOnlyHint`. */
   readOnly?: boolean;
+  /** What the tool returns may hold words from someone other than the person using the app (a web page, say). */
+  untrusted?: boolean;
   /** Ask a person before running (a boolean, or decided from the arguments). */
   needsApproval?: boolean | ((args: Args) => boolean | Promise<boolean>);
   call(args: Args, ctx: ToolContext): Output | Promise<Output>;

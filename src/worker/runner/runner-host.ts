@@ -65,6 +65,9 @@ export function createRunnerHost(scope: ConstructorParameters<typeof WorkerPort>
       const { agent, port } = ready();
       agent.tool(remoteTool(descriptor, port.invoker(descriptor.name)));
     },
+    async unregisterTool(name) {
+      ready().agent.registry.unregister(name);
+    },
     async startRun(runId, input, options) {
       const { agent, runner } = ready();
       follow(runId, runner.run(agent, input, { ...options, runId }));
