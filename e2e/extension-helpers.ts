@@ -157,3 +157,31 @@ export async function tabIdOf(harness: Page, url: string): Promise<number> {
     throw new Error(`no tab shows ${wanted}`);
   }, url);
 }
+
+/** Resolves once a content script of the harness answers in tab `tabId` (the example's runs at the same document_idle). */
+export async function contentScriptsReady(harness: Page, tabId: number): Promise<void> {
+  await harness.evaluate(async (tabId) => {
+    type Port = {
+      postMessage(m: unknown): void;
+      disconnect(): void;
+      onMessage: { addListener(l: (m: unknown) => void): void };
+      onDisconnect: { addListener(l: () => void): void };
+    };
+    const tabs = (globalThis as unknown as { chrome: { tabs: { connect(id: number, info: object): Port } } }).chrome.tabs;
+    const answers = () =>
+      new Promise<boolean>((resolve) => {
+        const port = tabs.connect(tabId, { name: 'ambi-web:tab-tools', frameId: 0 });
+        port.onMessage.addListener(() => {
+          port.disconnect();
+          resolve(true);
+        });
+        port.onDisconnect.addListener(() => resolve(false));
+        port.postMessage({ t: 'list' });
+      });
+    for (let tries = 0; tries < 100; tries++) {
+      if (await answers()) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`no content script answers in tab ${tabId}`);
+  }, tabId);
+}

@@ -63,4 +63,6 @@ busy(false);
 void showNotes();
 document.body.dataset.ready = 'true';
 // A run cut off when the panel closed, with approvals waiting, comes back here.
-void resumeInterrupted(chat, loadSettings(), RESUMED_OFFLINE);
+void resumeInterrupted(chat, loadSettings(), RESUMED_OFFLINE).finally(() => {
+  document.body.dataset.resumeChecked = 'true';
+});

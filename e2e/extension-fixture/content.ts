@@ -38,10 +38,15 @@ if (new URLSearchParams(location.search).has('silent')) {
     }),
     defineTool({
       name: 'echo',
-      description: 'Returns its value and the length of its JSON',
+      description: 'Returns its value, the length of its JSON, and the own keys and prototype it arrived with',
       parameters: { type: 'object', properties: { value: {} }, required: ['value'] },
       readOnly: true,
-      call: ({ value }) => ({ value, length: JSON.stringify(value).length }),
+      call: ({ value }) => ({
+        value,
+        length: JSON.stringify(value).length,
+        keys: typeof value === 'object' && value !== null ? Reflect.ownKeys(value).map(String) : [],
+        plainPrototype: typeof value !== 'object' || value === null || Object.getPrototypeOf(value) === Object.prototype,
+      }),
     }),
     defineTool({
       name: 'strict',
