@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // After `tsc -p tsconfig.build.json`: keep only the declaration files that the public entries'
-// declarations reach (dist/types/index.d.ts, dist/types/worker/index.d.ts), so internals whose
+// declarations reach (dist/types/index.d.ts, dist/types/worker/index.d.ts, dist/types/extension/index.d.ts), so internals whose
 // types no public name mentions (the draft-07 meta-schema, the runner worker's host) are not shipped.
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 const types = 'dist/types';
-const entries = ['index.d.ts', 'worker/index.d.ts'].map((file) => resolve(types, file));
+const entries = ['index.d.ts', 'worker/index.d.ts', 'extension/index.d.ts'].map((file) => resolve(types, file));
 const reached = new Set();
 
 /** The file a relative specifier in a declaration names (`./x.js` → `./x.d.ts`). */
