@@ -40,6 +40,8 @@ export function extensionConfig(root: string, outDir: string, mode: string): Use
       outDir,
       emptyOutDir: true,
       target: 'es2022',
+      // The bench reads the chunk graph from Vite's manifest (bench/lib/bundle-graph.mjs); an extension ships none.
+      manifest: process.env.EXTENSION_VITE_MANIFEST === '1',
       rolldownOptions: {
         input: Object.fromEntries([...pages.map((page) => [page.replace(/\.html$/, ''), join(root, page)]), ['background', join(root, 'background.ts')]]),
         // The service worker keeps the name the manifest gives it.
