@@ -100,7 +100,8 @@ async function listTools(target: TabTarget, timeoutMs: number): Promise<TabToolD
     throw error;
   });
   const tools = reply.t === 'tools' ? reply.tools : undefined;
-  if (!Array.isArray(tools)) throw unavailable(target, 'it answered with no list of tools');
+  if (!Array.isArray(tools) || !tools.every((tool) => typeof tool === 'object' && tool !== null))
+    throw unavailable(target, 'it answered with no list of tools');
   return tools;
 }
 
