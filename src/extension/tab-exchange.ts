@@ -27,8 +27,14 @@ export function exchange(target: TabTarget, request: TabRequest, signal?: AbortS
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     let port: ChromePort;
+    let tabs: ReturnType<typeof chromeTabs>;
     try {
-      port = chromeTabs().connect(target.tabId, { name: TAB_TOOLS_PORT, frameId: target.frameId });
+      tabs = chromeTabs();
+    } catch (error) {
+      return reject(error); // extension_unavailable
+    }
+    try {
+      port = tabs.connect(target.tabId, { name: TAB_TOOLS_PORT, frameId: target.frameId });
     } catch (error) {
       // Chrome throws at once for an id that cannot be a tab; an id of no tab disconnects instead.
       return reject(gone(target, errorMessage(error)));

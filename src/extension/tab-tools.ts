@@ -40,6 +40,7 @@ const DEFAULT_LIST_TIMEOUT_MS = 5_000;
 /** `runner.tabTools(tabId, options)`: list the tab's tools and register them with the runner. Tab tools are untrusted. */
 export async function tabTools(host: PageToolHost, tabId: number, options: TabToolsOptions = {}): Promise<TabTools> {
   const target = checkTarget(tabId, options);
+  chromeTabs(); // extension_unavailable on a web page, before anything is tried
   const listTimeoutMs = options.listTimeoutMs ?? DEFAULT_LIST_TIMEOUT_MS;
   if (!(Number.isFinite(listTimeoutMs) && listTimeoutMs > 0)) throw new InvalidOptionError('listTimeoutMs', 'must be a positive number of milliseconds');
   const prefix = options.prefix === undefined ? '' : `${options.prefix}_`;
