@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { chromiumArgs, chromiumArgsWithoutWebMcp, chromiumExecutable } from './chromium.config.js';
+import { packageAliases } from './scripts/package-aliases.js';
 import { withoutCfworkerFormats } from './scripts/without-cfworker-formats.js';
 
 /** A strict policy: no eval (WebAssembly compilation only, for the local model), no inline code, no other origins. */
@@ -16,14 +16,7 @@ const WITHOUT_WEBMCP = 'tests/browser/**/*.without-webmcp.test.ts';
 /** The demo app (`vite build`, `vite dev`) and both Vitest projects. */
 const app: ViteUserConfig = {
   // The demo imports the package by its name, as an app would (tsconfig.json `paths` says the same to the type checker).
-  resolve: {
-    alias: [
-      { find: /^ambi-web$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
-      { find: /^ambi-web\/worker$/, replacement: fileURLToPath(new URL('./src/worker/index.ts', import.meta.url)) },
-      { find: /^ambi-web\/ai-sdk$/, replacement: fileURLToPath(new URL('./src/ai-sdk/index.ts', import.meta.url)) },
-      { find: /^ambi-web\/ag-ui$/, replacement: fileURLToPath(new URL('./src/ag-ui/index.ts', import.meta.url)) },
-    ],
-  },
+  resolve: { alias: packageAliases },
   plugins: [withoutCfworkerFormats()],
   worker: { format: 'es', plugins: () => [withoutCfworkerFormats()] },
   // Listed up front so the dev server never reloads a test page to re-optimise them.
@@ -150,8 +143,8 @@ function runnerWorkerAsEntry(): Plugin {
 }
 
 /**
- * The published package (`vite build --mode lib`): `dist/lib/index.js`, `dist/lib/worker.js` and
- * `dist/lib/runner.worker.js`, sharing chunks, with source maps. Nothing is bundled in: every
+ * The published package (`vite build --mode lib`): `dist/lib/index.js`, `dist/lib/worker.js`,
+ * `dist/lib/extension.js` and `dist/lib/runner.worker.js`, sharing chunks, with source maps. Nothing is bundled in: every
  * dependency stays an import (wllama and its wasm `?url` included), resolved by the app's bundler.
  */
 const library: ViteUserConfig = {
@@ -169,6 +162,7 @@ const library: ViteUserConfig = {
         worker: 'src/worker/index.ts',
         'ai-sdk': 'src/ai-sdk/index.ts',
         'ag-ui': 'src/ag-ui/index.ts',
+        extension: 'src/extension/index.ts',
         'runner.worker': 'workers/runner.worker.ts',
       },
       formats: ['es'],

@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // `npm run bench [-- name ...]`: builds the benchmark code with Vite (bench/vite.config.ts),
-// runs the Node and Chromium benchmarks one at a time, measures the two apps' bundle sizes,
+// runs the Node and Chromium benchmarks one at a time, measures the two apps' bundle sizes and
+// the example extension's,
 // prints a table and writes bench/results/latest.json. Missed targets are reported, not
 // failures; a benchmark that crashes makes the exit code non-zero.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { appSizes } from './lib/bundle-graph.mjs';
+import { appSizes, gzipSize } from './lib/bundle-graph.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(root);
@@ -18,7 +19,7 @@ const wanted = (name) => only.length === 0 || only.includes(name);
 
 const NODE = ['loop-overhead', 'parser-throughput', 'mcp-call', 'dispatch-one-thread'];
 const BROWSER = ['worker-dispatch', 'snapshot-io', 'main-thread-long-tasks', 'local-grammar-cost', 'long-conversation'];
-const ALL = [...NODE, ...BROWSER, 'bundle-size'];
+const ALL = [...NODE, ...BROWSER, 'bundle-size', 'extension-size'];
 for (const name of only) {
   if (!ALL.includes(name)) {
     console.error(`unknown benchmark "${name}"; one of: ${ALL.join(', ')}`);
@@ -132,6 +133,41 @@ if (wanted('bundle-size')) {
   }
 }
 
+if (wanted('extension-size')) {
+  try {
+    log('extension-size: the example extension (demo/extension), built');
+    const dir = 'dist/bench/extension';
+    execFileSync(process.execPath, ['scripts/build-extension.mjs', 'demo/extension', dir], {
+      stdio: 'ignore',
+      env: { ...process.env, EXTENSION_VITE_MANIFEST: '1' },
+    });
+    measurements.push(...extensionFigures(appSizes(dir, 'panel.html'), gzipSize(join(dir, 'content.js'))));
+  } catch (error) {
+    crashes.push(`extension-size: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** The example extension's two figures (information, no baseline): its content script, and its panel's page code. */
+function extensionFigures(panel, contentScript) {
+  const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+  const tabTools = panel.lazy.items.filter((i) => /tab-tools/.test(i.file));
+  const onPage = panel.page.total + tabTools.reduce((sum, i) => sum + i.gzip, 0);
+  return [
+    {
+      name: 'bundle-size-extension-content-script',
+      value: contentScript / 1024,
+      unit: 'KB gzip',
+      note: 'content.js: four tab tools, their no-eval validation and the tab wire (ambi-web/extension), one classic script',
+    },
+    {
+      name: 'bundle-size-extension-panel',
+      value: onPage / 1024,
+      unit: 'KB gzip',
+      note: `the side panel's page: entry + static imports ${kb(panel.page.total)}, + tabTools' import() chunk ${tabTools.map((i) => kb(i.gzip)).join(', ')}; its runner worker ${kb(panel.workers.total)} (not counted)`,
+    },
+  ];
+}
+
 /** The two bundle figures of one app of ours against the AI SDK page. */
 function bundleFigures(suffix, what, ours, theirs) {
   const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -202,7 +238,7 @@ const line = (row) => row.map((cell, c) => cell.padEnd(widths[c])).join('  ');
 console.log(`\n${line(rows[0])}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
 for (const row of rows.slice(1)) console.log(line(row));
 console.log('\nnotes:');
-for (const m of measurements) console.log(`  ${m.name}: vs ${m.baseline}; ${m.note ?? ''}`);
+for (const m of measurements) console.log(`  ${m.name}: ${m.baseline ? `vs ${m.baseline}; ` : ''}${m.note ?? ''}`);
 console.log(
   `\nwrote ${output} (${results.length} figures, ${results.filter((r) => r.met).length} of ${results.filter((r) => r.met !== null).length} targets met) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
 );

@@ -7,6 +7,7 @@
 // - `ambi-web/worker` (dist/lib/worker.js and the chunks it imports) carries neither
 //   ajv nor the parser nor the loop nor the MCP client: those load in the runner worker only;
 // - `ambi-web/ai-sdk` and `ambi-web/ag-ui` import no package (not even their peers) and nothing of the loop;
+// - `ambi-web/extension` (a content script's) imports neither the parser nor the loop nor comlink;
 // - every entry and chunk ships its source map.
 // Prints the gzip sizes; exits non-zero on the first broken rule.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -45,7 +46,7 @@ const list = (files) => files.map((f) => relative(lib, f)).join(' + ');
 const gzipKb = (files) => (files.reduce((sum, f) => sum + gzipSize(f), 0) / 1024).toFixed(2);
 const rawKb = (files) => (files.reduce((sum, f) => sum + readFileSync(f).length, 0) / 1024).toFixed(2);
 
-for (const entry of ['index.js', 'worker.js']) {
+for (const entry of ['index.js', 'worker.js', 'extension.js']) {
   if (!existsSync(join(lib, entry))) fail(`${lib}/${entry} is missing: run npm run build:lib`);
 }
 if (problems.length === 0) {
@@ -137,9 +138,22 @@ if (problems.length === 0) {
       `ambi-web/${entry.replace('.js', '').padEnd(8)}${list(graph).slice(0, 40).padEnd(40)} ${rawKb(graph).padStart(8)} kB, gzip ${gzipKb(graph).padStart(7)} kB`,
     );
   }
+  // What a content script pays for `ambi-web/extension`: no parser, no loop, no comlink, and ajv only behind
+  // the registry's import() that validation 'no-eval' never makes (a bundler drops it with the unused loadAjv).
+  const extensionGraph = moduleGraph(join(lib, 'extension.js'), STATIC_IMPORT);
+  for (const file of extensionGraph) {
+    const code = withoutComments(read(file));
+    if (/ajv-validator/.test(file)) fail(`${file} is imported statically by ambi-web/extension`);
+    for (const pattern of forbidden.filter((p) => !/ajv/.test(String(p))))
+      if (pattern.test(code)) fail(`${file} (imported by ambi-web/extension) matches ${pattern}`);
+    if (/\bfrom\s*["']comlink["']/.test(code)) fail(`${file} (imported by ambi-web/extension) imports comlink`);
+  }
   const externals = (files) => [...new Set(files.flatMap((f) => [...read(f).matchAll(/\bfrom\s*["']([^./"'][^"']*)["']/g)].map((m) => m[1])))].join(', ');
   console.log(
     `ambi-web/worker ${list(pageGraph).padEnd(40)} ${rawKb(pageGraph).padStart(8)} kB, gzip ${gzipKb(pageGraph).padStart(7)} kB (+ ${externals(pageGraph)})`,
+  );
+  console.log(
+    `ambi-web/extension ${list(extensionGraph).padEnd(37)} ${rawKb(extensionGraph).padStart(8)} kB, gzip ${gzipKb(extensionGraph).padStart(7)} kB (+ ${externals(extensionGraph) || 'nothing'})`,
   );
   console.log(
     `ambi-web        ${list(fullGraph).padEnd(40)} ${rawKb(fullGraph).padStart(8)} kB, gzip ${gzipKb(fullGraph).padStart(7)} kB (+ ${externals(fullGraph)})`,

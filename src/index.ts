@@ -9,7 +9,7 @@
 
 // Errors
 export { AmbiError, isAmbiError } from './errors/ambi-error.js';
-export type { AmbiErrorCode } from './core/codes.js';
+export type { AmbiErrorCode, ExtensionErrorCode } from './core/codes.js';
 export { ToolError } from './errors/tool-error.js';
 export { DuplicateToolError } from './errors/duplicate-tool-error.js';
 export { InvalidToolError } from './errors/invalid-tool-error.js';
@@ -94,6 +94,10 @@ export type { WebMcpApprovalRequest, WebMcpApprove } from './webmcp/offer-call.j
 export { listWebMcpTools, type ListWebMcpToolsOptions } from './webmcp/list.js';
 export type { WebMcpTool, WebMcpToolInfo } from './webmcp/page-tool.js';
 export { WebMcpError, type WebMcpErrorCode } from './errors/webmcp-error.js';
+
+// Browser extensions (Manifest V3): a content script's tools, called from an extension page (`runner.tabTools`)
+export { exposeTabTools, type ExposedTabTools } from './extension/expose-tab-tools.js';
+export type { TabTools, TabToolsOptions } from './extension/tab-tools.js';
 
 // MCP servers as tools (the client, an optional peer dependency, loads on first use)
 export { mcpServer, type McpServerConfig, type McpToolPolicy } from './mcp/config.js';

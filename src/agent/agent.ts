@@ -18,7 +18,7 @@ import type { McpServerConfig } from '../mcp/config.js';
 import type { McpConnection, McpConnectOptions } from '../mcp/connection.js';
 import type { RunEvent } from '../core/run.js';
 import type { ContextBudget } from '../core/types.js';
-import type { ExtensionLoader } from '../runner/extension.js';
+import type { ExtensionLoader } from '../runner/run-setup.js';
 import type { RunAgent } from '../runner/run-setup.js';
 import { loadLeafRunner, loadLocalEngine, loadMcp, standardExtensions } from './features.js';
 

@@ -2,7 +2,7 @@
 // library's own code in a run's realm is here. A run loads the extensions its options and its
 // agent call for before it starts (ExtensionLoader); the loop imports nothing lazily.
 import type { ContextBudget } from '../core/types.js';
-import type { ExtensionLoader } from '../runner/extension.js';
+import type { ExtensionLoader } from '../runner/run-setup.js';
 import type { RunSetup } from '../runner/run-setup.js';
 import type { NoticeSource } from '../extensions/notices.js';
 import type { TokenCounter } from '../extensions/context/budget.js';

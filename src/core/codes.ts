@@ -72,6 +72,15 @@ export type JournalErrorCode = 'journal_conflict' | 'journal_missing';
 /** Why a WebMCP operation failed; `duplicate_tool` and `aborted` mean what they mean elsewhere. */
 export type WebMcpErrorCode = 'webmcp_unavailable' | 'webmcp_timeout' | 'webmcp_refused' | 'duplicate_tool' | 'aborted';
 
+/** Codes of tab tools (`ambi-web/extension`). */
+export type ExtensionErrorCode =
+  /** The tab closed or navigated away (or its frame went) before the call ended, or was gone already. */
+  | 'tab_gone'
+  /** The tab is there but no content script of this extension listed its tools in time. */
+  | 'tab_unavailable'
+  /** The Chrome extension APIs are not available in this realm (a web page, say). */
+  | 'extension_unavailable';
+
 /**
  * Every code an ambi-web error can carry. `isAmbiError(e, code)` takes only these, so a typo
  * fails to compile, and narrows `e.code` to the code given.
@@ -84,6 +93,7 @@ export type AmbiErrorCode =
   | StorageErrorCode
   | JournalErrorCode
   | WebMcpErrorCode
+  | ExtensionErrorCode
   // The tool core and the run.
   | 'tool_error'
   | 'duplicate_tool'

@@ -19,7 +19,6 @@ import type { Message, ToolResult } from '../core/types.js';
 import type { CallVerdict, RunCall } from '../call/types.js';
 import type { EngineRequest } from '../engines/types.js';
 import type { ModelTurn } from './model-turn.js';
-import type { RunSetup } from './run-setup.js';
 
 export interface RunExtension {
   /** A name for warnings and debugging. */
@@ -82,13 +81,3 @@ export type AnswerVerdict = { ok: true; value?: unknown } | { ok: false; note: M
 
 /** How a run ended, for `end`. */
 export type RunOutcome = { ok: true; result: RunResult } | { ok: false; error: unknown };
-
-/**
- * How an entry provides an extension: whether a run needs it (from the run's options and its
- * agent), and how to make it, loaded on first need (`import()` there, never in the loop).
- */
-export interface ExtensionLoader {
-  readonly name: string;
-  wanted(setup: RunSetup): boolean;
-  load(): Promise<(setup: RunSetup) => RunExtension>;
-}

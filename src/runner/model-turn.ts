@@ -5,7 +5,8 @@ import type { ToolCall, ToolResult } from '../core/types.js';
 import { keepableArgs } from '../validation/args-depth.js';
 import { newIdempotencyKey } from '../util/ids.js';
 import { inWorker, nextTask } from '../util/next-task.js';
-import type { RunAgent } from './run-setup.js';
+import type { Engine } from '../engines/types.js';
+import type { ToolCallParser } from '../parser/types.js';
 import type { CallIds } from './call-ids.js';
 import type { RunEvent } from '../core/run.js';
 
@@ -28,7 +29,8 @@ export interface ModelTurn {
 }
 
 export interface TurnContext {
-  agent: RunAgent;
+  /** The agent's model and how its calls are read from text. */
+  agent: { readonly engine: Engine; readonly parser: ToolCallParser };
   request: EngineRequest;
   emit: (event: RunEvent) => void;
   /** The run's call ids: each call is named here before anything sees it. */

@@ -8,7 +8,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolManager } from '../tools/tool-manager.js';
 import type { RunScope } from '../tools/types.js';
 import type { RunOptions } from './run-options.js';
-import type { ExtensionLoader } from './extension.js';
+import type { RunExtension } from './extension.js';
 
 /** What a run needs of its agent (an `Agent` is one): the model, the tools, the memory, the extensions its entry gave it. */
 export interface RunAgent {
@@ -43,4 +43,14 @@ export interface RunSetup {
   emit(event: RunEvent): void;
   /** The parent run's scope, for a leaf. */
   readonly parent?: RunScope;
+}
+
+/**
+ * How an entry provides an extension: whether a run needs it (from the run's options and its
+ * agent), and how to make it, loaded on first need (`import()` there, never in the loop).
+ */
+export interface ExtensionLoader {
+  readonly name: string;
+  wanted(setup: RunSetup): boolean;
+  load(): Promise<(setup: RunSetup) => RunExtension>;
 }

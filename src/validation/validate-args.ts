@@ -1,10 +1,12 @@
 import { compileNoEvalValidator } from './no-eval/no-eval-validator.js';
+import { inExtensionRealm } from './extension-realm.js';
 import type { AjvCompiler, JsonArgsValidator, ValidationMode } from './types.js';
 
 export const VALIDATION_MODES: readonly ValidationMode[] = ['auto', 'no-eval'];
 
 // Found out once per realm: after the first EvalError, ajv's compiler is never tried again.
-let evalRefused = false;
+// Known from the start in an extension, whose CSP refuses eval (and reports every attempt).
+let evalRefused = inExtensionRealm();
 // ajv (with its compiler, about 35 KB gzip) is not imported here, so a realm that validates in
 // `no-eval` mode never loads it: the public ToolRegistry provides it statically, Agent.make
 // loads it with `import()` when its mode is `auto` (see loadAjv).
@@ -17,7 +19,7 @@ export function provideAjv(compile: AjvCompiler): void {
 
 /** Load ajv's compiler into this realm (a separate chunk where the bundler splits code), once. */
 export async function loadAjv(): Promise<void> {
-  if (!ajvCompiler) provideAjv((await import('./ajv/ajv-validator.js')).compileAjvValidator);
+  if (!ajvCompiler && !evalRefused) provideAjv((await import('./ajv/ajv-validator.js')).compileAjvValidator);
 }
 
 /**
@@ -39,9 +41,9 @@ export function compileArgsValidator(schema: object, validation: ValidationMode 
   }
 }
 
-/** Whether ajv's compiler is here (provided, or loaded by `loadAjv`). */
+/** Whether `auto` validation has what it needs here: ajv's compiler (provided, or loaded by `loadAjv`), or a realm that refuses eval. */
 export function ajvLoaded(): boolean {
-  return ajvCompiler !== undefined;
+  return ajvCompiler !== undefined || evalRefused;
 }
 
 /** Whether this realm refused ajv's eval (so `auto` now builds no-eval validators). */

@@ -22,6 +22,7 @@ export { createWorkerRunner, WorkerRunner, type WorkerRunnerOptions, type Worker
 export type { WorkerLeafOptions } from './wire/protocol.js';
 export { exposeTools } from './tool-host/expose-tools.js';
 export type { WorkerSource } from './tool-host/tool-worker.js';
+export type { TabTools, TabToolsOptions } from '../extension/tab-tools.js';
 export { mcpServer, type McpServerConfig, type McpToolPolicy } from '../mcp/config.js';
 export type { McpConnection, McpConnectOptions } from '../mcp/connection.js';
 export { McpError, type McpErrorCode } from '../errors/mcp-error.js';

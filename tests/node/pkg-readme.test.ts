@@ -78,6 +78,7 @@ function check(blocks: Block[]): string[] {
       'ambi-web/worker': ['./src/worker/index.ts'],
       'ambi-web/ai-sdk': ['./src/ai-sdk/index.ts'],
       'ambi-web/ag-ui': ['./src/ag-ui/index.ts'],
+      'ambi-web/extension': ['./src/extension/index.ts'],
     },
     typeRoots: [join(root, 'node_modules', '@types')],
   };
@@ -112,14 +113,14 @@ describe('README and guides', () => {
         `${doc} has a snippet`,
       ).toBe(true);
     for (const { doc, line, code } of blocks) {
-      expect(code, `${doc}:${line}`).toMatch(/^import .* from 'ambi-web(\/worker)?';$/m);
+      expect(code, `${doc}:${line}`).toMatch(/^import .* from 'ambi-web(\/[a-z-]+)?';$/m);
       expect(code.split('\n')[0], `${doc}:${line} opens with // Needs:`).toMatch(/^\/\/ Needs: \S/);
     }
   });
 
   it('give the API reference a complete example for the functions people call first', () => {
     expect(examples.length).toBeGreaterThanOrEqual(10);
-    for (const { doc, line, code } of examples) expect(code, `${doc}:${line}`).toMatch(/^import .* from 'ambi-web(\/worker)?';$/m);
+    for (const { doc, line, code } of examples) expect(code, `${doc}:${line}`).toMatch(/^import .* from 'ambi-web(\/[a-z-]+)?';$/m);
   });
 
   it('name one model everywhere', () => {

@@ -1,8 +1,10 @@
 // How a typed answer is read, and what the model is told about a wrong one.
 import type { UserMessage } from '../../core/types.js';
 import { errorMessage } from '../../errors/error-message.js';
-import type { OutputCheck } from './output-spec.js';
 import { capText } from '../../call/result.js';
+
+/** The answer checked: the value to give back, or what was wrong with it, for the model. */
+export type OutputCheck = { ok: true; value: unknown } | { ok: false; problems: string[] };
 
 /** Deeper answers are refused before validation, as tool arguments are: a validator must not recurse without end. */
 const MAX_DEPTH = 64;

@@ -1,13 +1,12 @@
 import { InvalidOptionError } from '../../errors/invalid-option-error.js';
 import { errorMessage } from '../../errors/error-message.js';
-import { parsed } from './answer-check.js';
+import { parsed, type OutputCheck } from './answer-check.js';
 import { isStandardSchema, toParametersSchema, validateStandard } from '../../validation/standard-schema.js';
 import type { ValidationMode } from '../../validation/types.js';
 import { compileArgsValidator } from '../../validation/validate-args.js';
 import type { JsonArgsValidator } from '../../validation/types.js';
 
-/** The answer checked: the value to give back, or what was wrong with it, for the model. */
-export type OutputCheck = { ok: true; value: unknown } | { ok: false; problems: string[] };
+export type { OutputCheck } from './answer-check.js';
 
 /** A run's output schema, ready: the JSON Schema the model is shown, and the check of an answer. */
 export interface OutputSpec {

@@ -1,11 +1,8 @@
 import { isAmbiError } from '../../errors/ambi-error.js';
 import type { ToolDescriptor } from '../wire/protocol.js';
 
-/** A tool handed to the runner worker, and who hears if the worker refuses it. */
-interface Registration {
-  descriptor: ToolDescriptor;
-  refused: (error: unknown) => void;
-}
+/** A tool handed to the runner worker, and who hears if the worker refuses it; or a tool taken back. */
+type Registration = { descriptor: ToolDescriptor; refused: (error: unknown) => void } | { removed: string };
 
 /**
  * Keeps the runner worker set up as the page declared it: configured, then every tool
@@ -24,11 +21,17 @@ export class RunnerSetup {
   constructor(
     readonly configure: () => Promise<void>,
     readonly register: (descriptor: ToolDescriptor) => Promise<void>,
+    readonly unregister: (name: string) => Promise<void>,
   ) {}
 
   /** Register `descriptor` at the next sync; a refusal (its schema, say) goes to `refused`. */
   add(descriptor: ToolDescriptor, refused: (error: unknown) => void): void {
     this.#waiting.push({ descriptor, refused });
+  }
+
+  /** Remove tool `name` at the next sync, after the registrations before it. */
+  remove(name: string): void {
+    this.#waiting.push({ removed: name });
   }
 
   /**
@@ -55,6 +58,10 @@ export class RunnerSetup {
       this.#configured = true;
     }
     for (let next = this.#waiting.shift(); next; next = this.#waiting.shift()) {
+      if ('removed' in next) {
+        await this.unregister(next.removed);
+        continue;
+      }
       try {
         await this.register(next.descriptor);
       } catch (error) {

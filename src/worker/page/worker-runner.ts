@@ -19,6 +19,7 @@ import type { McpServerConfig } from '../../mcp/config.js';
 import { displayUrl } from '../../mcp/display-url.js';
 import type { McpConnection, McpConnectOptions } from '../../mcp/connection.js';
 import { PageHost } from './page-host.js';
+import type { TabTools, TabToolsOptions } from '../../extension/tab-tools.js';
 import { refusedRun } from './refused-run.js';
 import { RunnerSetup } from './runner-setup.js';
 import type { RunnerConfig, RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireApproveOptions, WireResumeOptions, WireRunOptions } from '../wire/protocol.js';
@@ -106,6 +107,7 @@ export class WorkerRunner {
     this.#setup = new RunnerSetup(
       () => this.#guard(this.#api.configure(config)),
       (descriptor) => this.#guard(this.#api.registerTool(descriptor)),
+      (name) => this.#guard(this.#api.unregisterTool(name)),
     );
     void this.#setup.sync();
   }
@@ -214,6 +216,52 @@ export class WorkerRunner {
         claim([]);
       },
     };
+  }
+
+  /**
+   * In an extension page: register the tools the content script of tab `tabId` exposes
+   * (`exposeTabTools`), as page tools whose calls cross to the tab. Untrusted: what they return
+   * is a web page's words. See `ambi-web/extension`.
+   */
+  async tabTools(tabId: number, options?: TabToolsOptions): Promise<TabTools> {
+    // Loaded here, not with the page: an app that is no extension never carries it.
+    const { tabTools } = await import('../../extension/tab-tools.js');
+    return tabTools({ add: (tools) => this.#addTools(tools), remove: (names) => this.#removeTools(names) }, tabId, options);
+  }
+
+  /** Add page tools all or none; resolves once the runner worker took every one of them. */
+  async #addTools(tools: readonly Tool[]): Promise<void> {
+    const names = new Set<string>();
+    for (const tool of tools) {
+      checkTool(tool);
+      if (this.#names.has(tool.name) || names.has(tool.name)) throw new DuplicateToolError(tool.name);
+      names.add(tool.name);
+    }
+    const refused: unknown[] = [];
+    for (const tool of tools) {
+      this.#names.add(tool.name);
+      this.#served.set(tool.name, { call: (args, ctx, abort) => callHere(tool, args, ctx, abort), needsApproval: (args, abort) => askHere(tool, args, abort) });
+      this.#register(toDescriptor(tool), (error) => refused.push(error));
+    }
+    try {
+      await this.#setup.sync();
+    } catch (error) {
+      await this.#removeTools([...names]).catch(() => {});
+      throw error;
+    }
+    if (refused.length === 0) return;
+    await this.#removeTools([...names]);
+    throw refused[0];
+  }
+
+  /** Remove page tools, here and (after the registrations before it) in the runner worker. */
+  async #removeTools(names: readonly string[]): Promise<void> {
+    for (const name of names) {
+      this.#names.delete(name);
+      this.#served.delete(name);
+      this.#setup.remove(name);
+    }
+    await this.#setup.sync(false);
   }
 
   /**

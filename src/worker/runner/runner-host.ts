@@ -70,6 +70,9 @@ export function createRunnerHost(endpoint: Comlink.Endpoint): RunnerWorkerApi {
       const { agent, port } = ready();
       agent.tool(remoteTool(descriptor, port));
     },
+    async unregisterTool(name) {
+      ready().agent.registry.unregister(name);
+    },
     async startRun(runId, input, options) {
       const { agent, runner } = ready();
       follow(runId, runner.run(agent, input, { ...options, runId }));

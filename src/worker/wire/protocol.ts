@@ -84,6 +84,8 @@ export interface RunnerWorkerApi {
   configure(config: RunnerConfig): Promise<void>;
   /** A tool that lives on the page (or in a tool worker the page supervises). */
   registerTool(descriptor: ToolDescriptor): Promise<void>;
+  /** Remove a tool the page registered (tab tools a page closes). */
+  unregisterTool(name: string): Promise<void>;
   /** Start a run; its events, and with its last one its result, come to the page's `events`. */
   startRun(runId: string, input: string, options: WireRunOptions): Promise<void>;
   abort(runId: string, reason: WireReason): Promise<void>;

@@ -1,0 +1,12 @@
+// The example extension (`npm run build:extension` → dist/extension): see scripts/extension-vite.ts.
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import { extensionConfig } from '../../scripts/extension-vite.js';
+
+export default defineConfig(({ mode }) =>
+  extensionConfig(
+    fileURLToPath(new URL('.', import.meta.url)),
+    process.env.EXTENSION_OUT ?? fileURLToPath(new URL('../../dist/extension', import.meta.url)),
+    mode,
+  ),
+);

@@ -1,0 +1,23 @@
+// Wire types between an extension page and a tab's content script. Every exchange has a port of
+// its own (`chrome.tabs.connect`): closing it is the cancel, and the port closing from the tab's
+// side (the tab closed, navigated away, or the frame went) is the tab gone. Chrome sends these as
+// JSON: values cross as JSON does.
+import type { ToolDefinition } from '../core/types.js';
+import type { ToolPolicy } from '../tools/types.js';
+
+/** The name of every port tab tools open: a content script's other ports are left alone. */
+export const TAB_TOOLS_PORT = 'ambi-web:tab-tools';
+
+/** A tab tool as it crosses: its definition, its policy and its approval rule's kind (`ask`: the tab decides). */
+export interface TabToolDescriptor extends ToolDefinition, ToolPolicy {
+  approval: 'never' | 'always' | 'ask';
+}
+
+/** What the page asks, one request per port. */
+export type TabRequest =
+  | { t: 'list' }
+  | { t: 'call'; name: string; args: unknown; callId: string; attempt: number; idempotencyKey: string }
+  | { t: 'ask'; name: string; args: unknown };
+
+/** What the tab answers: `failed` carries a code (`invalid_arguments`, `tool_error`, `timeout`, …) and a message. */
+export type TabReply = { t: 'tools'; tools: TabToolDescriptor[] } | { t: 'done'; value: unknown } | { t: 'failed'; code: string; message: string };
