@@ -49,6 +49,10 @@ const app: ViteUserConfig = {
     target: 'es2022',
     rolldownOptions: {
       input: { main: 'index.html', 'ai-sdk': 'demo/ai-sdk/index.html' },
+      // Two pages share modules, and a chunk one page loads on demand (`ambi-web`) may import the
+      // other page's entry chunk for them: each module then runs only when something needs it, so
+      // the other page's own top-level code never runs here.
+      output: { strictExecutionOrder: true },
       // React libraries mark modules 'use client' (a server-components hint): meaningless in this client-only bundle.
       onwarn(warning, warn) {
         if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);

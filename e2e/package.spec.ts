@@ -153,13 +153,14 @@ test('the runner worker is an ES module that loads what a run needs on demand, a
   const workerCode = await (await request.get(`${origin}${workerPath}`)).text();
   // Split: the worker file imports sibling chunks, relative to itself.
   expect(workerCode).toMatch(/\bimport\s*(?:\{[^}]*\}\s*from\s*)?["'`]\.\/[^"'`]+\.js["'`]|\bimport\(\s*["'`]\.\/[^"'`]+\.js["'`]\s*\)/);
-  // What this run did not need never loaded: the local model runtime (wllama), the MCP client, the tag parser.
+  // What this run did not need never loaded: the local model runtime (wllama), the MCP client, the
+  // typed-answer, context-budget and resume extensions (the tag parser is the loop's own: every reply's text goes through it).
   const firstRun = await Promise.all(loaded.map(async (path) => ({ path, code: await (await request.get(`${origin}${path}`)).text() })));
   for (const { path, code } of firstRun) {
     expect(code, `${path} carries wllama`).not.toContain('LLAMA_CPP_WORKER_CODE');
     expect(code, `${path} carries the MCP client`).not.toContain('notifications/cancelled');
-    // Native calls and a prose answer: the agent's default tag parser never loaded its code.
-    expect(code, `${path} carries the tag parser`).not.toContain('The tool call block is empty');
+    expect(code, `${path} carries the typed-answer extension`).not.toContain('Your answer does not match the output schema');
+    expect(code, `${path} carries the resume extension`).not.toContain('leaves are not resumed');
   }
   const map = await request.get(`${origin}${workerPath}.map`);
   expect(map.ok(), 'the app built a source map of the runner worker').toBe(true);

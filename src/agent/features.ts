@@ -13,6 +13,22 @@ export interface FeatureHost extends NoticeSource {
   readonly tokens: TokenCounter;
 }
 
+/**
+ * `load`, called once: every caller gets the same promise, so runs that wait for a module continue
+ * in the order they asked (two `import()` calls of one module may settle in either order, and runs
+ * on one conversation must ask for its lock in the order they started).
+ */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined; // a failed load is tried again by the next run
+      throw error;
+    });
+    return loading;
+  };
+}
+
 /** The extensions an agent's runs may need, in the order their hooks run (typed output adds instructions before a context budget counts them). */
 export function standardExtensions(host: FeatureHost): ExtensionLoader[] {
   return [
@@ -20,28 +36,28 @@ export function standardExtensions(host: FeatureHost): ExtensionLoader[] {
       name: 'resume',
       // A stored conversation may hold a run to resume, or calls an interrupted run left to report.
       wanted: (setup) => setup.options.conversation !== undefined && !setup.history,
-      load: async () => (await import('../extensions/resume/resume.js')).resumeExtension,
+      load: once(async () => (await import('../extensions/resume/resume.js')).resumeExtension),
     },
     {
       name: 'typed-output',
       wanted: (setup) => setup.options.output !== undefined,
-      load: async () => (await import('../extensions/output/typed-output.js')).typedOutputExtension,
+      load: once(async () => (await import('../extensions/output/typed-output.js')).typedOutputExtension),
     },
     {
       name: 'context',
       wanted: (setup) => host.context !== undefined || setup.agent.engine.contextBudget !== undefined,
-      load: async () => {
+      load: once(async () => {
         const { contextExtension } = await import('../extensions/context/context.js');
         return (setup: RunSetup) => contextExtension(setup, { budget: host.context, counter: host.tokens });
-      },
+      }),
     },
     {
       name: 'notices',
       wanted: (setup) => setup.depth === 0,
-      load: async () => {
+      load: once(async () => {
         const { noticesExtension } = await import('../extensions/notices.js');
         return (setup: RunSetup) => noticesExtension(setup, host);
-      },
+      }),
     },
   ];
 }
