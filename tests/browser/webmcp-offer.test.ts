@@ -134,6 +134,46 @@ describe('offerWebMcpTools', () => {
     expect(asked).toEqual([{ name: 'archive', arguments: { count: 30 } }]);
   });
 
+  it('asks for a rule that returns anything truthy, or throws, as the runner does: never runs such a call unasked', async () => {
+    recorder = recordExecutes();
+    const asked: string[] = [];
+    const rules: Array<[string, () => boolean]> = [
+      ['truthy', () => 'yes' as unknown as boolean],
+      ['one', () => 1 as unknown as boolean],
+      [
+        'throws',
+        () => {
+          throw new Error('cannot tell');
+        },
+      ],
+    ];
+    const tools = rules.map(([name, rule]) =>
+      defineTool({
+        name: `rule_${name}`,
+        description: 'x',
+        parameters: { type: 'object', properties: { n: { type: 'integer' } } },
+        idempotent: false,
+        needsApproval: rule,
+        call: () => (ran.push(name), 'ran'),
+      }),
+    );
+    await offerWebMcpTools(tools, {
+      signal: cleanup.signal,
+      approve: ({ name }) => {
+        asked.push(name);
+        return false;
+      },
+    });
+    for (const [name] of rules) {
+      const refused = await recorder
+        .get(`rule_${name}`)({ n: 1 })
+        .catch((error: unknown) => error);
+      expect((refused as Error).message, name).toMatch(/^denied: /);
+    }
+    expect(asked).toEqual(['rule_truthy', 'rule_one', 'rule_throws']);
+    expect(ran).toEqual([]);
+  });
+
   it('withdraws every offered tool when the signal aborts, and aborts a call still running', async () => {
     const offer = new AbortController();
     let seen: AbortSignal | undefined;
