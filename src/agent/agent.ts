@@ -6,7 +6,7 @@ import type { ToolCallParser } from '../parser/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ToolManager } from '../tools/tool-manager.js';
 import { loadAjv } from '../validation/validate-args.js';
-import type { Tool } from '../tools/types.js';
+import type { OnToolError, Tool } from '../tools/types.js';
 import type { ValidationMode } from '../validation/types.js';
 import type { LeafOptions } from '../leaf/leaf-options.js';
 import { spawnLeafTool, type StartLeaf } from '../leaf/spawn-leaf.js';
@@ -44,6 +44,11 @@ export interface AgentOptions {
    * (a local model's context size), else none.
    */
   context?: ContextBudget;
+  /**
+   * Told what a tool threw when it failed of itself (anything but a `ToolError`): the model reads
+   * only `crashed` and its message; this gets the thrown value, stack and all, to log or report.
+   */
+  onToolError?: OnToolError;
 }
 
 export const DEFAULT_MAX_RESULT_CHARS = 20_000;
@@ -68,6 +73,7 @@ export class Agent implements RunAgent {
   readonly tokens: TokenCounter;
   /** What may extend a run of this agent (resume, typed answers, context budgets, notices), each loaded for the runs that need it. */
   readonly extensions: readonly ExtensionLoader[];
+  readonly onToolError: OnToolError | undefined;
 
   private constructor(
     readonly engine: Engine,
@@ -84,6 +90,7 @@ export class Agent implements RunAgent {
     this.context = options.context;
     this.tokens = new TokenCounter(engine.countTokens?.bind(engine));
     this.extensions = standardExtensions(this);
+    this.onToolError = options.onToolError;
     this.#options = options;
   }
 

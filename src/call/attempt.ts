@@ -3,7 +3,8 @@ import { isAmbiError } from '../errors/ambi-error.js';
 import type { JsonValue, ToolCall, ToolResult } from '../core/types.js';
 import { toolOutputJson } from '../tools/json-output.js';
 import { toolContext } from '../tools/tool-context.js';
-import type { RunScope, Tool, ToolContext } from '../tools/types.js';
+import type { OnToolError, RunScope, Tool, ToolContext } from '../tools/types.js';
+import { callReporting } from '../util/call-reporting.js';
 import { LazyAbortController, onAbort } from '../util/abort-source.js';
 import { deadline } from '../util/deadlines.js';
 import { delay } from '../util/delay.js';
@@ -28,6 +29,8 @@ export interface AttemptsOptions {
   scope?: RunScope;
   onAttempt?: (attempt: number) => void;
   onRetry?: (info: { attempt: number; nextAttempt: number; delayMs: number }) => void;
+  /** Told what a tool threw when it was its own failure (not a ToolError): the `crashed` result keeps only its message. */
+  onToolError?: OnToolError;
 }
 
 /**
@@ -42,7 +45,7 @@ export async function runAttempts(tool: Tool, call: ToolCall, args: unknown, opt
     options.onAttempt?.(attempt);
     const ctx: Omit<ToolContext, 'signal'> = { callId: call.id, attempt, idempotencyKey: options.idempotencyKey };
     if (options.scope) ctx.run = options.scope;
-    const outcome = await runAttempt(tool, args, ctx, signal);
+    const outcome = await runAttempt(tool, args, ctx, signal, options.onToolError);
     if (!retries(tool, outcome, attempt)) return resultOf(call, tool, attempt, outcome, started);
     options.onRetry?.({ attempt, nextAttempt: attempt + 1, delayMs: tool.retryDelayMs });
     if (!(await delay(tool.retryDelayMs, signal))) return resultOf(call, tool, attempt, { kind: 'aborted', reason: signal?.reason }, started);
@@ -59,7 +62,20 @@ function retries(tool: Tool, outcome: AttemptOutcome, attempt: number): boolean 
  * `TimeoutError` DOMException) or when `outer` aborts; either way the attempt settles at once
  * and whatever the tool returns later is discarded.
  */
-export function runAttempt(tool: Tool, args: unknown, ctx: Omit<ToolContext, 'signal'>, outer: AbortSignal | undefined): Promise<AttemptOutcome> {
+export function runAttempt(
+  tool: Tool,
+  args: unknown,
+  ctx: Omit<ToolContext, 'signal'>,
+  outer: AbortSignal | undefined,
+  onToolError?: OnToolError,
+): Promise<AttemptOutcome> {
+  // A throw that is the tool's own failure is told to its developer, with what was thrown.
+  const classifyThrow = (toolName: string, error: unknown): AttemptOutcome => {
+    const outcome = outcomeOfThrow(toolName, error);
+    if (outcome.kind === 'crashed' && outcome.code === undefined && onToolError)
+      callReporting(() => onToolError({ tool: toolName, callId: ctx.callId, attempt: ctx.attempt, error }));
+    return outcome;
+  };
   return new Promise<AttemptOutcome>((resolve) => {
     const controller = new LazyAbortController();
     let settled = false;
@@ -108,11 +124,11 @@ function toOutcome(tool: Tool, output: unknown): AttemptOutcome {
   try {
     return { kind: 'ok', output: toolOutputJson(tool.name, output) };
   } catch (error) {
-    return classifyThrow(tool.name, error);
+    return outcomeOfThrow(tool.name, error);
   }
 }
 
-function classifyThrow(toolName: string, error: unknown): AttemptOutcome {
+function outcomeOfThrow(toolName: string, error: unknown): AttemptOutcome {
   if (isAmbiError(error, 'tool_error')) return { kind: 'tool_error', message: error.message };
   if (isAmbiError(error, 'invalid_arguments')) return { kind: 'invalid_arguments', message: error.message };
   if (isAmbiError(error)) return { kind: 'crashed', code: error.code, message: error.message };

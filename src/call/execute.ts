@@ -20,7 +20,7 @@ import { errorMessage } from '../errors/error-message.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { newIdempotencyKey } from '../util/ids.js';
 import { isThenable } from '../util/thenable.js';
-import type { RunScope } from '../tools/types.js';
+import type { OnToolError, RunScope } from '../tools/types.js';
 import { runAttempts, type AttemptsOptions } from './attempt.js';
 import { beginJournal, finishJournal, journalled } from './journal.js';
 import { admit } from './policy.js';
@@ -89,6 +89,7 @@ class AttemptReports implements AttemptsOptions {
   readonly idempotencyKey: string;
   readonly signal?: AbortSignal;
   readonly scope?: RunScope;
+  readonly onToolError?: OnToolError;
 
   constructor(
     readonly call: RunCall,
@@ -98,6 +99,8 @@ class AttemptReports implements AttemptsOptions {
     const signal = options.signal ?? options.run?.signal;
     if (signal) this.signal = signal;
     if (options.scope) this.scope = options.scope;
+    const onToolError = options.onToolError ?? options.run?.onToolError;
+    if (onToolError) this.onToolError = onToolError;
   }
 
   onAttempt(attempt: number): void {

@@ -2,7 +2,7 @@
 import type { ToolCall, ToolResult } from '../core/types.js';
 import type { ApprovalStore } from '../store/approval-types.js';
 import type { ToolCallJournal } from '../store/types.js';
-import type { RunScope } from '../tools/types.js';
+import type { OnToolError, RunScope } from '../tools/types.js';
 import type { RunEvent, UntrustedContext } from '../core/run.js';
 import type { ApprovalDecision, Approvals } from './approvals.js';
 import type { Limiter } from '../util/limiter.js';
@@ -21,6 +21,8 @@ export interface ExecuteOptions {
   scope?: RunScope;
   /** The run's side of the call, when a ChatRunner makes it: its policy, slots, journal and events (see CallRun). */
   run?: CallRun;
+  /** Told what the tool threw when it failed of itself (see OnToolError); default: the run's. */
+  onToolError?: OnToolError;
 }
 
 /**
@@ -43,6 +45,8 @@ export interface CallRun {
   readonly approvalStore?: ApprovalStore;
   /** The run's extensions' say on each call (see RunExtension.beforeCall / afterCall). */
   readonly hooks: CallHooks;
+  /** The agent's `onToolError`, if it has one. */
+  readonly onToolError?: OnToolError;
 }
 
 /** How the run's extensions take part in a call: the policy stage asks `before`, the result stage gives `after` the result. */

@@ -126,6 +126,7 @@ export class ChatRunner {
         approvals: shared.approvals,
         hooks: extensions,
         ...(agent.journal ? { journal: agent.journal } : {}),
+        ...(agent.onToolError ? { onToolError: agent.onToolError } : {}),
         ...(conversation !== undefined ? { conversation } : {}),
         ...(conversation !== undefined && agent.conversations.approvals ? { approvalStore: agent.conversations.approvals } : {}),
       };

@@ -6,7 +6,7 @@ import type { ConversationStore } from '../store/conversation-store.js';
 import type { ToolCallJournal } from '../store/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolManager } from '../tools/tool-manager.js';
-import type { RunScope } from '../tools/types.js';
+import type { OnToolError, RunScope } from '../tools/types.js';
 import type { RunOptions } from './run-options.js';
 import type { RunExtension } from './extension.js';
 
@@ -23,6 +23,8 @@ export interface RunAgent {
   readonly journal: ToolCallJournal | undefined;
   /** What may extend a run of this agent, each loaded for the runs that need it (see ExtensionLoader). */
   readonly extensions: readonly ExtensionLoader[];
+  /** Told what a tool threw when it failed of itself (see OnToolError). */
+  readonly onToolError?: OnToolError | undefined;
 }
 
 /** One run as its extensions see it when they are made. */

@@ -108,3 +108,18 @@ export type AfterUntrusted = 'allow' | 'ask' | 'refuse';
 
 /** A tool's approval rule: decided from the call's arguments; anything truthy asks. */
 export type ApprovalRule<Args = unknown> = (args: Args, ctx: { signal: AbortSignal }) => boolean | Promise<boolean>;
+
+/**
+ * A tool's own failure, as its developer sees it: what its code threw (with its stack), not the
+ * `crashed` result the model reads. Told to `onToolError` (AgentOptions, WorkerRunnerOptions).
+ */
+export interface ToolErrorReport {
+  tool: string;
+  callId: string;
+  attempt: number;
+  /** What the tool threw, as thrown (an Error keeps its stack). */
+  error: unknown;
+}
+
+/** Told of each call whose tool threw something other than a `ToolError` (its bug, usually): log it, report it. */
+export type OnToolError = (report: ToolErrorReport) => void;

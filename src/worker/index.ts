@@ -32,7 +32,7 @@ export type { PendingApproval } from '../store/approval-types.js';
 export type { RunEvent } from '../core/run.js';
 export type { RunResult } from '../core/run.js';
 export type { Message } from '../core/types.js';
-export type { Tool, ToolContext } from '../tools/types.js';
+export type { OnToolError, Tool, ToolContext, ToolErrorReport } from '../tools/types.js';
 export type { ValidationMode } from '../validation/types.js';
 export type { JsonValue, ToolCall, ToolResult } from '../core/types.js';
 export type { StandardSchemaV1 } from '../validation/standard-schema.js';

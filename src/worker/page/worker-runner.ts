@@ -11,7 +11,8 @@ import { EventChannel } from '../../runner/events.js';
 import type { RunResult } from '../../core/run.js';
 import { onAbort } from '../../util/abort-source.js';
 import { checkTool } from '../../tools/check-tool.js';
-import type { Tool } from '../../tools/types.js';
+import type { OnToolError, Tool } from '../../tools/types.js';
+import { reportedInvoker } from './reported-invoker.js';
 import { defined } from '../../util/defined.js';
 import { toDescriptor } from '../wire/descriptor.js';
 import { askHere, callHere } from '../tool-host/call-here.js';
@@ -49,6 +50,11 @@ interface PageRun {
 export interface WorkerRunnerOptions extends RunnerConfig {
   /** Start the runner worker yourself (default: the one bundled with ambi-web). */
   worker?: () => Worker;
+  /**
+   * Told, on the page, what a page tool or a tool worker's tool threw when it failed of itself
+   * (anything but a `ToolError`): the model reads only `crashed` and its message.
+   */
+  onToolError?: OnToolError;
 }
 
 export type { WorkerToolsOptions } from '../tool-host/tool-worker.js';
@@ -80,6 +86,7 @@ export class WorkerRunner {
   readonly #names = new Set<string>();
   /** What the page serves to the worker, by tool name. */
   readonly #served = new Map<string, ToolInvoker>();
+  readonly #onToolError: OnToolError | undefined;
   readonly #runs = new Map<string, PageRun>();
   readonly #host: PageHost;
   readonly #supervisors: ToolWorkerSupervisor[] = [];
@@ -95,6 +102,7 @@ export class WorkerRunner {
     checkCount('leaf.maxDepth', options.leaf?.maxDepth);
     checkCount('leaf.maxIterations', options.leaf?.maxIterations);
     registerTransferHandlers();
+    this.#onToolError = options.onToolError;
     this.#worker = options.worker?.() ?? new Worker(new URL('../../../workers/runner.worker.ts', import.meta.url), { type: 'module' });
     onWorkerDeath(this.#worker, 'runner worker', (error) => this.#die(error));
     // One protocol both ways on the worker's own channel: the page calls the runner's API, the runner calls the page's tools.
@@ -131,7 +139,7 @@ export class WorkerRunner {
   tool(tool: Tool): this {
     checkTool(tool);
     this.#claim(tool.name);
-    this.#served.set(tool.name, { call: (args, ctx, abort) => callHere(tool, args, ctx, abort), needsApproval: (args, abort) => askHere(tool, args, abort) });
+    this.#served.set(tool.name, this.#invoker(tool));
     // Refused by the worker (its schema, say): the next run fails with why.
     this.#register(toDescriptor(tool), (error) => this.#registrationErrors.push(error));
     void this.#setup.sync(false);
@@ -163,7 +171,7 @@ export class WorkerRunner {
     const refused: unknown[] = [];
     for (const descriptor of descriptors) {
       this.#names.add(descriptor.name);
-      this.#served.set(descriptor.name, supervisor.served(descriptor.name));
+      this.#served.set(descriptor.name, reportedInvoker(descriptor.name, supervisor.served(descriptor.name), this.#onToolError));
       this.#register(descriptor, (error) => refused.push(error));
     }
     await this.#setup.sync();
@@ -240,7 +248,7 @@ export class WorkerRunner {
     const refused: unknown[] = [];
     for (const tool of tools) {
       this.#names.add(tool.name);
-      this.#served.set(tool.name, { call: (args, ctx, abort) => callHere(tool, args, ctx, abort), needsApproval: (args, abort) => askHere(tool, args, abort) });
+      this.#served.set(tool.name, this.#invoker(tool));
       this.#register(toDescriptor(tool), (error) => refused.push(error));
     }
     try {
@@ -400,6 +408,12 @@ export class WorkerRunner {
       run.reject(new AmbiError(failure.code, failure.message));
     }
     run.channel.close();
+  }
+
+  /** How the page runs `tool` for the runner worker, its own failures told to `onToolError`. */
+  #invoker(tool: Tool): ToolInvoker {
+    const invoker: ToolInvoker = { call: (args, ctx, abort) => callHere(tool, args, ctx, abort), needsApproval: (args, abort) => askHere(tool, args, abort) };
+    return reportedInvoker(tool.name, invoker, this.#onToolError);
   }
 
   #claim(name: string): void {
