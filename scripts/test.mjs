@@ -15,6 +15,7 @@ const STEPS = [
   { id: 'types', label: 'type check (tsc)', about: '30 s' },
   { id: 'lint', label: 'lint and format (Biome)', about: '3 s', full: true },
   { id: 'cycles', label: 'import cycles (dpdm)', about: '3 s', full: true },
+  { id: 'api', label: 'the API reference builds with no warning: every type a public name uses is public (TypeDoc)', about: '25 s', full: true },
   quick ? { id: 'vitest', label: 'vitest, Node project', about: '3 min' } : { id: 'vitest', label: 'vitest, Node and Chromium projects', about: '4 min' },
   {
     id: 'conformance',
@@ -75,7 +76,10 @@ if (!quick) {
   const cyclesOk = run('cycles', 'npm', ['run', '-s', 'check:cycles']);
   if (!cyclesOk) failed += 1;
   lines.push(`import cycles: ${cyclesOk ? 'none' : 'FOUND'}`);
-  allOk &&= lintOk && cyclesOk;
+  const apiOk = run('api', 'npx', ['typedoc', '--emit', 'none']);
+  if (!apiOk) failed += 1;
+  lines.push(`API reference: ${apiOk ? 'ok' : 'WARNINGS'}`);
+  allOk &&= lintOk && cyclesOk && apiOk;
 }
 
 const vitestArgs = [

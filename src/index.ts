@@ -18,9 +18,15 @@ export { InvalidOutputError } from './errors/invalid-output-error.js';
 export { ContextOverflowError } from './errors/context-overflow-error.js';
 
 // Tools
-export { defineTool, type ToolSpec } from './tools/define-tool.js';
+export { defineTool, type ToolEffects, type ToolSpec, type ToolSpecBase } from './tools/define-tool.js';
+export type { IsJsonCompatible, JsonOutputCheck } from './tools/json-compatible.js';
 export { ToolRegistry, type ToolRegistryOptions } from './tools/registry.js';
 export { ToolManager, type ExecuteOptions, type ToolManagerOptions } from './tools/tool-manager.js';
+export type { AskContext, CallHooks, CallRun, CallVerdict, RunCall, StandingScope } from './call/types.js';
+export type { ApprovalDecision, Approvals } from './call/approvals.js';
+export type { Limiter } from './util/limiter.js';
+export type { ArgsCheck, ArgsValidator } from './validation/types.js';
+export type { RegisteredTool } from './tools/registry.js';
 export type { StandardJSONSchemaConverter, StandardSchemaV1 } from './validation/standard-schema.js';
 export { DEFAULT_POLICY } from './tools/policy.js';
 export type { AfterUntrusted, ApprovalRule, ArgsOf, OnToolError, Tool, ToolContext, ToolErrorReport, ToolPolicy } from './tools/types.js';
@@ -30,6 +36,7 @@ export type { JsonValue, ParametersSchema, ToolCall, ToolDefinition, ToolErrorCo
 // Parser
 export { TagToolCallParser, type TagParserOptions } from './parser/tag-parser.js';
 export type { ParseError, ParsePart, ParseResult, ToolCallParser, ToolCallStream } from './parser/types.js';
+export type { TagToolCallStream } from './parser/stream.js';
 export { InvalidTagsError } from './errors/invalid-tags-error.js';
 
 // Engines
@@ -52,8 +59,8 @@ export {
 } from './engines/local/local-model.js';
 export { createLocalEngine, type LocalEngine } from './engines/local/engine.js';
 export { downloadLocalModel, type DownloadLocalModelOptions } from './engines/local/download.js';
-export { deleteCachedLocalModel, isLocalModelCached, MODEL_CACHE_NAME } from './engines/local/cache.js';
-export { toolCallGrammar, type CallTags } from './engines/local/grammar.js';
+export { deleteCachedLocalModel, isLocalModelCached } from './engines/local/cache.js';
+export type { CallTags } from './core/types.js';
 export { CHATML_TEMPLATE, type TemplateSource } from './engines/local/template.js';
 export { LocalModelError, type LocalModelErrorCode } from './errors/local-model-error.js';
 
@@ -64,7 +71,11 @@ export type { JsonOutputSchema, OutputOf, OutputSchema } from './runner/output-t
 export type { ContextBudget } from './core/types.js';
 export { ConcurrencyBudget } from './util/limiter.js';
 export { MemoryConversationStore, type ConversationStore, type ConversationTail } from './store/memory-conversation-store.js';
-export type { RunEvent, UntrustedContext, UntrustedFlow, UntrustedSource } from './core/run.js';
+export type { RunEvent, RunFailure, UntrustedContext, UntrustedFlow, UntrustedSource } from './core/run.js';
+// The run's one extension point (resume, typed answers, context budgets are extensions)
+export type { AnswerVerdict, History, Opening, ResumePoint, RunExtension, RunOutcome, TurnRequest } from './runner/extension.js';
+export type { ExtensionLoader, RunAgent, RunSetup } from './runner/run-setup.js';
+export type { KeyedToolCall, ModelTurn } from './runner/model-turn.js';
 export type { RunResult } from './core/run.js';
 export type { LeafOptions } from './leaf/leaf-options.js';
 export { ToolNotAllowedError } from './errors/tool-not-allowed-error.js';
@@ -120,4 +131,4 @@ export { JournalError, type JournalErrorCode } from './errors/journal-error.js';
 export { ambiChatTransport, type AmbiChatTransportOptions } from './ai-sdk/chat-transport.js';
 export { agentRunner, type ChatRunOptions, type ConversationRunner } from './ui/conversation-runner.js';
 export { toAgUiEvents, type AgUiEventsOptions, type AgUiRun } from './ag-ui/to-ag-ui-events.js';
-export { AG_UI_PROTOCOL_VERSION, type AgUiEvent, type AgUiInterrupt, type AgUiResumeEntry, type AgUiRunOutcome } from './ag-ui/events.js';
+export { AG_UI_PROTOCOL_VERSION, type AgUiEvent, type AgUiEventBase, type AgUiInterrupt, type AgUiResumeEntry, type AgUiRunOutcome } from './ag-ui/events.js';

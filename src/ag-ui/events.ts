@@ -2,7 +2,7 @@
 // nothing of `@ag-ui/core` at run time: `@ag-ui/core`'s `EventSchemas` accept each of them.
 
 /** Fields every AG-UI event may carry. */
-interface AgUiEventBase {
+export interface AgUiEventBase {
   /** Milliseconds since the Unix epoch. */
   timestamp?: number;
   metadata?: Record<string, unknown>;

@@ -68,9 +68,6 @@ export class Agent implements RunAgent {
   readonly conversations: ConversationStore;
   readonly maxResultChars: number;
   readonly journal: ToolCallJournal | undefined;
-  readonly context: ContextBudget | undefined;
-  /** Counts the tokens of requests for the context budget, with the engine's tokenizer where it has one. */
-  readonly tokens: TokenCounter;
   /** What may extend a run of this agent (resume, typed answers, context budgets, notices), each loaded for the runs that need it. */
   readonly extensions: readonly ExtensionLoader[];
   readonly onToolError: OnToolError | undefined;
@@ -87,9 +84,9 @@ export class Agent implements RunAgent {
     this.maxResultChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
     this.journal = options.journal;
     checkContextBudget(options.context);
-    this.context = options.context;
-    this.tokens = new TokenCounter(engine.countTokens?.bind(engine));
-    this.extensions = standardExtensions(this);
+    // The context budget's token counter keeps counts across this agent's runs (the engine's tokenizer where it has one).
+    const tokens = new TokenCounter(engine.countTokens?.bind(engine));
+    this.extensions = standardExtensions({ context: options.context, tokens, observe: (observer) => this.observe(observer) });
     this.onToolError = options.onToolError;
     this.#options = options;
   }

@@ -33,3 +33,12 @@ export interface ConversationTail {
   /** The conversation's first message (its system prompt, where it has one) when `start` is past it. */
   first?: Message;
 }
+
+/** A stored conversation's metadata: its id, how many messages it holds, when it was made and last changed. */
+export interface ConversationInfo {
+  id: string;
+  /** How many messages the conversation holds (also the next message's `seq`). */
+  length: number;
+  createdAt: number;
+  updatedAt: number;
+}

@@ -1,4 +1,4 @@
-import type { ConversationStore, ConversationTail } from './conversation-store.js';
+import type { ConversationInfo, ConversationStore, ConversationTail } from './conversation-store.js';
 import type { Message } from '../core/types.js';
 import { checkAnswers, checkConversationId, checkCount, checkLength, checkMessages } from './conversation-rules.js';
 import { forgetConversationUse, noteConversationUse, refuseLostConversation } from './conversation-lives.js';
@@ -12,7 +12,7 @@ import { byCreation } from './by-creation.js';
 import { checkedRecords, intactMessages, intactTail, openCalls, repairedRecord, storedExtent, tail } from './stored-conversation.js';
 
 /** What `list()` tells about a stored conversation. */
-export type ConversationInfo = ConversationRecord;
+export type { ConversationInfo } from './conversation-store.js';
 
 /**
  * Conversations in IndexedDB: each append, truncate and delete is one all-or-nothing

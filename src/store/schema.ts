@@ -1,3 +1,4 @@
+import type { ConversationInfo } from './conversation-store.js';
 import type { DBSchema, IDBPDatabase } from 'idb';
 import type { Message } from '../core/types.js';
 import type { JournalEntry, LeafSnapshot } from './types.js';
@@ -12,13 +13,7 @@ export interface StoredMessage {
 }
 
 /** A conversation's metadata, written in the same transaction as its messages. */
-export interface ConversationRecord {
-  id: string;
-  /** How many messages the conversation holds (also the next message's `seq`). */
-  length: number;
-  createdAt: number;
-  updatedAt: number;
-}
+export type ConversationRecord = ConversationInfo;
 
 /** The ambi-web database, typed for idb. */
 export interface AmbiDbSchema extends DBSchema {

@@ -1,6 +1,6 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { RunEvent } from '../core/run.js';
-import type { Limiter } from '../util/limiter.js';
+import type { ConcurrencyBudget } from '../util/limiter.js';
 import type { StandardSchemaV1 } from '../validation/standard-schema.js';
 import type { ParametersSchema, ToolDefinition, Message } from '../core/types.js';
 
@@ -47,7 +47,7 @@ export interface RunScope {
   depth: number;
   /** The per-run concurrency limit and the shared budget, for runs started on behalf of this one. */
   concurrency: number;
-  budget?: Limiter;
+  budget?: ConcurrencyBudget;
 }
 
 /**

@@ -9,9 +9,9 @@ import {
   isAmbiError,
   isLocalModelCached,
   localModel,
-  MODEL_CACHE_NAME,
   type LocalModelProgress,
 } from '../../src/index.js';
+import { MODEL_CACHE_NAME } from '../../src/engines/local/cache.js';
 import { tinyGguf } from '../support/tiny-gguf.js';
 
 type Route = (signal?: AbortSignal | null) => Response | Promise<Response>;
