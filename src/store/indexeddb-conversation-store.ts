@@ -5,7 +5,7 @@ import { forgetConversationUse, noteConversationUse, refuseLostConversation } fr
 import { openAmbiDatabase, lifeOf, DEFAULT_DATABASE_NAME, type OpenDatabaseOptions } from './database.js';
 import { DatabaseStore } from './database-store.js';
 import { IndexedDbApprovalStore, ofConversation } from './indexeddb-approval-store.js';
-import type { AmbiDatabase, ConversationRecord } from './schema.js';
+import type { AmbiDatabase } from './schema.js';
 import { storageOperation } from './storage-failure.js';
 import { queue, transact } from './transaction.js';
 import { byCreation } from './by-creation.js';
