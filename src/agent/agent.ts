@@ -49,6 +49,8 @@ export interface AgentOptions {
    * only `crashed` and its message; this gets the thrown value, stack and all, to log or report.
    */
   onToolError?: OnToolError;
+  /** Extensions of your own, called after the built-in ones at each hook of every run (see RunExtension). */
+  extensions?: readonly ExtensionLoader[];
 }
 
 export const DEFAULT_MAX_RESULT_CHARS = 20_000;
@@ -86,7 +88,10 @@ export class Agent implements RunAgent {
     checkContextBudget(options.context);
     // The context budget's token counter keeps counts across this agent's runs (the engine's tokenizer where it has one).
     const tokens = new TokenCounter(engine.countTokens?.bind(engine));
-    this.extensions = standardExtensions({ context: options.context, tokens, observe: (observer) => this.observe(observer) });
+    this.extensions = [
+      ...standardExtensions({ context: options.context, tokens, observe: (observer) => this.observe(observer) }),
+      ...(options.extensions ?? []),
+    ];
     this.onToolError = options.onToolError;
     this.#options = options;
   }
