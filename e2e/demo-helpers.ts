@@ -6,7 +6,7 @@ export const FAKE_BASE_URL = `${FAKE_ORIGIN}/v1`;
 
 export interface FakeReply {
   text?: string;
-  toolCalls?: Array<{ name: string; arguments: unknown }>;
+  toolCalls?: Array<{ id?: string; name: string; arguments: unknown }>;
   chunkDelayMs?: number;
   delayMs?: number;
   status?: number;

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { openDemo } from './demo-helpers.js';
+import { ask, openDemo, script, useFakeModel } from './demo-helpers.js';
 
 const DELETE_CARD = 'Allow delete_note {"id":"n-groceries"}?';
 
@@ -100,4 +100,36 @@ test('a resumed card: "checking…" at once, a question waits for the card, and 
   await page.locator('#send').click();
   await expect(page.locator('#chat li.user').last()).toHaveText('What is on my list?');
   await expect(page.locator('body')).toHaveAttribute('data-run', 'idle');
+});
+
+test('a decision left by a reload while its call ran never approves a later call that reuses its id', async ({ page }) => {
+  await openDemo(page);
+  await useFakeModel(page);
+  // The model numbers its calls per reply (call_0, call_1, …), as many do. The leaf's own request
+  // hangs, so the batch is still running when the page reloads: the delete's decision stays behind.
+  await script(page, [
+    {
+      toolCalls: [
+        { id: 'call_0', name: 'delete_note', arguments: { id: 'n-groceries' } },
+        { id: 'call_1', name: 'spawn_leaf', arguments: { task: 'Summarise the notes' } },
+      ],
+    },
+    { delayMs: 60_000, text: 'too late' },
+  ]);
+  await ask(page, 'Tidy up', false);
+  await page.locator('#chat li.approval button.approve').click();
+  await expect(page.locator('[data-note-id="n-groceries"]')).toHaveCount(0);
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+
+  // A new question; the model deletes another note, and calls it call_0 again.
+  await script(page, [{ toolCalls: [{ id: 'call_0', name: 'delete_note', arguments: { id: 'n-lisbon' } }] }, { text: 'Kept it.' }]);
+  await ask(page, 'Delete the Lisbon note', false);
+  const card = page.locator('#chat li.approval').last();
+  await expect(card).toContainText('delete_note');
+  await expect(card).toContainText('n-lisbon');
+  await expect(page.locator('[data-note-id="n-lisbon"]')).toHaveCount(1); // not deleted on the old decision
+  await card.locator('button.deny').click();
+  await expect(page.locator('#chat li.assistant').last()).toHaveText('Kept it.');
+  await expect(page.locator('[data-note-id="n-lisbon"]')).toHaveCount(1);
 });

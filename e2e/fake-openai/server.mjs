@@ -6,7 +6,7 @@
 //   POST /__csp-report, GET|DELETE /__csp-reports   CSP violation reports (report-uri)
 //   GET  /models/stalled.gguf               a model download that sends half its bytes, then stalls
 //   GET  /__downloads                        { started, closed }: stalled downloads begun, and ended by the client
-// Reply: { text?, toolCalls?: [{ name, arguments }], chunkDelayMs?, delayMs?, status?, error? }
+// Reply: { text?, toolCalls?: [{ id?, name, arguments }], chunkDelayMs?, delayMs?, status?, error? }
 import { createServer } from 'node:http';
 
 const port = Number(process.env.FAKE_OPENAI_PORT ?? 4310);
@@ -48,7 +48,7 @@ async function streamReply(req, res, reply) {
   for (const call of reply.toolCalls ?? []) {
     await send({
       tool_calls: [
-        { index: call.index, id: `call_${Math.random().toString(36).slice(2, 10)}`, type: 'function', function: { name: call.name, arguments: '' } },
+        { index: call.index, id: call.id ?? `call_${Math.random().toString(36).slice(2, 10)}`, type: 'function', function: { name: call.name, arguments: '' } },
       ],
     });
     await send({ tool_calls: [{ index: call.index, function: { arguments: JSON.stringify(call.arguments ?? {}) } }] });
