@@ -21,7 +21,7 @@ export { ContextOverflowError } from './errors/context-overflow-error.js';
 export { defineTool, type ToolEffects, type ToolSpec, type ToolSpecBase } from './tools/define-tool.js';
 export type { IsJsonCompatible, JsonOutputCheck } from './tools/json-compatible.js';
 export { ToolRegistry, type ToolRegistryOptions } from './tools/registry.js';
-export { ToolManager, type ExecuteOptions, type ToolManagerOptions } from './tools/tool-manager.js';
+export { ToolManager, type ExecuteOptions, type ToolManagerOptions } from './call/tool-manager.js';
 export type { AskContext, CallHooks, CallRun, CallVerdict, RunCall, StandingScope } from './call/types.js';
 export type { ApprovalDecision, Approvals } from './call/approvals.js';
 export type { Limiter } from './util/limiter.js';

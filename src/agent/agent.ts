@@ -4,7 +4,7 @@ import type { Engine } from '../engines/types.js';
 import { TagToolCallParser } from '../parser/tag-parser.js';
 import type { ToolCallParser } from '../parser/types.js';
 import { ToolRegistry } from '../tools/registry.js';
-import { ToolManager } from '../tools/tool-manager.js';
+import { ToolManager } from '../call/tool-manager.js';
 import { loadAjv } from '../validation/validate-args.js';
 import type { OnToolError, Tool } from '../tools/types.js';
 import type { ValidationMode } from '../validation/types.js';

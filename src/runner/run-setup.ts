@@ -5,7 +5,7 @@ import type { ToolCallParser } from '../parser/types.js';
 import type { ConversationStore } from '../store/conversation-store.js';
 import type { ToolCallJournal } from '../store/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ToolManager } from '../tools/tool-manager.js';
+import type { ToolManager } from '../call/tool-manager.js';
 import type { OnToolError, RunScope } from '../tools/types.js';
 import type { RunOptions } from './run-options.js';
 import type { RunExtension } from './extension.js';

@@ -3,7 +3,7 @@
 // tool sees and gets must be as if they had been wired before.
 import { describe, expect, it, vi } from 'vitest';
 import { defineTool } from '../../src/index.js';
-import { ToolManager } from '../../src/tools/tool-manager.js';
+import { ToolManager } from '../../src/call/tool-manager.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import type { Tool } from '../../src/tools/types.js';
 

@@ -1,7 +1,7 @@
 // Issue 15: a tool's output must be a JSON value; a Map (anywhere in it) fails to compile rather than as `crashed` at run time.
 import { describe, expect, it } from 'vitest';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { ToolManager } from '../../src/tools/tool-manager.js';
+import { ToolManager } from '../../src/call/tool-manager.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 
 const base = { description: 'x', parameters: { type: 'object', properties: {} }, idempotent: true } as const;

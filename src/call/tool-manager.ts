@@ -1,11 +1,11 @@
 import type { ToolCall, ToolResult } from '../core/types.js';
-import { executeCall } from '../call/execute.js';
-import type { ExecuteOptions } from '../call/types.js';
+import { executeCall } from './execute.js';
+import type { ExecuteOptions } from './types.js';
 import { ajvLoaded, loadAjv } from '../validation/validate-args.js';
 import type { ValidationMode } from '../validation/types.js';
-import type { ToolRegistry } from './registry.js';
+import type { ToolRegistry } from '../tools/registry.js';
 
-export type { CallHooks, CallRun, CallVerdict, ExecuteOptions, RunCall } from '../call/types.js';
+export type { CallHooks, CallRun, CallVerdict, ExecuteOptions, RunCall } from './types.js';
 
 /** How a ToolManager is made. */
 export interface ToolManagerOptions {
