@@ -41,9 +41,10 @@ describe('mcp: connecting to a server that never answers initialize', () => {
   it("fails with mcp_connect_failed once the config's timeoutMs has passed, saying so, and gives up every request it sent", async () => {
     const server = await silentServer();
     const agent = await Agent.make(scriptedEngine([]));
-    const error = await rejection(agent.mcp(mcpServer({ url: `${server.url}?key=sk-never-shown`, timeoutMs: 300 })));
+    const error = await rejection(agent.mcp(mcpServer({ url: `${server.url}?key=sk-never-shown`, timeoutMs: 2000 })));
+    // Long enough for the connection to be taken on a loaded machine; the bound is what is checked.
     expect(error).toMatchObject({ code: 'mcp_connect_failed' });
-    expect(error.message).toBe(`Could not use the MCP server at ${server.url}: it did not answer within 300 ms`);
+    expect(error.message).toBe(`Could not use the MCP server at ${server.url}: it did not answer within 2000 ms`);
     expect(server.accepted).toBeGreaterThan(0);
     // Every request it sent is given up on, not left waiting.
     expect(requestSignals.length).toBeGreaterThan(0);
