@@ -7,8 +7,9 @@ import { Agent, ChatRunner, MemoryConversationStore, MemorySnapshotStore, mcpSer
 import { actionTools, checkTools, type Defense, Ledger, readTool } from '../support/attack/app-tools.js';
 import { ObedientEngine } from '../support/attack/model.js';
 import { type Outcome, playScored, type Played, prompts, report, reportLines, type Scenario, scenarios, type SuiteHost, type Vector } from '../support/attack/suite.js';
-import { documentText, TASKS } from '../support/attack/tasks.js';
-import { startTestServer, type TestServer, text } from '../support/mcp-test-server.js';
+import { TASKS } from '../support/attack/tasks.js';
+import { startDocumentServer } from '../support/attack/document-server.js';
+import type { TestServer } from '../support/mcp-test-server.js';
 
 const VECTORS: Vector[] = ['page tool', 'MCP server', 'leaf', 'stored conversation after a reload'];
 
@@ -76,12 +77,7 @@ describe('the attack suite (Node: page tool, MCP server, leaf, stored conversati
   let server: TestServer;
   let outcomes: Outcome[] = [];
   beforeAll(async () => {
-    server = await startTestServer([
-      {
-        definition: { name: 'read_doc', description: 'Read a document by its id', inputSchema: { type: 'object', properties: { doc: { type: 'string' } }, required: ['doc'] }, annotations: { readOnlyHint: true } },
-        call: (args) => text(documentText(String(args.doc))),
-      },
-    ]);
+    server = await startDocumentServer();
     const host = new NodeHost(server.url);
     outcomes = [];
     for (const scenario of scenarios(VECTORS)) outcomes.push(await playScored(host, scenario));
