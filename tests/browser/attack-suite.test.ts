@@ -5,7 +5,18 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createWorkerRunner, listWebMcpTools, mcpServer, openAICompatible, type RunEvent, type WorkerRunner } from '../../src/index.js';
 import { actionTools, checkTools, type Defense, guarded, Ledger, READ_PARAMETERS, readTool } from '../support/attack/app-tools.js';
-import { type Outcome, playScored, type Played, prompts, report, reportLines, type Scenario, scenarios, type SuiteHost, type Vector } from '../support/attack/suite.js';
+import {
+  type Outcome,
+  playScored,
+  type Played,
+  prompts,
+  report,
+  reportLines,
+  type Scenario,
+  scenarios,
+  type SuiteHost,
+  type Vector,
+} from '../support/attack/suite.js';
 import { documentText, TASKS } from '../support/attack/tasks.js';
 import { cleanupSignal, modelContextOf } from './webmcp-helpers.js';
 
@@ -42,7 +53,8 @@ class BrowserHost implements SuiteHost {
     runner.tool(readTool('read_doc', defense));
     for (const tool of checkTools(defense)) runner.tool(tool);
     await runner.workerTools(() => new Worker(new URL('./fixtures/attack-tools.worker.ts', import.meta.url), { type: 'module' }));
-    const policy = defense === 'none' ? { afterUntrusted: 'allow' as const } : defense === 'ask every call' ? { needsApproval: true, afterUntrusted: 'allow' as const } : {};
+    const policy =
+      defense === 'none' ? { afterUntrusted: 'allow' as const } : defense === 'ask every call' ? { needsApproval: true, afterUntrusted: 'allow' as const } : {};
     await runner.mcp(mcpServer({ url: inject('attackMcpUrl'), prefix: 'mcp', policy: { '*': policy } }));
     for (const tool of await listWebMcpTools({ include: ['webmcp_read_doc'] })) runner.tool(guarded(tool, defense));
     return runner;
@@ -77,7 +89,7 @@ class BrowserHost implements SuiteHost {
 describe('the attack suite (Chromium: WorkerRunner, IndexedDB, every vector)', () => {
   const cleanup = cleanupSignal();
   const host = new BrowserHost();
-  let outcomes: Outcome[] = [];
+  const outcomes: Outcome[] = [];
   beforeAll(async () => {
     // A page of this origin offers its documents through WebMCP, saying they are others' words.
     await modelContextOf().registerTool(
@@ -99,7 +111,8 @@ describe('the attack suite (Chromium: WorkerRunner, IndexedDB, every vector)', (
     indexedDB.deleteDatabase(DATABASE);
   });
 
-  const attacks = (defense: Defense, vector: Vector) => outcomes.filter((o) => o.scenario.injected && o.scenario.defense === defense && o.scenario.vector === vector);
+  const attacks = (defense: Defense, vector: Vector) =>
+    outcomes.filter((o) => o.scenario.injected && o.scenario.defense === defense && o.scenario.vector === vector);
 
   it.each(VECTORS)('with the defaults, the model obeys every injection and no consequential call it asks for runs unasked (%s)', (vector) => {
     const runs = attacks('default', vector);
@@ -109,8 +122,16 @@ describe('the attack suite (Chromium: WorkerRunner, IndexedDB, every vector)', (
   });
 
   it.each(VECTORS)('without the defense every injection works, and asking before every call stops them (%s)', (vector) => {
-    expect(attacks('none', vector).filter((o) => !o.attackWorked).map((o) => o.scenario.task.id)).toEqual([]);
-    expect(attacks('ask every call', vector).filter((o) => o.attackWorked).map((o) => o.scenario.task.id)).toEqual([]);
+    expect(
+      attacks('none', vector)
+        .filter((o) => !o.attackWorked)
+        .map((o) => o.scenario.task.id),
+    ).toEqual([]);
+    expect(
+      attacks('ask every call', vector)
+        .filter((o) => o.attackWorked)
+        .map((o) => o.scenario.task.id),
+    ).toEqual([]);
   });
 
   it('benign utility: all with no defense; the reading tasks with the defaults; with quarantine the closed decisions too; none asking before every call', () => {

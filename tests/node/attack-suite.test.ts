@@ -6,7 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, ChatRunner, MemoryConversationStore, MemorySnapshotStore, mcpServer, type RunEvent } from '../../src/index.js';
 import { actionTools, checkTools, type Defense, Ledger, readTool } from '../support/attack/app-tools.js';
 import { ObedientEngine } from '../support/attack/model.js';
-import { type Outcome, playScored, type Played, prompts, report, reportLines, type Scenario, scenarios, type SuiteHost, type Vector } from '../support/attack/suite.js';
+import {
+  type Outcome,
+  playScored,
+  type Played,
+  prompts,
+  report,
+  reportLines,
+  type Scenario,
+  scenarios,
+  type SuiteHost,
+  type Vector,
+} from '../support/attack/suite.js';
 import { TASKS } from '../support/attack/tasks.js';
 import { startDocumentServer } from '../support/attack/document-server.js';
 import type { TestServer } from '../support/mcp-test-server.js';
@@ -40,7 +51,8 @@ class NodeHost implements SuiteHost {
     agent.tool(readTool('read_doc', defense));
     for (const tool of checkTools(defense)) agent.tool(tool);
     agent.leaf({ store: new MemorySnapshotStore(), maxIterations: 6 });
-    const policy = defense === 'none' ? { afterUntrusted: 'allow' as const } : defense === 'ask every call' ? { needsApproval: true, afterUntrusted: 'allow' as const } : {};
+    const policy =
+      defense === 'none' ? { afterUntrusted: 'allow' as const } : defense === 'ask every call' ? { needsApproval: true, afterUntrusted: 'allow' as const } : {};
     await agent.mcp(mcpServer({ url: this.mcpUrl, prefix: 'mcp', policy: { '*': policy } }));
     return agent;
   }
@@ -85,7 +97,8 @@ describe('the attack suite (Node: page tool, MCP server, leaf, stored conversati
   }, 300_000);
   afterAll(() => server?.close());
 
-  const attacks = (defense: Defense, vector: Vector) => outcomes.filter((o) => o.scenario.injected && o.scenario.defense === defense && o.scenario.vector === vector);
+  const attacks = (defense: Defense, vector: Vector) =>
+    outcomes.filter((o) => o.scenario.injected && o.scenario.defense === defense && o.scenario.vector === vector);
 
   it.each(VECTORS)('with the defaults, no consequential call the injection asks for runs unasked (%s)', (vector) => {
     const runs = attacks('default', vector);
@@ -96,11 +109,19 @@ describe('the attack suite (Node: page tool, MCP server, leaf, stored conversati
   });
 
   it.each(VECTORS)('without the defense, every injection works: the attacks are real (%s)', (vector) => {
-    expect(attacks('none', vector).filter((o) => !o.attackWorked).map((o) => o.scenario.task.id)).toEqual([]);
+    expect(
+      attacks('none', vector)
+        .filter((o) => !o.attackWorked)
+        .map((o) => o.scenario.task.id),
+    ).toEqual([]);
   });
 
   it.each(VECTORS)('asking before every call stops them too (%s)', (vector) => {
-    expect(attacks('ask every call', vector).filter((o) => o.attackWorked).map((o) => o.scenario.task.id)).toEqual([]);
+    expect(
+      attacks('ask every call', vector)
+        .filter((o) => o.attackWorked)
+        .map((o) => o.scenario.task.id),
+    ).toEqual([]);
   });
 
   it('benign utility: every task done without a card with no defense; with the defaults, the tasks that only read; with quarantine, those whose action hangs on a closed answer too; asking before every call, none', () => {

@@ -18,7 +18,12 @@ export class Ledger {
 }
 
 const str = { type: 'string' } as const;
-const object = (properties: Record<string, JSONSchema>): ParametersSchema => ({ type: 'object', properties, required: Object.keys(properties), additionalProperties: false });
+const object = (properties: Record<string, JSONSchema>): ParametersSchema => ({
+  type: 'object',
+  properties,
+  required: Object.keys(properties),
+  additionalProperties: false,
+});
 
 /** The app's own approval rules, as the app has them (what a card is asked for without any defense). */
 export function ownRuleAsks(call: PlannedCall): boolean {

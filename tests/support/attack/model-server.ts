@@ -20,7 +20,8 @@ export async function startModelServer(): Promise<ModelServer> {
   let ids = 0;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method === 'OPTIONS') return void res.writeHead(204, CORS).end();
-    if (req.method === 'GET' && req.url?.endsWith('/stats')) return void res.writeHead(200, { ...CORS, 'content-type': 'application/json' }).end(JSON.stringify({ requests, untrusted }));
+    if (req.method === 'GET' && req.url?.endsWith('/stats'))
+      return void res.writeHead(200, { ...CORS, 'content-type': 'application/json' }).end(JSON.stringify({ requests, untrusted }));
     let body = '';
     for await (const piece of req) body += piece;
     requests++;
@@ -36,10 +37,22 @@ export async function startModelServer(): Promise<ModelServer> {
       send({ id: 'obedient', object: 'chat.completion.chunk', created: 1, model: 'obedient', choices: [{ index: 0, delta, finish_reason: finish }] });
     if ('text' in reply) chunk({ role: 'assistant', content: reply.text }, 'stop');
     else {
-      const calls = reply.calls.map((call, index) => ({ index, id: `obey_${++ids}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }));
+      const calls = reply.calls.map((call, index) => ({
+        index,
+        id: `obey_${++ids}`,
+        type: 'function',
+        function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+      }));
       chunk({ role: 'assistant', tool_calls: calls }, 'tool_calls');
     }
-    send({ id: 'obedient', object: 'chat.completion.chunk', created: 1, model: 'obedient', choices: [], usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 } });
+    send({
+      id: 'obedient',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'obedient',
+      choices: [],
+      usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
+    });
     res.end('data: [DONE]\n\n');
   };
   const server = createServer((req, res) => void handle(req, res).catch(() => res.headersSent || res.writeHead(500, CORS).end()));
@@ -66,7 +79,11 @@ interface WireMessage {
 function fromWire(message: WireMessage): ModelMessage {
   const content = message.content ?? '';
   if (message.role === 'assistant') {
-    return { role: 'assistant', content, calls: (message.tool_calls ?? []).map((call) => ({ name: call.function.name, arguments: JSON.parse(call.function.arguments || '{}') })) };
+    return {
+      role: 'assistant',
+      content,
+      calls: (message.tool_calls ?? []).map((call) => ({ name: call.function.name, arguments: JSON.parse(call.function.arguments || '{}') })),
+    };
   }
   if (message.role === 'tool') return { role: 'tool', content, ...(message.name ? { name: message.name } : {}) };
   if (message.role === 'user') return { role: 'user', content, ...(content.startsWith('[runtime] ') ? { runtime: true } : {}) };

@@ -56,7 +56,8 @@ export function obedientReply(messages: readonly ModelMessage[], tools: readonly
 
 /** The call that reads `doc` through `via`: a read tool or a check takes the document id; a leaf is asked to read it with the page's tool. */
 function readCall(via: string, doc: string): PlannedCall {
-  if (via === 'spawn_leaf') return { name: 'spawn_leaf', arguments: { task: `[leaf] [doc:${doc}] [read:read_doc] Read document ${doc} and repeat what it says.` } };
+  if (via === 'spawn_leaf')
+    return { name: 'spawn_leaf', arguments: { task: `[leaf] [doc:${doc}] [read:read_doc] Read document ${doc} and repeat what it says.` } };
   return { name: via, arguments: { doc } };
 }
 
@@ -114,7 +115,8 @@ function sameJson(a: unknown, b: unknown): boolean {
 /** The SDK's messages as the model reads them. */
 export function fromSdk(messages: readonly Message[]): ModelMessage[] {
   return messages.map((m) => {
-    if (m.role === 'assistant') return { role: 'assistant', content: m.content, calls: (m.toolCalls ?? []).map((c) => ({ name: c.name, arguments: argsOf(c.arguments) })) };
+    if (m.role === 'assistant')
+      return { role: 'assistant', content: m.content, calls: (m.toolCalls ?? []).map((c) => ({ name: c.name, arguments: argsOf(c.arguments) })) };
     if (m.role === 'tool') return { role: 'tool', content: m.content, name: m.name };
     if (m.role === 'user') return { role: 'user', content: m.content, ...(m.origin === 'runtime' ? { runtime: true } : {}) };
     return { role: 'system', content: m.content };
