@@ -23,7 +23,7 @@ export { ToolRegistry, type ToolRegistryOptions } from './tools/registry.js';
 export { ToolManager, type ExecuteOptions, type ToolManagerOptions } from './tools/tool-manager.js';
 export type { StandardJSONSchemaConverter, StandardSchemaV1 } from './validation/standard-schema.js';
 export { DEFAULT_POLICY } from './tools/policy.js';
-export type { ArgsOf, Tool, ToolContext, ToolPolicy } from './tools/types.js';
+export type { AfterUntrusted, ArgsOf, Quarantine, Tool, ToolContext, ToolPolicy } from './tools/types.js';
 export type { ValidationMode } from './validation/types.js';
 export type { JsonValue, ParametersSchema, ToolCall, ToolDefinition, ToolErrorCode, ToolFailure, ToolResult, ToolSuccess } from './core/types.js';
 

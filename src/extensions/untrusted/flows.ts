@@ -76,6 +76,8 @@ class Automaton {
   #fail: Int32Array = new Int32Array(0);
   /** The nearest node down the failure chain where a string ends, or -1. */
   #output: Int32Array = new Int32Array(0);
+  /** 1 where a string ends (the scan asks at every character: an array, not the Map). */
+  #isEnd: Uint8Array = new Uint8Array(0);
 
   add(text: string, index: number): void {
     let node = 0;
@@ -101,12 +103,14 @@ class Automaton {
     const count = this.#parent.length;
     this.#fail = new Int32Array(count);
     this.#output = new Int32Array(count).fill(-1);
+    this.#isEnd = new Uint8Array(count);
+    for (const node of this.#ends.keys()) this.#isEnd[node] = 1;
     for (const node of byDepth(this.#depth)) {
       if (node === 0) continue;
       const parent = this.#parent[node]!;
       const fail = parent === 0 ? 0 : this.#step(this.#fail[parent]!, this.#code[node]!);
       this.#fail[node] = fail;
-      this.#output[node] = this.#ends.has(fail) ? fail : this.#output[fail]!;
+      this.#output[node] = this.#isEnd[fail] ? fail : this.#output[fail]!;
     }
   }
 
@@ -121,7 +125,7 @@ class Automaton {
       let node = 0;
       for (let i = 0; i < content.length && left > 0; i++) {
         node = this.#step(node, content.charCodeAt(i), work);
-        for (let end = this.#ends.has(node) ? node : this.#output[node]!; end >= 0 && !reported[end]; end = this.#output[end]!) {
+        for (let end = this.#isEnd[node] ? node : this.#output[node]!; end >= 0 && !reported[end]; end = this.#output[end]!) {
           reported[end] = 1;
           for (const index of this.#ends.get(end)!) {
             if (from[index] !== -1) continue;
