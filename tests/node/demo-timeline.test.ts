@@ -68,7 +68,16 @@ describe('demo timeline layout', () => {
         [5, { type: 'tool_finished', result: failed('b', 'share_note', 'denied') }],
         [6, { type: 'iteration_finished', iteration: 2, finishReason: 'tool_calls', toolCalls: 1, untrusted: { sources } }],
         [7, { type: 'text_delta', text: 'Not shared.' }],
-        [8, { type: 'iteration_finished', iteration: 3, finishReason: 'stop', toolCalls: 0, untrusted: { sources: [...sources, { callId: 'a2', name: 'read_page' }] } }],
+        [
+          8,
+          {
+            type: 'iteration_finished',
+            iteration: 3,
+            finishReason: 'stop',
+            toolCalls: 0,
+            untrusted: { sources: [...sources, { callId: 'a2', name: 'read_page' }] },
+          },
+        ],
         [9, finished],
       ),
       10,
