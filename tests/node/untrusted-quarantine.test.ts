@@ -2,7 +2,18 @@
 import { describe, expect, it } from 'vitest';
 import { admitsFreeText } from '../../src/extensions/untrusted/free-text.js';
 import { QUARANTINE_PROMPT } from '../../src/extensions/untrusted/quarantine.js';
-import { Agent, ChatRunner, defineTool, type Engine, type EngineEvent, type EngineRequest, isAmbiError, type RunEvent } from '../../src/index.js';
+import {
+  Agent,
+  ChatRunner,
+  defineTool,
+  type Engine,
+  type EngineEvent,
+  type EngineRequest,
+  isAmbiError,
+  openAICompatible,
+  type RunEvent,
+} from '../../src/index.js';
+import { chunk, DONE, startSseServer } from './sse-server.js';
 import { collect } from '../support/run-events.js';
 import { ATTACKER, INJECTION, sendEmail } from '../support/untrusted-tools.js';
 
@@ -140,6 +151,29 @@ describe('quarantine', () => {
     expect(toolResults).toHaveLength(1);
     expect(toolResults[0]).toMatchObject({ ok: false, error: { code: 'invalid_output' } });
     expect(sent).toEqual([]);
+  });
+
+  it('over an OpenAI-compatible server with structuredOutputs, the quarantine request sends response_format and no tools', async () => {
+    const server = await startSseServer((_request, n) =>
+      n === 0
+        ? {
+            pieces: [chunk({ tool_calls: [{ index: 0, id: 'q1', type: 'function', function: { name: 'is_checkout', arguments: '{}' } }] }, 'tool_calls'), DONE],
+          }
+        : n === 1
+          ? { pieces: [chunk({ content: '{"checkout": true}' }, 'stop'), DONE] }
+          : { pieces: [chunk({ content: 'A checkout.' }, 'stop'), DONE] },
+    );
+    try {
+      const agent = (await Agent.make(openAICompatible({ baseURL: server.baseURL, model: 'qwen2.5:7b', structuredOutputs: true }))).tool(isCheckout());
+      const { toolResults } = await new ChatRunner().run(agent, 'check').result;
+      expect(toolResults[0]).toMatchObject({ ok: true, output: { checkout: true } });
+      const quarantine = server.requests[1]!.json;
+      expect(quarantine.tools).toBeUndefined();
+      expect(quarantine.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'output', schema: CHECKOUT } });
+      expect(quarantine.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user']);
+    } finally {
+      await server.close();
+    }
   });
 
   it('reports each quarantine request as a usage event', async () => {
