@@ -14,7 +14,8 @@ const csvStats = defineTool({
   name: 'csv_stats',
   description: 'Statistics (count, mean, min, max, standard deviation) of every numeric column of a CSV text with a header row.',
   parameters: { type: 'object', properties: { csv: { type: 'string', minLength: 1 } }, required: ['csv'], additionalProperties: false },
-  idempotent: true,
+  // Computes, changes nothing: it runs after untrusted content too.
+  readOnly: true,
   timeoutMs: 10_000,
   call: ({ csv }, { signal }) => {
     const rows = csv

@@ -13,13 +13,6 @@ apr,1580,64`;
 export function walkthroughReplies(): ScriptedReply[] {
   return [
     {
-      text: 'Let me read the page and look for travel notes. ',
-      toolCalls: [
-        { name: 'read_page', arguments: { selector: '#notes' } },
-        { name: 'search_notes', arguments: { query: 'lisbon' } },
-      ],
-    },
-    {
       text: 'I will add a packing list and put its title in the editor. ',
       toolCalls: [
         { name: 'add_note', arguments: { title: 'Lisbon packing list', body: 'Light jacket, walking shoes, sunscreen.' } },
@@ -35,10 +28,19 @@ export function walkthroughReplies(): ScriptedReply[] {
     { toolCalls: [{ name: 'search_notes', arguments: { query: 'trip' } }] }, // the leaf's first turn
     'Travel: Lisbon, with the tram 28 tour and pastries in Belém.', // the leaf's answer
     {
+      // From here on the model has read notes and the page (others may have written them): what it
+      // proposes that changes something is asked about, and the card says what it read.
+      text: 'Let me read the page and look for the groceries note. ',
+      toolCalls: [
+        { name: 'read_page', arguments: { selector: '#notes' } },
+        { name: 'search_notes', arguments: { query: 'groceries' } },
+      ],
+    },
+    {
       text: 'The groceries are bought, so I will delete that note; I need your approval first. ',
       toolCalls: [{ name: 'delete_note', arguments: { id: 'n-groceries' } }],
     },
-    'Done. I read the page, searched and added notes, filled the editor, computed statistics in a worker, delegated a summary to a leaf, and asked before deleting. This was the offline walkthrough: no model was used.',
+    'Done. I added a note, filled the editor, computed statistics in a worker, delegated a summary to a leaf, read the page and searched the notes, and asked before deleting (the card said what I had read). This was the offline walkthrough: no model was used.',
   ];
 }
 

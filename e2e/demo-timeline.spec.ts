@@ -40,14 +40,14 @@ test('the walkthrough as a timeline: a lane per call, parallel calls overlap, th
   // A lane per call, the leaf's search nested under its spawn_leaf call.
   await expect(callLanes(page)).toHaveCount(9);
   expect(await callLanes(page).evaluateAll((lanes) => lanes.map((l) => `${(l as HTMLElement).dataset.name}@${(l as HTMLElement).dataset.depth}`))).toEqual([
-    'read_page@0',
-    'search_notes@0',
     'add_note@0',
     'fill_field@0',
     'highlight@0',
     'csv_stats@0',
     'spawn_leaf@0',
     'search_notes@1',
+    'read_page@0',
+    'search_notes@0',
     'delete_note@0',
   ]);
   const spawn = lane(page, 'spawn_leaf');
@@ -56,12 +56,15 @@ test('the walkthrough as a timeline: a lane per call, parallel calls overlap, th
   await expect(leafSearch.locator('.lane-label')).toContainText('search_notes finished');
   // The leaf's own model turns sit under the spawn_leaf call too.
   await expect(page.locator('#timeline li.lane.model[data-depth="1"]')).toHaveCount(2);
-  // Model turns between the calls: the top run's six (read, add, stats, leaf, delete, answer).
+  // Model turns between the calls: the top run's six (add, stats, leaf, read, delete, answer).
   await expect(page.locator('#timeline li.lane.model[data-depth="0"]')).toHaveCount(6);
 
-  // The first reply's two calls were in flight at once (the second was proposed before the
+  // The reading reply's two calls were in flight at once (the second was proposed before the
   // first finished): their lanes overlap on the axis.
-  const [readPage, search] = [await extent(lane(page, 'read_page')), await extent(lane(page, 'search_notes').first())];
+  const [readPage, search] = [
+    await extent(lane(page, 'read_page')),
+    await extent(page.locator('#timeline li.lane.call[data-name="search_notes"][data-depth="0"]')),
+  ];
   expect(search[0] <= readPage[1] && readPage[0] <= search[1]).toBe(true);
   // The leaf ran inside its spawn_leaf call's bar; csv_stats came after add_note (another turn).
   const [leafBar] = await spans(spawn, 'attempt');

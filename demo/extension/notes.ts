@@ -41,6 +41,8 @@ export const saveNote = defineTool({
     additionalProperties: false,
   },
   idempotent: false,
+  // Adds a note the person sees, removes nothing: it runs after the model read a page too (tab tools are untrusted).
+  afterUntrusted: 'allow',
   call: async ({ title, body }) => {
     const note: Note = { id: `n-${crypto.randomUUID().slice(0, 8)}`, title, body, savedAt: Date.now() };
     await (await database()).put('notes', note);

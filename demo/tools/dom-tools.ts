@@ -12,7 +12,10 @@ export const readPage = defineTool({
     properties: { selector: { type: 'string', description: 'CSS selector; omit for the whole app' } },
     additionalProperties: false,
   },
-  idempotent: true,
+  readOnly: true,
+  // The page shows notes and text that others may have written: what it returns is untrusted, so a
+  // call that changes something and is proposed after it is asked about (see note-tools.ts).
+  untrusted: true,
   call: ({ selector }) => {
     const root = query(selector ?? '#app-main');
     if (!root) throw new ToolError(`Nothing on the page matches "${selector}"`);
@@ -32,6 +35,8 @@ export const fillField = defineTool({
     additionalProperties: false,
   },
   idempotent: true,
+  // Only fills the form: the person reads it and saves it, or not. Runs after untrusted content too.
+  afterUntrusted: 'allow',
   call: ({ field, value }) => {
     const input = document.querySelector<HTMLInputElement | HTMLTextAreaElement>(`#editor [name="${field}"]`);
     if (!input) throw new ToolError(`The editor has no field "${field}"`);
@@ -46,6 +51,8 @@ export const highlight = defineTool({
   description: 'Highlight an element of the page for the person, by CSS selector (e.g. a note: "[data-note-id=\\"n-123\\"]").',
   parameters: { type: 'object', properties: { selector: { type: 'string' } }, required: ['selector'], additionalProperties: false },
   idempotent: true,
+  // Changes nothing but a highlight: runs after untrusted content too.
+  afterUntrusted: 'allow',
   call: ({ selector }) => {
     const elements = queryAll(selector);
     if (elements.length === 0) throw new ToolError(`Nothing on the page matches "${selector}"`);

@@ -1,4 +1,6 @@
 // Tools over the app's own data (IndexedDB); deleting, and a change that throws text away, ask the person first.
+// Notes may be pasted from anywhere (a mail, a web page): what search_notes returns is untrusted, and
+// after it (or read_page) the model proposes a share or a change only with the person's approval.
 import { defineTool, ToolError } from 'ambi-web/worker';
 import { addNote, deleteNote, getNote, type Note, searchNotes, updateNote } from '../notes-db.js';
 
@@ -7,6 +9,7 @@ export const searchNotesTool = defineTool({
   description: 'Find notes whose title or body contains all the given words. An empty query lists every note.',
   parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'], additionalProperties: false },
   readOnly: true,
+  untrusted: true,
   call: async ({ query }) => (await searchNotes(query)).map(({ id, title, body }) => ({ id, title, body })),
 });
 
@@ -20,6 +23,8 @@ export const addNoteTool = defineTool({
     additionalProperties: false,
   },
   idempotent: false,
+  // Adds, never removes, and the person sees the new note: runs after untrusted content too.
+  afterUntrusted: 'allow',
   call: async ({ title, body }) => {
     const note = await addNote(title, body);
     return { id: note.id, title: note.title };
@@ -68,3 +73,34 @@ export const deleteNoteTool = defineTool({
     return `Deleted "${note.title}"`;
   },
 });
+
+export const shareNoteTool = defineTool({
+  name: 'share_note',
+  description: "Share a note by email with an address (the demo's outbox: nothing leaves this browser).",
+  parameters: {
+    type: 'object',
+    properties: { id: { type: 'string' }, to: { type: 'string', description: 'An email address' } },
+    required: ['id', 'to'],
+    additionalProperties: false,
+  },
+  idempotent: false,
+  // Asked for by the person, it runs at once; proposed after the model read a page or a note, the
+  // person approves it first (afterUntrusted's default for a tool that changes something).
+  call: async ({ id, to }) => {
+    const note = await getNote(id);
+    if (!note) throw new ToolError(`No note with id ${id}`);
+    send(note, to);
+    return `Shared "${note.title}" with ${to}`;
+  },
+});
+
+/** The demo's outbox, on the page: what share_note sent, and to whom. */
+function send(note: Note, to: string): void {
+  const outbox = document.querySelector<HTMLElement>('#outbox');
+  if (!outbox) return;
+  const item = document.createElement('li');
+  item.dataset.noteId = note.id;
+  item.textContent = `${note.title} → ${to}`;
+  outbox.querySelector('ul')?.append(item);
+  outbox.hidden = false;
+}

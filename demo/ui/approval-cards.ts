@@ -1,7 +1,13 @@
 // Approval cards in the chat: one per call that waits for the person, retired when its run ends.
 // "Always allow" records a standing decision for the tool in this conversation (stored with it).
-import type { Run, ToolCall } from 'ambi-web/worker';
+// A call proposed after the model read untrusted content says what it read, and which of its
+// arguments came from there (those are marked in the call as shown).
+import type { Run, ToolCall, UntrustedContext } from 'ambi-web/worker';
 import { appendItem, button, scrollToEnd } from './render.js';
+
+/** What each untrusted source is, in the person's words. */
+const SOURCE_LABELS: Record<string, string> = { read_page: 'page text', search_notes: 'notes', spawn_leaf: "a helper agent's answer" };
+const labelOf = (name: string) => SOURCE_LABELS[name] ?? `${name}'s result`;
 
 interface OpenCard {
   callId: string;
@@ -21,9 +27,11 @@ export class ApprovalCards {
   ) {}
 
   /** A card for a call that waits: Approve or Deny answers it through the run. */
-  ask(call: ToolCall, leafId?: string): void {
+  ask(call: ToolCall, leafId?: string, untrusted?: UntrustedContext): void {
     const question = `${leafId ? 'A helper agent asks: ' : ''}Allow ${call.name} ${JSON.stringify(call.arguments)}?`;
-    const card = appendItem(this.chat, 'approval', question);
+    const card = appendItem(this.chat, 'approval', '');
+    card.append(...questionParts(question, call, untrusted));
+    if (untrusted) card.append(untrustedContext(untrusted));
     card.dataset.callId = call.id;
     const open: OpenCard = { callId: call.id, leafId, card, question };
     this.#open.push(open);
@@ -67,4 +75,54 @@ export class ApprovalCards {
     open.card.textContent = `${open.question} ${outcome}`;
     return true;
   }
+}
+
+/**
+ * The question as text nodes, the value of each top-level argument that came from untrusted
+ * content in a <mark> (the text reads the same: the JSON of the arguments).
+ */
+function questionParts(question: string, call: ToolCall, untrusted: UntrustedContext | undefined): Node[] {
+  const args = call.arguments;
+  const flagged = new Set(untrusted?.flows.map((flow) => flow.path.split('/')[1]).filter((key) => key !== undefined));
+  if (flagged.size === 0 || typeof args !== 'object' || args === null || Array.isArray(args)) return [document.createTextNode(question)];
+  const json = JSON.stringify(args);
+  const at = question.indexOf(json);
+  const parts: Node[] = [document.createTextNode(`${question.slice(0, at)}{`)];
+  Object.entries(args).forEach(([key, value], i) => {
+    const valueText = JSON.stringify(value);
+    if (valueText === undefined) return;
+    parts.push(document.createTextNode(`${i > 0 ? ',' : ''}${JSON.stringify(key)}:`));
+    if (flagged.has(key.replaceAll('~', '~0').replaceAll('/', '~1'))) {
+      const mark = document.createElement('mark');
+      mark.className = 'flow';
+      mark.textContent = valueText;
+      parts.push(mark);
+    } else parts.push(document.createTextNode(valueText));
+  });
+  parts.push(document.createTextNode(`}${question.slice(at + json.length)}`));
+  return parts;
+}
+
+/** "Proposed after the model read: read_page (page text)", then one line per argument found in what it read. */
+function untrustedContext(untrusted: UntrustedContext): HTMLElement {
+  const box = document.createElement('div');
+  box.className = 'untrusted';
+  const read = document.createElement('p');
+  const names = [...new Set(untrusted.sources.map((source) => source.name))];
+  read.textContent = `Proposed after the model read: ${names.map((name) => `${name} (${labelOf(name)})`).join(', ')}`;
+  box.append(read);
+  if (untrusted.flows.length > 0) {
+    const flows = document.createElement('ul');
+    flows.className = 'flows';
+    for (const flow of untrusted.flows) {
+      const source = untrusted.sources.find((s) => s.callId === flow.from);
+      const item = document.createElement('li');
+      const path = document.createElement('code');
+      path.textContent = flow.path.slice(1) || '(the arguments)';
+      item.append(path, ` appears in the ${source ? labelOf(source.name) : 'content it read'}`);
+      flows.append(item);
+    }
+    box.append(flows);
+  }
+  return box;
 }

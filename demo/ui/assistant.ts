@@ -4,7 +4,7 @@ import { createWorkerRunner, downloadLocalModel, localModel, openAICompatible, s
 import type { ScriptedReply } from 'ambi-web/worker';
 import { fillField, highlight, readPage } from '../tools/dom-tools.js';
 import { pageTools } from './webmcp.js';
-import { addNoteTool, deleteNoteTool, searchNotesTool, updateNoteTool } from '../tools/note-tools.js';
+import { addNoteTool, deleteNoteTool, searchNotesTool, shareNoteTool, updateNoteTool } from '../tools/note-tools.js';
 import { offlineReply, WALKTHROUGH_PROMPT, walkthroughReplies } from '../walkthrough.js';
 import { ApprovalCards } from './approval-cards.js';
 import { showHistory } from './history.js';
@@ -18,7 +18,7 @@ import { loadSettings, pickedModel, type Settings } from './settings.js';
 export const DATABASE = 'ambi-demo';
 const CONVERSATION_KEY = 'ambi-demo:conversation';
 const PREAMBLE = `You are the assistant inside a notes app that runs in the person's browser.
-Use the tools: read_page (the page, or a section: #notes, #editor, #data), search_notes / add_note / update_note / delete_note (the notes),
+Use the tools: read_page (the page, or a section: #notes, #editor, #data), search_notes / add_note / update_note / delete_note / share_note (the notes),
 fill_field (the editor form), highlight (point at something), csv_stats (statistics of CSV text, e.g. the data panel), spawn_leaf (delegate a self-contained sub-task).
 Keep answers short.`;
 
@@ -133,7 +133,8 @@ export async function makeRunner(settings: Settings, input: string, signal: Abor
     .tool(searchNotesTool)
     .tool(addNoteTool)
     .tool(updateNoteTool)
-    .tool(deleteNoteTool);
+    .tool(deleteNoteTool)
+    .tool(shareNoteTool);
   for (const tool of pageTools) runner.tool(tool);
   try {
     await runner.workerTools(() => new Worker(new URL('../tools.worker.ts', import.meta.url), { type: 'module' }));
@@ -164,7 +165,7 @@ export async function follow(run: Run, loadingModel: boolean): Promise<boolean> 
       }
       timeline().push(event);
       if (event.type === 'tool_finished') showStats(event.result);
-      if (event.type === 'approval_requested') cards.ask(event.call, event.leafId);
+      if (event.type === 'approval_requested') cards.ask(event.call, event.leafId, event.untrusted);
       if (event.leafId) {
         if (event.type === 'run_started' || event.type === 'run_finished' || event.type === 'run_failed') void refreshLeaves(DATABASE);
         if (event.type === 'run_finished' || event.type === 'run_failed') cards.retire(event.leafId);

@@ -51,6 +51,11 @@ export interface Lane {
   result?: ToolResult;
   /** Approved or denied by the person (undefined: never asked). */
   approved?: boolean;
+  /**
+   * A model turn whose request held untrusted content (an exposed turn), and a call it proposed
+   * (tainted): the tools whose results it held.
+   */
+  untrusted?: string[];
 }
 
 export interface TimelineLayout {
@@ -159,6 +164,10 @@ export function layoutTimeline(events: readonly StampedEvent[], now: number): Ti
         modelSpoke(run, at);
         const lane = callLane(run, event.call.id, event.call.name, at);
         lane.arguments = event.call.arguments;
+        if (event.untrusted) {
+          lane.untrusted = sourceNames(event.untrusted.sources);
+          if (run.turn) run.turn.untrusted = lane.untrusted;
+        }
         begin(lane, 'queued', at);
         break;
       }
@@ -207,6 +216,7 @@ export function layoutTimeline(events: readonly StampedEvent[], now: number): Ti
         break;
       }
       case 'iteration_finished':
+        if (event.untrusted && run.turn) run.turn.untrusted = sourceNames(event.untrusted.sources);
         // An answer ends with its turn; a turn with calls ended with its last call, not after them.
         if (event.toolCalls === 0 || run.turn?.end === undefined) modelSpoke(run, at);
         run.turn = undefined;
@@ -242,6 +252,11 @@ export function layoutTimeline(events: readonly StampedEvent[], now: number): Ti
   // Stamped on receipt, so in order: the last event is the latest.
   const last = status === 'running' ? now : (events.at(-1)?.at ?? now);
   return { start: first, end: Math.max(last, first), lanes, status, ...(failure ? { failure } : {}) };
+}
+
+/** The names of an exposed turn's sources, each once. */
+function sourceNames(sources: ReadonlyArray<{ name: string }>): string[] {
+  return [...new Set(sources.map((source) => source.name))];
 }
 
 /** Close the lane's open segment at `at`. */

@@ -98,6 +98,7 @@ function legend(into: HTMLElement): void {
     ['seg backoff', 'pause before a retry'],
     ['mark timeout', 'timed out'],
     ['mark failure', 'failed'],
+    ['untrusted-flag', 'after untrusted content (⚠)'],
   ];
   for (const [className, text] of entries) {
     const swatch = document.createElement('span');
@@ -148,6 +149,8 @@ function laneRow(lane: Lane, layout: TimelineLayout, selected: boolean): HTMLLIE
   row.dataset.end = String(lane.end ?? layout.end);
   if (lane.parentCallId) row.dataset.parentCallId = lane.parentCallId;
   if (lane.approved !== undefined) row.dataset.approved = String(lane.approved);
+  // An exposed turn (or a call it proposed): marked, and its label says what it had read.
+  if (lane.untrusted) row.dataset.untrusted = lane.untrusted.join(' ');
   row.style.setProperty('--depth', String(lane.depth));
   if (selected) row.classList.add('selected');
 
@@ -160,7 +163,15 @@ function laneRow(lane: Lane, layout: TimelineLayout, selected: boolean): HTMLLIE
   took.className = 'took';
   took.textContent = ms(end - lane.start);
   label.append(' ', took);
-  label.title = `${lane.name}: ${laneStatusText(lane) || 'model reply'}, ${ms(end - lane.start)}`;
+  const read = lane.untrusted ? `; after untrusted content from ${lane.untrusted.join(', ')}` : '';
+  label.title = `${lane.name}: ${laneStatusText(lane) || 'model reply'}, ${ms(end - lane.start)}${read}`;
+  if (lane.untrusted) {
+    const flag = document.createElement('span');
+    flag.className = 'untrusted-flag';
+    flag.textContent = '⚠';
+    flag.setAttribute('aria-label', `after untrusted content from ${lane.untrusted.join(', ')}`);
+    label.prepend(flag, ' ');
+  }
   label.setAttribute('aria-pressed', String(selected));
 
   const track = document.createElement('div');

@@ -29,7 +29,10 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
   };
 }
 
-/** The extensions an agent's runs may need, in the order their hooks run (typed output adds instructions before a context budget counts them). */
+/**
+ * The extensions an agent's runs may need, in the order their hooks run (typed output adds
+ * instructions before a context budget counts them; untrusted content reads the request as trimmed).
+ */
 export function standardExtensions(host: FeatureHost): ExtensionLoader[] {
   return [
     {
@@ -50,6 +53,17 @@ export function standardExtensions(host: FeatureHost): ExtensionLoader[] {
         const { contextExtension } = await import('../extensions/context/context.js');
         return (setup: RunSetup) => contextExtension(setup, { budget: host.context, counter: host.tokens });
       }),
+    },
+    {
+      name: 'untrusted',
+      // Where untrusted words can be: a tool may bring them (the registry knows without a scan per
+      // run), a leaf's snapshot may hold marked messages (a look at each), or a stored conversation
+      // may (unread until the run starts: always, as the resume extension is). After `context`: a
+      // turn is exposed by what its request holds once trimmed.
+      wanted: (setup) =>
+        setup.agent.registry.holdsUntrusted() ||
+        (setup.history ? setup.history.some((message) => Boolean((message as { untrusted?: unknown }).untrusted)) : setup.options.conversation !== undefined),
+      load: async () => (await import('../extensions/untrusted/untrusted.js')).untrustedExtension,
     },
     {
       name: 'notices',

@@ -10,10 +10,12 @@ import { deadline } from '../util/deadlines.js';
 import { delay } from '../util/delay.js';
 import { isThenable } from '../util/thenable.js';
 import { toolFailure, toolSuccess } from './result.js';
+import { UntrustedOutput } from './untrusted-output.js';
 
 /** How one attempt ended. Only `runAttempts` decides what follows (a retry or the result). */
 export type AttemptOutcome =
-  | { kind: 'ok'; output: JsonValue }
+  /** `untrusted`: the tool said its output holds untrusted words (see UntrustedOutput). */
+  | { kind: 'ok'; output: JsonValue; untrusted?: true }
   | { kind: 'timeout' }
   | { kind: 'aborted'; reason: unknown }
   | { kind: 'tool_error'; message: string }
@@ -122,6 +124,7 @@ export function runAttempt(
 /** The output as JSON, or `crashed`: an output JSON cannot hold, or whose own `toJSON` throws, is the tool's failure. */
 function toOutcome(tool: Tool, output: unknown): AttemptOutcome {
   try {
+    if (UntrustedOutput.is(output)) return { kind: 'ok', output: toolOutputJson(tool.name, output.value), untrusted: true };
     return { kind: 'ok', output: toolOutputJson(tool.name, output) };
   } catch (error) {
     return outcomeOfThrow(tool.name, error);
@@ -139,7 +142,11 @@ function outcomeOfThrow(toolName: string, error: unknown): AttemptOutcome {
 /** The ToolResult of the attempt that ended the call. */
 function resultOf(call: ToolCall, tool: Tool, attempts: number, outcome: AttemptOutcome, started: number): ToolResult {
   const durationMs = performance.now() - started;
-  if (outcome.kind === 'ok') return toolSuccess(call, outcome.output, attempts, durationMs);
+  if (outcome.kind === 'ok') {
+    const success = toolSuccess(call, outcome.output, attempts, durationMs);
+    if (outcome.untrusted) success.untrusted = true;
+    return success;
+  }
   const code = outcome.kind === 'crashed' ? (outcome.code ?? 'crashed') : outcome.kind;
   // Arguments refused where the tool lives: the call never ran.
   return toolFailure(call, code, messageOf(outcome, tool, attempts), outcome.kind === 'invalid_arguments' ? 0 : attempts, durationMs);

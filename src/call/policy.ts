@@ -50,8 +50,7 @@ async function decide(
   if (verdict.kind === 'refuse') return toolFailure(asked, verdict.code, verdict.message, 0, durationMs());
   let decision: ApprovalDecision;
   if (verdict.kind === 'decided') decision = verdict.decision;
-  else if (verdict.kind === 'ask' || (await ruleAsks(tool, args, run.signal)))
-    decision = await askPerson(asked, tool, verdict.kind === 'ask' ? verdict : { kind: 'ask' }, run);
+  else if (verdict.kind === 'ask' || (await ruleAsks(tool, args, run.signal))) decision = await askPerson(asked, tool, asking(verdict), run);
   else return { call: asked, args, edited: false, approvedByPerson: false };
 
   if (!decision.approved) {
@@ -65,4 +64,10 @@ async function decide(
   const checked = await checkArguments(call.name, call.arguments, entry.validate);
   if (!checked.ok) return { ...toolFailure(call, checked.code ?? 'invalid_arguments', checked.message, 0, durationMs()), editedArguments: call.arguments };
   return { call, args: checked.value, edited: true, approvedByPerson: true };
+}
+
+/** The request to a person a verdict makes: its own, or, when the tool's rule asks, what a `run` verdict said of the call. */
+function asking(verdict: Extract<CallVerdict, { kind: 'ask' | 'run' }>): Extract<CallVerdict, { kind: 'ask' }> {
+  if (verdict.kind === 'ask') return verdict;
+  return { kind: 'ask', ...(verdict.because ? { because: verdict.because } : {}), ...(verdict.standing ? { standing: verdict.standing } : {}) };
 }

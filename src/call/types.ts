@@ -60,13 +60,14 @@ export interface CallHooks {
 export type RunCall = ToolCall & { idempotencyKey: string };
 
 /**
- * What the policy stage decides for one call. `run`: go on. `ask`: a person decides first
+ * What the policy stage decides for one call. `run`: go on, as the tool's own rule says (its
+ * `because` and `standing`, if given, hold should that rule ask). `ask`: a person decides first
  * (`because` says why beyond the tool's own rule, and travels on `approval_requested`).
  * `refuse`: it does not run, and its result says why. `settled`: its result is known without
  * running it (a resumed call's recorded result). `decided`: a person's decision, given before.
  */
 export type CallVerdict =
-  | { kind: 'run' }
+  | { kind: 'run'; because?: AskContext; standing?: StandingScope }
   | { kind: 'ask'; because?: AskContext; standing?: StandingScope }
   | { kind: 'refuse'; code: string; message: string }
   | { kind: 'settled'; result: ToolResult }

@@ -137,4 +137,6 @@ export type AmbiErrorCode =
   // Tool result codes a WebMCP caller's error can carry.
   | 'denied'
   | 'outcome_unknown'
-  | 'too_many_calls';
+  | 'too_many_calls'
+  /** A call proposed after untrusted content entered the model's context, of a tool whose `afterUntrusted` is `refuse`. */
+  | 'untrusted_refused';

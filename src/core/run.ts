@@ -26,7 +26,8 @@ export type RunEvent = (
    * conversation did not read included; `tokensBefore` counts what the run read.
    */
   | { type: 'context_trimmed'; droppedMessages: number; tokensBefore: number; tokensAfter: number }
-  | { type: 'iteration_finished'; iteration: number; finishReason: FinishReason; toolCalls: number }
+  /** `untrusted`: the turn was exposed (its request held untrusted content), and which marked messages it held. */
+  | { type: 'iteration_finished'; iteration: number; finishReason: FinishReason; toolCalls: number; untrusted?: { sources: UntrustedSource[] } }
   | { type: 'run_finished'; result: RunResult }
   | { type: 'run_failed'; error: RunFailure }
   /**

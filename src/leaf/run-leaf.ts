@@ -7,6 +7,7 @@ import type { RunAgent } from '../runner/run-setup.js';
 import type { LeafSnapshot } from '../store/types.js';
 import type { Tool, ToolContext } from '../tools/types.js';
 import { SPAWN_LEAF, type LeafOptions } from './leaf-options.js';
+import { UntrustedOutput } from '../call/untrusted-output.js';
 import { spawnLeafTool, type StartLeaf } from './spawn-leaf.js';
 
 /** The agent a leaf is spawned from: a leaf runs on a sibling of it, with some of its tools. */
@@ -25,7 +26,7 @@ export async function runLeaf(
   task: string,
   asked: string[] | undefined,
   ctx: ToolContext,
-): Promise<string> {
+): Promise<string | UntrustedOutput> {
   const scope = ctx.run;
   if (!scope) throw new AmbiError('leaf_without_run', 'spawn_leaf runs only inside a ChatRunner run');
   const tools = leafTools(parent, options, asked);
@@ -63,7 +64,13 @@ export async function runLeaf(
       ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
     },
   );
-  for await (const event of run.events) scope.emit({ ...event, leafId: event.leafId ?? snapshot.id });
+  // Whether untrusted content was in the leaf's context at one of its model turns: its own turns
+  // say so (a deeper leaf's exposure reaches it as a marked result, which exposes its next turn).
+  let exposed = false;
+  for await (const event of run.events) {
+    if (event.leafId === undefined && (event.type === 'iteration_finished' || event.type === 'tool_call') && event.untrusted) exposed = true;
+    scope.emit({ ...event, leafId: event.leafId ?? snapshot.id });
+  }
   const warn = (status: LeafSnapshot['status']) => (error: unknown) => {
     const why = errorMessage(error);
     const message = `The leaf's snapshot could not be updated to "${status}" (the store may still say "running"): ${why}`;
@@ -79,7 +86,8 @@ export async function runLeaf(
   }
   // The leaf has finished, maybe with side effects: a store that refuses to record it does not turn it into a failure.
   await options.store.put({ ...snapshot, messages: result.messages, status: 'done', result: result.text, updatedAt: Date.now() }).catch(warn('done'));
-  return result.text;
+  // Its answer may repeat what it read: the parent's tool message is marked as the leaf's requests were.
+  return exposed ? new UntrustedOutput(result.text) : result.text;
 }
 
 /** The parent's tools a leaf gets: never spawn_leaf, narrowed by `leaf({ tools })` and the call's own list. */

@@ -1,6 +1,7 @@
 import { checkCount } from '../runner/check-options.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { Tool, ToolContext } from '../tools/types.js';
+import type { UntrustedOutput } from '../call/untrusted-output.js';
 import { DEFAULT_LEAF_TIMEOUT_MS, SPAWN_LEAF, type LeafOptions } from './leaf-options.js';
 
 const parameters = {
@@ -13,8 +14,11 @@ const parameters = {
   additionalProperties: false,
 } as const;
 
-/** Runs one leaf for a `spawn_leaf` call and resolves with its answer (run-leaf.ts, loaded when a leaf first starts). */
-export type StartLeaf = (task: string, tools: string[] | undefined, ctx: ToolContext, maxDepth: number) => Promise<string>;
+/**
+ * Runs one leaf for a `spawn_leaf` call and resolves with its answer (run-leaf.ts, loaded when a
+ * leaf first starts), wrapped as an UntrustedOutput when the leaf read untrusted content.
+ */
+export type StartLeaf = (task: string, tools: string[] | undefined, ctx: ToolContext, maxDepth: number) => Promise<string | UntrustedOutput>;
 
 /**
  * The `spawn_leaf` tool: `start` runs a sub-agent on a

@@ -1,5 +1,6 @@
 import { McpError } from '../errors/mcp-error.js';
 import { displayUrl } from './display-url.js';
+import type { AfterUntrusted } from '../tools/types.js';
 
 /** Policy fields that override what a server's annotations imply, for one tool or for all (`'*'`). */
 export interface McpToolPolicy {
@@ -9,6 +10,10 @@ export interface McpToolPolicy {
   timeoutMs?: number;
   maxRetries?: number;
   retryDelayMs?: number;
+  /** What the tool returns may hold others' words (default: the server's `openWorldHint`, true when absent). */
+  untrusted?: boolean;
+  /** A call proposed after untrusted content was read: `allow`, `ask` (default unless readOnly) or `refuse`. */
+  afterUntrusted?: AfterUntrusted;
 }
 
 /** An MCP server reached over Streamable HTTP, as plain data (it crosses to the runner worker). */
@@ -37,7 +42,17 @@ export interface McpServerConfig {
   maxPromptChars?: number;
 }
 
-const POLICY_KEYS = new Set<keyof McpToolPolicy>(['idempotent', 'readOnly', 'needsApproval', 'timeoutMs', 'maxRetries', 'retryDelayMs']);
+const POLICY_KEYS = new Set<keyof McpToolPolicy>([
+  'idempotent',
+  'readOnly',
+  'needsApproval',
+  'timeoutMs',
+  'maxRetries',
+  'retryDelayMs',
+  'untrusted',
+  'afterUntrusted',
+]);
+const AFTER_UNTRUSTED: ReadonlySet<unknown> = new Set(['allow', 'ask', 'refuse']);
 
 /**
  * Describe an MCP server to connect to with `agent.mcp()` or `runner.mcp()`; checked here, so a mistake shows where it is made.
@@ -79,6 +94,9 @@ export function mcpServer(config: McpServerConfig): McpServerConfig {
       if (typeof fields !== 'object' || fields === null) fail(`policy["${tool}"] must be an object`);
       const unknown = Object.keys(fields).filter((key) => !POLICY_KEYS.has(key as keyof McpToolPolicy));
       if (unknown.length > 0) fail(`policy["${tool}"] has unknown field(s) ${unknown.join(', ')}; known: ${[...POLICY_KEYS].join(', ')}`);
+      const { untrusted, afterUntrusted } = fields as McpToolPolicy;
+      if (untrusted !== undefined && typeof untrusted !== 'boolean') fail(`policy["${tool}"].untrusted must be true or false`);
+      if (afterUntrusted !== undefined && !AFTER_UNTRUSTED.has(afterUntrusted)) fail(`policy["${tool}"].afterUntrusted must be "allow", "ask" or "refuse"`);
     }
   }
   // A copy of plain data: what the caller keeps mutating later is not what was checked.

@@ -64,6 +64,8 @@ export function withdrawnTool(tool: Tool, serverName: string): Tool {
     maxRetries: 0,
     retryDelayMs: tool.retryDelayMs,
     idempotent: true,
+    // A call that started before the withdrawal ends with this in the registry: its result stays untrusted.
+    ...(tool.untrusted !== undefined ? { untrusted: tool.untrusted } : {}),
     call: () => {
       throw new McpError(
         'tool_changed',

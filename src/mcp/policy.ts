@@ -1,5 +1,5 @@
 import { DEFAULT_POLICY } from '../tools/policy.js';
-import type { ToolPolicy } from '../tools/types.js';
+import type { AfterUntrusted, ToolPolicy } from '../tools/types.js';
 import type { McpServerConfig } from './config.js';
 
 /** MCP's tool annotations (the hints this SDK reads). */
@@ -7,18 +7,21 @@ export interface McpAnnotations {
   readOnlyHint?: boolean;
   destructiveHint?: boolean;
   idempotentHint?: boolean;
+  openWorldHint?: boolean;
 }
 
 /** The effect policy of one server tool, as data for `Tool`. */
 export interface McpToolEffects extends ToolPolicy {
   readOnly: boolean;
   needsApproval: boolean;
+  untrusted: boolean;
+  afterUntrusted?: AfterUntrusted;
 }
 
 /**
  * A server tool's policy: from its annotations with MCP's defaults when absent (readOnlyHint
- * false, destructiveHint true, idempotentHint false), so an unannotated tool needs approval;
- * then the config's `'*'` overrides, then the tool's own.
+ * false, destructiveHint true, idempotentHint false, openWorldHint true), so an unannotated tool
+ * needs approval and its results are untrusted; then the config's `'*'` overrides, then the tool's own.
  */
 export function effectsOf(serverName: string, annotations: McpAnnotations | undefined, config: McpServerConfig): McpToolEffects {
   const overrides = { ...config.policy?.['*'], ...config.policy?.[serverName] };
@@ -31,5 +34,8 @@ export function effectsOf(serverName: string, annotations: McpAnnotations | unde
     timeoutMs: overrides.timeoutMs ?? config.timeoutMs ?? DEFAULT_POLICY.timeoutMs,
     maxRetries: overrides.maxRetries ?? DEFAULT_POLICY.maxRetries,
     retryDelayMs: overrides.retryDelayMs ?? DEFAULT_POLICY.retryDelayMs,
+    // A tool of an open world (MCP's default when the hint is absent) returns others' words.
+    untrusted: overrides.untrusted ?? annotations?.openWorldHint !== false,
+    ...(overrides.afterUntrusted !== undefined ? { afterUntrusted: overrides.afterUntrusted } : {}),
   };
 }

@@ -60,6 +60,12 @@ export class ExtensionSet implements CallHooks {
     for (const extension of this.#list) await extension.afterTurn?.(turn);
   }
 
+  /** Whether any extension holds this call until its reply ends (see RunExtension.holdsCall). */
+  holdsCall(call: RunCall): boolean {
+    for (const extension of this.#list) if (extension.holdsCall?.(call)) return true;
+    return false;
+  }
+
   before(call: RunCall): Promise<CallVerdict | undefined> | undefined {
     return this.#beforeCall ? this.#before(call) : undefined;
   }
@@ -68,7 +74,7 @@ export class ExtensionSet implements CallHooks {
     let combined: CallVerdict | undefined;
     for (const extension of this.#list) {
       const verdict = await extension.beforeCall?.(call);
-      if (!verdict || verdict.kind === 'run') continue;
+      if (!verdict || (verdict.kind === 'run' && !verdict.because && !verdict.standing)) continue;
       if (verdict.kind === 'refuse' || verdict.kind === 'settled') return verdict;
       if (verdict.kind === 'decided' || combined?.kind !== 'decided') combined = merge(combined, verdict);
     }
@@ -116,8 +122,13 @@ export class ExtensionSet implements CallHooks {
   }
 }
 
-/** Two asks are one ask, with what each says of why; a decision given before answers either. */
+/**
+ * Two asks are one ask, with what each says of why; a `run` that says why (should the tool's rule
+ * ask) joins an ask the same way, and stays a `run` with another such one. A decision given
+ * before answers either.
+ */
 function merge(before: CallVerdict | undefined, next: CallVerdict): CallVerdict {
-  if (before?.kind !== 'ask' || next.kind !== 'ask') return next;
-  return { kind: 'ask', because: { ...before.because, ...next.because }, standing: { tainted: Boolean(before.standing?.tainted || next.standing?.tainted) } };
+  if ((before?.kind !== 'ask' && before?.kind !== 'run') || (next.kind !== 'ask' && next.kind !== 'run')) return next;
+  const kind = before.kind === 'ask' || next.kind === 'ask' ? 'ask' : 'run';
+  return { kind, because: { ...before.because, ...next.because }, standing: { tainted: Boolean(before.standing?.tainted || next.standing?.tainted) } };
 }

@@ -8,6 +8,7 @@
  *   open         once, after the history is read: messages to add first, or a run to resume
  *   beforeTurn   before each model request: trim it, add instructions, check a budget
  *   afterTurn    after each model reply, before its calls run
+ *   holdsCall    as a call is read from a reply that still streams: whether it must wait for the whole reply
  *   beforeCall   in a call's policy stage: run, ask, refuse, or a known result (src/call/policy.ts)
  *   afterCall    in a call's result stage, before the model reads the result
  *   answer       when the model answers without calls: accept the answer, or have it try again
@@ -28,6 +29,11 @@ export interface RunExtension {
   open?(history: readonly Message[]): Opening | undefined | Promise<Opening | undefined>;
   beforeTurn?(request: TurnRequest): void | Promise<void>;
   afterTurn?(turn: ModelTurn): void | Promise<void>;
+  /**
+   * Whether a call read while the reply still streams must not start before the reply ends, though
+   * its tool would let it (say, a person may have to see it first). Synchronous: the reply is being read.
+   */
+  holdsCall?(call: RunCall): boolean;
   beforeCall?(call: RunCall): CallVerdict | undefined | Promise<CallVerdict | undefined>;
   afterCall?(call: RunCall, result: ToolResult): ToolResult | Promise<ToolResult>;
   answer?(text: string, lastTurn: boolean): AnswerVerdict | Promise<AnswerVerdict>;

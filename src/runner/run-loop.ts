@@ -228,10 +228,13 @@ async function askModel(ctx: LoopContext, messages: readonly Message[], scope: T
   }
 }
 
-/** Whether a call may start while the reply still streams: side effects never start from a partial stream, nor anything a person must see first. */
+/**
+ * Whether a call may start while the reply still streams: side effects never start from a partial
+ * stream, nor anything a person must see first (the tool's rule, or an extension that holds it).
+ */
 function mayStartEarly(call: KeyedToolCall, ctx: LoopContext): boolean {
   const tool = ctx.setup.agent.registry.get(call.name);
-  return tool?.idempotent === true && !tool.needsApproval;
+  return tool?.idempotent === true && !tool.needsApproval && !ctx.extensions.holdsCall(call);
 }
 
 /** The messages one request sends: the system prompt carries `instructions` (or they are a system message of their own). */

@@ -114,6 +114,8 @@ function messageFault(value: unknown): string | undefined {
   if (!ROLES.has(value.role)) return `its role is ${shown(value.role)}, not system, user, assistant or tool`;
   if (typeof value.content !== 'string') return `its content is ${shown(value.content)}, not text`;
   if (value.role === 'user' && !ORIGINS.has(value.origin)) return `its origin is ${shown(value.origin)}, not user or runtime`;
+  // The mark says a message holds others' words (see ToolMessage.untrusted): `true` or absent, nothing in between.
+  if (value.untrusted !== undefined && value.untrusted !== true) return `its untrusted mark is ${shown(value.untrusted)}, not true`;
   if (value.role === 'assistant') return assistantFault(value);
   if (value.role === 'tool') {
     if (typeof value.toolCallId !== 'string') return `its toolCallId is ${shown(value.toolCallId)}, not a string`;

@@ -34,4 +34,24 @@ export function checkTool(tool: Tool): void {
   if (tool.standardSchema !== undefined && !isStandardSchema(tool.standardSchema)) {
     fail('standardSchema must be a Standard Schema (an object with `~standard.validate`)');
   }
+  if (tool.untrusted !== undefined && typeof tool.untrusted !== 'boolean') fail('untrusted must be true or false');
+  if (tool.afterUntrusted !== undefined && !AFTER_UNTRUSTED.has(tool.afterUntrusted)) fail('afterUntrusted must be "allow", "ask" or "refuse"');
+  if (tool.quarantine !== undefined) {
+    const problem = quarantineFault(tool.quarantine);
+    if (problem) fail(`quarantine ${problem}`);
+  }
+}
+
+const AFTER_UNTRUSTED: ReadonlySet<unknown> = new Set(['allow', 'ask', 'refuse']);
+
+/**
+ * What is wrong with the shape of a tool's `quarantine`, if anything (the registry checks its
+ * `output` schema itself, where schemas are checked: this file also runs on the page).
+ */
+function quarantineFault(quarantine: unknown): string | undefined {
+  if (typeof quarantine !== 'object' || quarantine === null || Array.isArray(quarantine)) return 'must be an object with an `output` JSON Schema';
+  const { output, instructions } = quarantine as { output?: unknown; instructions?: unknown };
+  if (typeof output !== 'object' || output === null || Array.isArray(output)) return 'output must be a JSON Schema object';
+  if (instructions !== undefined && typeof instructions !== 'string') return 'instructions must be a string';
+  return undefined;
 }

@@ -1,6 +1,6 @@
 import { DEFAULT_POLICY } from './policy.js';
 import { isStandardSchema, toParametersSchema, type StandardSchemaV1 } from '../validation/standard-schema.js';
-import type { AfterUntrusted, ApprovalRule, ArgsOf, Tool, ToolContext } from './types.js';
+import type { AfterUntrusted, ApprovalRule, ArgsOf, Quarantine, Tool, ToolContext } from './types.js';
 import type { ParametersSchema } from '../core/types.js';
 import type { JsonOutputCheck } from './json-compatible.js';
 
@@ -39,6 +39,11 @@ export interface ToolSpecBase<S extends ParametersSchema | StandardSchemaV1, Out
   untrusted?: boolean;
   /** A call proposed after the model read untrusted content: `allow`, `ask` (default unless readOnly) or `refuse`. */
   afterUntrusted?: AfterUntrusted;
+  /**
+   * Read the output in quarantine: a separate request, with no tools and no conversation, turns it
+   * into a value of `output` (a JSON Schema), which the model then reads instead. Implies `untrusted`.
+   */
+  quarantine?: Quarantine;
   call(args: ArgsOf<S>, ctx: ToolContext): Output | Promise<Output>;
 }
 

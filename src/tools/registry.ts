@@ -36,6 +36,8 @@ export class ToolRegistry {
   #validation: ValidationMode;
   /** What `definitions()` returns until the set of tools changes: every model turn asks for it. */
   #definitions: readonly ToolDefinition[] | undefined;
+  /** What `holdsUntrusted()` returns until the set of tools changes: every run asks for it. */
+  #untrusted: boolean | undefined;
 
   constructor(options: ToolRegistryOptions = {}) {
     this.#validation = checkValidationMode(options.validation ?? 'auto');
@@ -64,7 +66,7 @@ export class ToolRegistry {
     checkTool(tool);
     if (this.#entries.has(tool.name)) throw new DuplicateToolError(tool.name);
     this.#entries.set(tool.name, { tool, validate: this.#validatorFor(tool) });
-    this.#definitions = undefined;
+    this.#changed();
     return this;
   }
 
@@ -72,7 +74,7 @@ export class ToolRegistry {
   unregister(name: string): boolean {
     this.#withdrawn.delete(name);
     const had = this.#entries.delete(name);
-    if (had) this.#definitions = undefined;
+    if (had) this.#changed();
     return had;
   }
 
@@ -85,7 +87,7 @@ export class ToolRegistry {
     if (!this.#entries.has(standIn.name)) throw new InvalidToolError(standIn.name, 'cannot be withdrawn: no tool of that name is registered');
     this.#entries.set(standIn.name, { tool: standIn, validate: this.#validatorFor(standIn) });
     this.#withdrawn.add(standIn.name);
-    this.#definitions = undefined;
+    this.#changed();
   }
 
   /** The tool registered under `name`, if any. */
@@ -117,11 +119,32 @@ export class ToolRegistry {
   }
 
   /**
+   * Whether any tool here may return words from someone other than the person (`untrusted`, or
+   * read in `quarantine`): what decides, with no scan per run, that a run watches for them.
+   */
+  holdsUntrusted(): boolean {
+    this.#untrusted ??= [...this.#entries.values()].some(({ tool }) => tool.untrusted === true || tool.quarantine !== undefined);
+    return this.#untrusted;
+  }
+
+  #changed(): void {
+    this.#definitions = undefined;
+    this.#untrusted = undefined;
+  }
+
+  /**
    * A Standard Schema validates itself (nothing to compile). A JSON Schema is checked here,
    * without eval, and compiled in this registry's current mode when a call first needs it:
    * no validator attempts eval before its mode is known.
    */
   #validatorFor(tool: Tool): ArgsValidator {
+    if (tool.quarantine) {
+      try {
+        checkSchema(tool.quarantine.output);
+      } catch (error) {
+        throw new InvalidToolError(tool.name, `invalid quarantine output schema: ${(error as Error).message}`);
+      }
+    }
     const { standardSchema } = tool;
     if (standardSchema) return (value) => validateStandard(standardSchema, value);
     try {

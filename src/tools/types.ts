@@ -101,10 +101,27 @@ export interface Tool<Args = any, Output = unknown> extends ToolDefinition, Tool
    * run: `untrusted_refused`). Default: `allow` for a readOnly tool, `ask` for every other.
    */
   afterUntrusted?: AfterUntrusted;
+  /**
+   * Read the tool's output in quarantine (the dual-LLM pattern): a separate, tool-less request to
+   * the agent's engine turns it into a value of `output`, which becomes the call's output. The
+   * tool is untrusted; its result carries no mark when `output` admits no free text.
+   */
+  quarantine?: Quarantine;
 }
 
 /** What a call proposed after the model read untrusted content does (see `Tool.afterUntrusted`). */
 export type AfterUntrusted = 'allow' | 'ask' | 'refuse';
+
+/**
+ * How a quarantined tool's output is read (see `Tool.quarantine`): plain data, so it crosses to
+ * the runner worker with the tool's definition.
+ */
+export interface Quarantine {
+  /** A JSON Schema the answer must match. Only booleans, numbers, null and strings in `enum`/`const` (and objects or arrays of those): the result is not marked. */
+  output: Record<string, unknown>;
+  /** What to extract, said to the quarantined model after the fixed prompt (say "Is this a checkout page?"). */
+  instructions?: string;
+}
 
 /** A tool's approval rule: decided from the call's arguments; anything truthy asks. */
 export type ApprovalRule<Args = unknown> = (args: Args, ctx: { signal: AbortSignal }) => boolean | Promise<boolean>;

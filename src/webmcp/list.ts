@@ -17,6 +17,11 @@ export interface ListWebMcpToolsOptions {
   timeoutMs?: number;
   /** How long `getTools()` may take to settle, the document's load included; default 5 000. */
   waitMs?: number;
+  /**
+   * Treat what every listed tool returns as untrusted (others' words), whatever the page says:
+   * `true` for a page you do not control. Default: each tool's `untrustedContentHint`.
+   */
+  untrusted?: boolean;
 }
 
 /**
@@ -30,6 +35,7 @@ export async function listWebMcpTools(options: ListWebMcpToolsOptions = {}): Pro
   const exclude = checkNames('exclude', options.exclude);
   const timeoutMs = checkTimeout(options.timeoutMs);
   const waitMs = checkWaitMs(options.waitMs);
+  if (options.untrusted !== undefined && typeof options.untrusted !== 'boolean') throw new InvalidOptionError('untrusted', 'must be true or false');
   const listed = checkListed(await afterLoadWithin('document.modelContext.getTools()', waitMs, () => context.getTools()));
   const chosen = listed.filter((tool) => !ownOffer(tool) && (!include || include.has(tool.name)) && !exclude?.has(tool.name));
   const byName = new Map<string, WebMcpRegisteredTool>();
@@ -39,7 +45,7 @@ export async function listWebMcpTools(options: ListWebMcpToolsOptions = {}): Pro
     if (other) throw collision(other, tool, name);
     byName.set(name, tool);
   }
-  return [...byName].map(([name, tool]) => pageTool(context, tool, name, timeoutMs));
+  return [...byName].map(([name, tool]) => pageTool(context, tool, name, timeoutMs, options.untrusted));
 }
 
 /** A tool this page offered itself: listed again by `getTools()`, from this window. */

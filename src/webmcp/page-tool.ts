@@ -25,10 +25,18 @@ export type WebMcpTool = Tool<Record<string, unknown>, JsonValue> & { readonly w
 
 /**
  * Our tool for one listed WebMCP tool, named `name` (fitted). Its policy comes from the
- * annotations: read-only tools are idempotent and run freely, others need approval.
+ * annotations: read-only tools are idempotent and run freely, others need approval; what it
+ * returns is untrusted where the page says so (`untrustedContentHint`), or where `untrusted` does.
  */
-export function pageTool(context: ModelContext, listed: WebMcpRegisteredTool, name: string, timeoutMs: number = DEFAULT_POLICY.timeoutMs): WebMcpTool {
+export function pageTool(
+  context: ModelContext,
+  listed: WebMcpRegisteredTool,
+  name: string,
+  timeoutMs: number = DEFAULT_POLICY.timeoutMs,
+  untrusted?: boolean,
+): WebMcpTool {
   const readOnly = listed.annotations?.readOnlyHint === true;
+  const untrustedContent = listed.annotations?.untrustedContentHint === true;
   const tool = defineTool({
     name,
     description: String(listed.description ?? ''),
@@ -36,6 +44,7 @@ export function pageTool(context: ModelContext, listed: WebMcpRegisteredTool, na
     readOnly,
     idempotent: readOnly,
     needsApproval: !readOnly,
+    untrusted: untrusted ?? untrustedContent,
     timeoutMs,
     call: async (args, { signal }) => {
       let text: unknown;
@@ -54,7 +63,7 @@ export function pageTool(context: ModelContext, listed: WebMcpRegisteredTool, na
     name: listed.name,
     title: String(listed.title ?? ''),
     origin: String(listed.origin),
-    untrustedContent: listed.annotations?.untrustedContentHint === true,
+    untrustedContent,
   });
   return { ...tool, webMcp };
 }

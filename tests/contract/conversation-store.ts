@@ -60,6 +60,23 @@ export function describeConversationStore(label: string, make: () => Promise<Sto
       expect(await store.load('c1')).toEqual(messages);
     });
 
+    it("keeps a tool message's untrusted mark, across appends and in the end a context budget reads", async () => {
+      const marked: Message = { role: 'tool', toolCallId: 'r1', name: 'read_page', content: '{"ok":true,"output":"page words"}', untrusted: true };
+      await store.append('c1', [user('read it'), { role: 'assistant', content: '', toolCalls: [{ id: 'r1', name: 'read_page', arguments: {} }] }]);
+      await store.append('c1', [marked, assistant('It says words.')]);
+      expect((await store.load('c1'))[2]).toEqual(marked);
+      if (store.loadTail) expect((await store.loadTail('c1', 2)).messages[0]).toEqual(marked);
+    });
+
+    it('refuses a mark that is not `true` with storage_invalid, and stores nothing of the batch', async () => {
+      const call: Message = { role: 'assistant', content: '', toolCalls: [{ id: 'r1', name: 'read_page', arguments: {} }] };
+      for (const mark of [false, 'true', 1, null]) {
+        const odd = { role: 'tool', toolCallId: 'r1', name: 'read_page', content: '{}', untrusted: mark } as unknown as Message;
+        await refusal(store.append('c1', [user('read it'), call, odd]), 'storage_invalid');
+      }
+      expect(await store.load('c1')).toEqual([]);
+    });
+
     it('an append of no messages stores nothing', async () => {
       await store.append('c1', []);
       expect(await store.load('c1')).toEqual([]);

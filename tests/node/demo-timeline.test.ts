@@ -56,6 +56,41 @@ describe('demo timeline layout', () => {
     expect(b!.start < a!.end! && a!.start < b!.end!).toBe(true);
   });
 
+  it('marks an exposed turn and the calls it proposed with the sources it read; a turn before them stays unmarked', () => {
+    const sources = [{ callId: 'a', name: 'read_page' }];
+    const layout = layoutTimeline(
+      at(
+        [0, started],
+        [1, { type: 'tool_call', call: call('a', 'read_page') }],
+        [2, { type: 'tool_finished', result: { ...ok('a', 'read_page', 'page words'), untrusted: true } }],
+        [3, { type: 'iteration_finished', iteration: 1, finishReason: 'tool_calls', toolCalls: 1 }],
+        [4, { type: 'tool_call', call: call('b', 'share_note'), untrusted: { sources } }],
+        [5, { type: 'tool_finished', result: failed('b', 'share_note', 'denied') }],
+        [6, { type: 'iteration_finished', iteration: 2, finishReason: 'tool_calls', toolCalls: 1, untrusted: { sources } }],
+        [7, { type: 'text_delta', text: 'Not shared.' }],
+        [
+          8,
+          {
+            type: 'iteration_finished',
+            iteration: 3,
+            finishReason: 'stop',
+            toolCalls: 0,
+            untrusted: { sources: [...sources, { callId: 'a2', name: 'read_page' }] },
+          },
+        ],
+        [9, finished],
+      ),
+      10,
+    );
+    expect(layout.lanes.map((lane) => [lane.name, lane.untrusted])).toEqual([
+      ['model turn 1', undefined],
+      ['read_page', undefined],
+      ['model turn 2', ['read_page']],
+      ['share_note', ['read_page']],
+      ['model turn 3', ['read_page']],
+    ]);
+  });
+
   it('draws the approval wait as its own segment, and a denial as denied', () => {
     const layout = layoutTimeline(
       at(

@@ -15,6 +15,8 @@ describe('mcp config', () => {
         timeoutMs: 999,
         maxRetries: 3,
         retryDelayMs: 500,
+        // MCP's default for an absent openWorldHint: an open world, whose words are untrusted.
+        untrusted: true,
       });
     }
   });

@@ -38,8 +38,16 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Start a test server on 127.0.0.1 with `tools`. */
-export async function startTestServer(initial: TestTool[]): Promise<TestServer> {
+/** What a browser needs to reach the server from another origin (the browser tests' page). */
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-headers': 'content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id, authorization',
+  'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+  'access-control-expose-headers': 'mcp-session-id',
+};
+
+/** Start a test server on 127.0.0.1 with `tools`; `cors`: a page of another origin may call it (the browser tests). */
+export async function startTestServer(initial: TestTool[], options: { cors?: boolean } = {}): Promise<TestServer> {
   let tools = initial;
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
   const calls: string[] = [];
@@ -73,6 +81,10 @@ export async function startTestServer(initial: TestTool[]): Promise<TestServer> 
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (options.cors) {
+      for (const [name, value] of Object.entries(CORS)) res.setHeader(name, value);
+      if (req.method === 'OPTIONS') return void res.writeHead(204).end();
+    }
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
       const session = sessions.get(id);

@@ -13,7 +13,11 @@ import { cutOff } from './resumed-call.js';
  * never run again, and the model is told its outcome is unknown, so it checks before repeating it.
  */
 export function repairedMessage(call: ToolCall, tool: Tool | undefined, records: CallRecords, maxChars: number): ToolMessage {
-  return toolMessage(repairedResult(call, tool, records), maxChars);
+  const result = repairedResult(call, tool, records);
+  // A recorded result was journalled as the tool gave it, before its mark: an untrusted tool's (or one
+  // no longer there to say) is marked here, as it would have been had the run stored it.
+  const untrusted = result.attempts > 0 && (!tool || tool.untrusted === true || tool.quarantine !== undefined);
+  return toolMessage(untrusted ? { ...result, untrusted: true } : result, maxChars);
 }
 
 function repairedResult(call: ToolCall, tool: Tool | undefined, records: CallRecords): ToolResult {

