@@ -63,7 +63,7 @@ export function standardExtensions(host: FeatureHost): ExtensionLoader[] {
       wanted: (setup) =>
         setup.agent.registry.holdsUntrusted() ||
         (setup.history ? setup.history.some((message) => Boolean((message as { untrusted?: unknown }).untrusted)) : setup.options.conversation !== undefined),
-      load: async () => (await import('../extensions/untrusted/untrusted.js')).untrustedExtension,
+      load: once(async () => (await import('../extensions/untrusted/untrusted.js')).untrustedExtension),
     },
     {
       name: 'notices',
