@@ -17,14 +17,14 @@ import { defined } from '../../util/defined.js';
 import { toDescriptor } from '../wire/descriptor.js';
 import { askHere, callHere } from '../tool-host/call-here.js';
 import type { McpServerConfig } from '../../mcp/config.js';
-import { displayUrl } from '../../mcp/display-url.js';
 import type { McpConnection, McpConnectOptions } from '../../mcp/connection.js';
 import { PageHost } from './page-host.js';
+import { crossingApproval } from './crossing-approval.js';
+import { connectInWorker } from './worker-mcp.js';
 import type { TabTools, TabToolsOptions } from '../../extension/tab-tools.js';
 import { refusedRun } from './refused-run.js';
 import { RunnerSetup } from './runner-setup.js';
-import type { RunnerConfig, RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireApproveOptions, WireResumeOptions, WireRunOptions } from '../wire/protocol.js';
-import type { ApproveOptions } from '../../call/approvals.js';
+import type { RunnerConfig, RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireResumeOptions, WireRunOptions } from '../wire/protocol.js';
 import type { PendingApproval } from '../../store/approval-types.js';
 import type { ToolWorkerSupervisor, WorkerSource, WorkerToolsOptions } from '../tool-host/tool-worker.js';
 import { registerTransferHandlers } from '../wire/transfer-handlers.js';
@@ -185,45 +185,12 @@ export class WorkerRunner {
    * server must allow the page's origin (CORS) and expose `mcp-session-id`.
    */
   async mcp(config: McpServerConfig, options: McpConnectOptions = {}): Promise<McpConnection> {
-    const { signal } = options;
-    const aborted = () => new AmbiError('aborted', `Connecting to the MCP server at ${displayUrl(String(config?.url))} was aborted`, { cause: signal?.reason });
-    if (signal?.aborted) throw aborted();
-    // Checked in the runner worker (connectMcp), whose coded error crosses back: the page carries none of MCP's code.
-    await this.#setup.sync();
-    if (signal?.aborted) throw aborted();
-    const connecting = this.#guard(this.#api.mcpConnect(config)).catch((error: unknown) => {
-      if (!(error instanceof DOMException && error.name === 'DataCloneError')) throw error;
-      throw new AmbiError('invalid_mcp_config', `mcpServer: the config must be plain data (${error.message})`);
+    return connectInWorker(config, options, {
+      api: this.#api,
+      names: this.#names,
+      sync: () => this.#setup.sync(),
+      guard: (call) => this.#guard(call),
     });
-    // A signal cannot cross to the worker, whose attempt the config's `timeoutMs` bounds: the page
-    // stops waiting at once, and a connection the worker completes after that is closed there.
-    const info = signal
-      ? await new Promise<Awaited<typeof connecting>>((resolve, reject) => {
-          const unhook = onAbort(signal, () => {
-            reject(aborted());
-            void connecting.then((late) => this.#guard(this.#api.mcpClose(late.id))).catch(() => {});
-          });
-          connecting.then(resolve, reject).finally(unhook);
-        })
-      : await connecting;
-    let tools = info.tools;
-    const claim = (names: string[]) => {
-      for (const name of tools) this.#names.delete(name);
-      tools = names;
-      for (const name of tools) this.#names.add(name);
-    };
-    claim(tools);
-    return {
-      name: info.name,
-      get tools() {
-        return [...tools];
-      },
-      refresh: async () => claim(await this.#guard(this.#api.mcpRefresh(info.id))),
-      close: async () => {
-        await this.#guard(this.#api.mcpClose(info.id));
-        claim([]);
-      },
-    };
   }
 
   /**
@@ -433,22 +400,6 @@ export class WorkerRunner {
   /** A worker call that also rejects when the worker dies or the runner closes. */
   #guard<T>(call: Promise<T>): Promise<T> {
     return this.#inflight.track(call);
-  }
-}
-
-/**
- * An approval as it crosses to the worker. Edited arguments that cannot be cloned (a function, a
- * DOM node) cannot go: the approval goes without them, saying why, and the call ends
- * `invalid_arguments` there, unrun, as in-process, instead of the approval being lost.
- */
-function crossingApproval(options: ApproveOptions | undefined): WireApproveOptions | undefined {
-  if (options?.arguments === undefined) return options;
-  try {
-    structuredClone(options.arguments);
-    return options;
-  } catch (error) {
-    const { arguments: _, ...rest } = options;
-    return { ...rest, refusedArguments: `The edited arguments could not be used: they are not plain data (${errorMessage(error)})` };
   }
 }
 
