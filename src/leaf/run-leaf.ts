@@ -63,7 +63,11 @@ export async function runLeaf(
       ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
     },
   );
-  for await (const event of run.events) scope.emit({ ...event, leafId: event.leafId ?? snapshot.id });
+  for await (const event of run.events) {
+    if (event.leafId !== undefined) scope.emit(event);
+    // The leaf's own start names the call that started it (traces nest the leaf under it).
+    else scope.emit(event.type === 'run_started' ? { ...event, leafId: snapshot.id, parentCallId: ctx.callId } : { ...event, leafId: snapshot.id });
+  }
   const warn = (status: LeafSnapshot['status']) => (error: unknown) => {
     const why = errorMessage(error);
     const message = `The leaf's snapshot could not be updated to "${status}" (the store may still say "running"): ${why}`;

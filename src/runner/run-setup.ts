@@ -9,6 +9,7 @@ import type { ToolManager } from '../tools/tool-manager.js';
 import type { RunScope } from '../tools/types.js';
 import type { RunOptions } from './run-options.js';
 import type { RunExtension } from './extension.js';
+import type { UsageMeter } from './usage-meter.js';
 
 /** What a run needs of its agent (an `Agent` is one): the model, the tools, the memory, the extensions its entry gave it. */
 export interface RunAgent {
@@ -40,7 +41,13 @@ export interface RunSetup {
   readonly history?: readonly Message[];
   /** The run's signal: aborted by `abort()`, `suspend()` or the caller's signal. */
   readonly signal: AbortSignal;
+  /** Add an event to the run's stream (a `usage` event counts a model request's tokens). */
   emit(event: RunEvent): void;
+  /**
+   * The tokens the run and its leaves used, and the run's budget: an extension that makes a model
+   * request of its own checks `usage.exceeded()` first, and emits a `usage` event for it.
+   */
+  readonly usage: UsageMeter;
   /** The parent run's scope, for a leaf. */
   readonly parent?: RunScope;
 }

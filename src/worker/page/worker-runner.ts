@@ -285,8 +285,17 @@ export class WorkerRunner {
   run<const S extends OutputSchema = never>(input: string, options: RunOptions<S> = {}): Run<RunOutput<S>> {
     checkRunOptions(options); // here, as in-process: the same coded error, before anything crosses
     const output = wireOutput(options.output);
-    const { maxIterations, maxCallsPerReply, maxOutputRetries, conversation, toolChoice, lock } = options;
-    const wire: WireRunOptions = defined({ maxIterations, maxCallsPerReply, maxOutputRetries, conversation, toolChoice, lock, output: output?.schema });
+    const { maxIterations, maxCallsPerReply, maxOutputRetries, conversation, toolChoice, lock, maxTokens } = options;
+    const wire: WireRunOptions = defined({
+      maxIterations,
+      maxCallsPerReply,
+      maxOutputRetries,
+      conversation,
+      toolChoice,
+      lock,
+      maxTokens,
+      output: output?.schema,
+    });
     return this.#start(options, output?.standard, (runId) => this.#api.startRun(runId, input, wire)) as Run<RunOutput<S>>;
   }
 
@@ -297,8 +306,8 @@ export class WorkerRunner {
   resume(conversation: string, options: Omit<RunOptions, 'conversation' | 'output' | 'maxOutputRetries'> = {}): Run {
     checkResumed(conversation);
     checkRunOptions({ ...options, conversation });
-    const { maxIterations, maxCallsPerReply, toolChoice, lock } = options;
-    const wire: WireResumeOptions = defined({ maxIterations, maxCallsPerReply, toolChoice, lock });
+    const { maxIterations, maxCallsPerReply, toolChoice, lock, maxTokens } = options;
+    const wire: WireResumeOptions = defined({ maxIterations, maxCallsPerReply, toolChoice, lock, maxTokens });
     return this.#start(options, undefined, (runId) => this.#api.resumeRun(runId, conversation, wire));
   }
 

@@ -75,8 +75,13 @@ export interface RunnerConfig {
 export type WorkerLeafOptions = Omit<LeafOptions, 'store'>;
 
 /** A run's options that cross to the worker (the signal stays on the page; `output` crosses as a JSON Schema). */
-export type WireRunOptions = Pick<RunOptions, 'maxIterations' | 'maxCallsPerReply' | 'maxOutputRetries' | 'conversation' | 'toolChoice' | 'lock'> & {
+export type WireRunOptions = Pick<
+  RunOptions,
+  'maxIterations' | 'maxCallsPerReply' | 'maxOutputRetries' | 'conversation' | 'toolChoice' | 'lock' | 'maxTokens'
+> & {
   output?: Record<string, unknown>;
+  /** The page traces the run (it was given a `tracer`): the worker asks it for a call's trace context (`PageHostApi.traceContext`). */
+  traced?: boolean;
 };
 
 /** What `workers/runner.worker.ts` exposes. */
@@ -106,7 +111,7 @@ export interface RunnerWorkerApi {
 export type WireApproveOptions = ApproveOptions & { refusedArguments?: string };
 
 /** A resume's options that cross to the worker. */
-export type WireResumeOptions = Pick<RunOptions, 'maxIterations' | 'maxCallsPerReply' | 'toolChoice' | 'lock'>;
+export type WireResumeOptions = Pick<RunOptions, 'maxIterations' | 'maxCallsPerReply' | 'toolChoice' | 'lock' | 'maxTokens'> & { traced?: boolean };
 
 /** An MCP connection as the page knows it (the connection itself lives in the runner worker). */
 export interface McpConnectionInfo {
