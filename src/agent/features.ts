@@ -50,5 +50,7 @@ export function standardExtensions(host: FeatureHost): ExtensionLoader[] {
 export const loadLocalEngine = () => import('../engines/local/lazy-engine.js');
 /** The code a leaf runs with, loaded when a leaf first starts. */
 export const loadLeafRunner = () => import('../leaf/run-leaf.js');
+/** The recording engine wrapper, loaded only for an agent made with `record: true`. */
+export const loadRecorder = () => import('../engines/cassette/recorder.js');
 /** The MCP client and connection code (the client is an optional peer dependency), loaded with the first server. */
 export const loadMcp = () => import('../mcp/connection.js');

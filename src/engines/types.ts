@@ -1,4 +1,5 @@
 import type { ContextBudget } from '../core/types.js';
+import type { EngineInfo } from './engine-info.js';
 import type { ToolCall, ToolDefinition, Message, Usage, FinishReason, ToolChoice, CallTags } from '../core/types.js';
 
 /** One model request. */
@@ -48,4 +49,6 @@ export interface Engine {
   countTokens?(text: string, signal?: AbortSignal): Promise<number>;
   /** The context budget the model itself sets (a local model's context size), used when the agent sets none. */
   contextBudget?(signal?: AbortSignal): Promise<ContextBudget>;
+  /** Who answers (provider, model, server), for traces and cassettes; engines built from a config get it from the config. */
+  readonly info?: EngineInfo;
 }

@@ -1,6 +1,7 @@
 import type { RunEvent } from '../core/run.js';
 import type { Message } from '../core/types.js';
 import type { Engine } from '../engines/types.js';
+import type { EngineInfo } from '../engines/engine-info.js';
 import type { ToolCallParser } from '../parser/types.js';
 import type { ConversationStore } from '../store/conversation-store.js';
 import type { ToolCallJournal } from '../store/types.js';
@@ -24,6 +25,8 @@ export interface RunAgent {
   readonly journal: ToolCallJournal | undefined;
   /** What may extend a run of this agent, each loaded for the runs that need it (see ExtensionLoader). */
   readonly extensions: readonly ExtensionLoader[];
+  /** Who answers the agent's requests (provider, model, server), as traces name it. */
+  readonly engineInfo?: EngineInfo;
 }
 
 /** One run as its extensions see it when they are made. */

@@ -30,6 +30,7 @@ import { registerTransferHandlers } from '../wire/transfer-handlers.js';
 import { toWireReason } from '../wire/wire-error.js';
 import { Inflight, onWorkerDeath } from '../wire/worker-life.js';
 import type { RunEvent } from '../../core/run.js';
+import type { Cassette } from '../../engines/cassette/cassette.js';
 import { errorMessage } from '../../errors/error-message.js';
 
 /** A run as the page tracks it: its events arrive from the runner worker, and they settle its result. */
@@ -101,9 +102,9 @@ export class WorkerRunner {
     this.#api = Comlink.wrap<RunnerWorkerApi>(this.#worker);
     this.#host = new PageHost(this.#served, (runId, events) => this.#receive(runId, events));
     Comlink.expose(this.#host, this.#worker);
-    const { engine, concurrency, preamble, maxResultChars, database, leaf, validation, context } = options;
+    const { engine, concurrency, preamble, maxResultChars, database, leaf, validation, context, record } = options;
     if (leaf) this.#names.add('spawn_leaf');
-    const config = { engine, ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation, context }) };
+    const config = { engine, ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation, context, record }) };
     this.#setup = new RunnerSetup(
       () => this.#guard(this.#api.configure(config)),
       (descriptor) => this.#guard(this.#api.registerTool(descriptor)),
@@ -309,6 +310,16 @@ export class WorkerRunner {
     const { maxIterations, maxCallsPerReply, toolChoice, lock, maxTokens } = options;
     const wire: WireResumeOptions = defined({ maxIterations, maxCallsPerReply, toolChoice, lock, maxTokens });
     return this.#start(options, undefined, (runId) => this.#api.resumeRun(runId, conversation, wire));
+  }
+
+  /**
+   * Every model request this runner's runs made so far (their leaves' included) and its response,
+   * as a JSON cassette for `replayEngine`. Only for a runner made with `record: true` (else it
+   * rejects with `invalid_option`).
+   */
+  async cassette(): Promise<Cassette> {
+    await this.#setup.sync();
+    return this.#guard(this.#api.cassette());
   }
 
   /** The calls of a conversation's interrupted run that wait for a decision, read from the worker's database. */

@@ -54,9 +54,9 @@ export function createRunnerHost(endpoint: Comlink.Endpoint): RunnerWorkerApi {
     async configure(config: RunnerConfig) {
       port ??= new PageLink(Comlink.wrap<PageHostApi>(endpoint));
       const stores = config.database ? await openStores(config.database) : undefined;
-      const { preamble, maxResultChars, validation, context } = config;
+      const { preamble, maxResultChars, validation, context, record } = config;
       const made = await Agent.make(config.engine, {
-        ...defined({ preamble, maxResultChars, validation, context }),
+        ...defined({ preamble, maxResultChars, validation, context, record }),
         ...(stores ? { conversations: stores.conversations, journal: stores.journal } : {}),
       });
       // The memory snapshot store loads only for a runner with leaves and no database.
@@ -80,6 +80,9 @@ export function createRunnerHost(endpoint: Comlink.Endpoint): RunnerWorkerApi {
     async resumeRun(runId, conversation, options) {
       const { agent, runner } = ready();
       follow(runId, runner.resume(agent, conversation, { ...options, runId }));
+    },
+    async cassette() {
+      return ready().agent.cassette();
     },
     async pendingApprovals(conversation) {
       const { agent, runner } = ready();

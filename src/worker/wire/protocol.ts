@@ -10,6 +10,7 @@ import type { McpServerConfig } from '../../mcp/config.js';
 import type { RunEvent } from '../../core/run.js';
 import type { WireReason } from './wire-error.js';
 import type { EngineConfig } from '../../engines/config.js';
+import type { Cassette } from '../../engines/cassette/cassette.js';
 import type { ContextBudget } from '../../core/types.js';
 import type { ValidationMode } from '../../validation/types.js';
 
@@ -69,6 +70,8 @@ export interface RunnerConfig {
   validation?: ValidationMode;
   /** The agent's context budget (see `AgentOptions.context`); a local model sets its own by default. */
   context?: ContextBudget;
+  /** Record every model request and its response (see `AgentOptions.record`): `runner.cassette()` returns them. */
+  record?: boolean;
 }
 
 /** `LeafOptions` without the store, which the worker opens itself. */
@@ -105,6 +108,8 @@ export interface RunnerWorkerApi {
   /** Continue a conversation's interrupted run (see `ChatRunner.resume`); events come as `startRun`'s do. */
   resumeRun(runId: string, conversation: string, options: WireResumeOptions): Promise<void>;
   pendingApprovals(conversation: string): Promise<PendingApproval[]>;
+  /** The recording so far (a runner made with `record: true`). */
+  cassette(): Promise<Cassette>;
 }
 
 /** An approval's options as they cross: arguments the page could not send are refused there, and said so here. */
