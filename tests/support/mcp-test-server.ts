@@ -17,7 +17,7 @@ export interface TestTool {
   };
   call?: (
     args: Record<string, unknown>,
-    extra: { signal: AbortSignal; progress: (progress: number, total?: number) => Promise<void> },
+    extra: { signal: AbortSignal; progress: (progress: number, total?: number) => Promise<void>; meta?: Record<string, unknown> },
   ) => unknown | Promise<unknown>;
 }
 
@@ -38,8 +38,8 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Start a test server on 127.0.0.1 with `tools`. */
-export async function startTestServer(initial: TestTool[]): Promise<TestServer> {
+/** Start a test server on 127.0.0.1 with `tools`; `cors` lets a page of another origin call it (the browser tests). */
+export async function startTestServer(initial: TestTool[], options: { cors?: boolean } = {}): Promise<TestServer> {
   let tools = initial;
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
   const calls: string[] = [];
@@ -60,7 +60,8 @@ export async function startTestServer(initial: TestTool[]): Promise<TestServer> 
             params: { progressToken: token, progress: value, ...(total !== undefined ? { total } : {}) },
           });
       };
-      return (await tool.call(request.params.arguments ?? {}, { signal: extra.signal, progress })) as never;
+      const meta = request.params._meta as Record<string, unknown> | undefined;
+      return (await tool.call(request.params.arguments ?? {}, { signal: extra.signal, progress, ...(meta ? { meta } : {}) })) as never;
     });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -73,6 +74,14 @@ export async function startTestServer(initial: TestTool[]): Promise<TestServer> 
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (options.cors) {
+      res.setHeader('access-control-allow-origin', '*');
+      res.setHeader('access-control-expose-headers', 'mcp-session-id');
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, { 'access-control-allow-headers': '*', 'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS' }).end();
+        return;
+      }
+    }
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
       const session = sessions.get(id);

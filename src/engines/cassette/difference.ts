@@ -25,7 +25,8 @@ export function firstDifference(recorded: unknown, now: unknown): Difference | u
       const x = a as Record<string, unknown>;
       const y = b as Record<string, unknown>;
       const keys = [...Object.keys(x), ...Object.keys(y).filter((key) => !Object.hasOwn(x, key))];
-      for (const key of keys) children.push([`${path}/${pointerKey(key)}`, Object.hasOwn(x, key) ? x[key] : undefined, Object.hasOwn(y, key) ? y[key] : undefined]);
+      for (const key of keys)
+        children.push([`${path}/${pointerKey(key)}`, Object.hasOwn(x, key) ? x[key] : undefined, Object.hasOwn(y, key) ? y[key] : undefined]);
     }
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
