@@ -3,6 +3,13 @@
 import type { TestProject } from 'vitest/node';
 import { startDelayedProxy, startSilentServer } from './held-servers.js';
 import { startEverythingServer } from './mcp-everything.js';
+import { startTestServer, type TestTool } from './mcp-test-server.js';
+
+/** A read-only tool that answers with the `_meta` of its call, as JSON text. */
+const echoMeta: TestTool = {
+  definition: { name: 'echo_meta', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+  call: (_args, { meta }) => ({ content: [{ type: 'text', text: JSON.stringify(meta ?? null) }] }),
+};
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -12,6 +19,8 @@ declare module 'vitest' {
     mcpSilentUrl: string;
     /** The reference server behind a proxy that passes each request on after 150 ms. */
     mcpDelayedUrl: string;
+    /** A server of our own whose tool `echo_meta` answers with the `_meta` its call carried (trace context). */
+    mcpMetaUrl: string;
   }
 }
 
@@ -19,11 +28,13 @@ export default async function setup(project: TestProject) {
   const server = await startEverythingServer();
   const silent = await startSilentServer();
   const delayed = await startDelayedProxy(server.url, 150);
+  const meta = await startTestServer([echoMeta], { cors: true });
   project.provide('mcpEverythingUrl', server.url);
   project.provide('mcpSilentUrl', silent.url);
   project.provide('mcpDelayedUrl', delayed.url);
+  project.provide('mcpMetaUrl', meta.url);
   return async () => {
-    await Promise.all([silent.stop(), delayed.stop()]);
+    await Promise.all([silent.stop(), delayed.stop(), meta.close()]);
     await server.stop();
   };
 }

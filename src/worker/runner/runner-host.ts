@@ -73,13 +73,13 @@ export function createRunnerHost(endpoint: Comlink.Endpoint): RunnerWorkerApi {
     async unregisterTool(name) {
       ready().agent.registry.unregister(name);
     },
-    async startRun(runId, input, options) {
-      const { agent, runner } = ready();
-      follow(runId, runner.run(agent, input, { ...options, runId }));
+    async startRun(runId, input, { traced, ...options }) {
+      const { agent, runner, port } = ready();
+      follow(runId, runner.run(agent, input, { ...options, runId, ...tracedBy(port, runId, traced) }));
     },
-    async resumeRun(runId, conversation, options) {
-      const { agent, runner } = ready();
-      follow(runId, runner.resume(agent, conversation, { ...options, runId }));
+    async resumeRun(runId, conversation, { traced, ...options }) {
+      const { agent, runner, port } = ready();
+      follow(runId, runner.resume(agent, conversation, { ...options, runId, ...tracedBy(port, runId, traced) }));
     },
     async cassette() {
       return ready().agent.cassette();
@@ -119,6 +119,11 @@ export function createRunnerHost(endpoint: Comlink.Endpoint): RunnerWorkerApi {
       find(runId).deny(callId, reason, options);
     },
   };
+}
+
+/** A run the page traces: its calls ask the page for their trace context (an MCP call sends it to its server). */
+function tracedBy(port: PageLink, runId: string, traced: boolean | undefined) {
+  return traced ? { traceContext: (callId: string) => port.traceContext(runId, callId) } : {};
 }
 
 /** The three stores on one IndexedDB database (one shared connection), loaded only for a runner that has one. */

@@ -4,7 +4,7 @@ import type { RunOptions } from '../../runner/run-options.js';
 import type { ApproveOptions, DenyOptions } from '../../call/approvals.js';
 import type { PendingApproval } from '../../store/approval-types.js';
 import type { AbortSource } from '../../util/abort-source.js';
-import type { AfterUntrusted, ToolContext, ToolPolicy } from '../../tools/types.js';
+import type { AfterUntrusted, ToolContext, ToolPolicy, TraceContext } from '../../tools/types.js';
 import type { JsonValue, ToolDefinition } from '../../core/types.js';
 import type { McpServerConfig } from '../../mcp/config.js';
 import type { RunEvent } from '../../core/run.js';
@@ -48,6 +48,8 @@ export interface PageHostApi {
   abort(key: number, reason: WireReason): void;
   /** Run events in the order they happened, in batches; `null` ends a run's events. */
   events(batch: Array<[runId: string, events: RunEvent[] | null]>): void;
+  /** The W3C trace context of call `callId` of run `runId`, whose spans the page makes (a traced run). */
+  traceContext(runId: string, callId: string): TraceContext | undefined | Promise<TraceContext | undefined>;
 }
 
 /** The runner worker's settings: `createWorkerRunner`'s options that are plain data. */
