@@ -125,9 +125,13 @@ if (problems.length === 0) {
   // `@opentelemetry/api` is an optional peer: never imported up front by any entry, only with import() for a traced run.
   for (const entry of ['index.js', 'worker.js', 'extension.js', 'ai-sdk.js', 'ag-ui.js', 'runner.worker.js']) {
     const upFront = moduleGraph(join(lib, entry), STATIC_IMPORT);
-    if (staticExternals(upFront).some((spec) => spec.startsWith('@opentelemetry/'))) fail(`${entry} imports @opentelemetry/api up front: it must load with import(), for a traced run only`);
+    if (staticExternals(upFront).some((spec) => spec.startsWith('@opentelemetry/')))
+      fail(`${entry} imports @opentelemetry/api up front: it must load with import(), for a traced run only`);
   }
-  for (const [entry, graph] of [['index.js', fullGraph], ['worker.js', pageGraph]])
+  for (const [entry, graph] of [
+    ['index.js', fullGraph],
+    ['worker.js', pageGraph],
+  ])
     if (!graph.some((file) => read(file).includes('import("@opentelemetry/api")'))) fail(`${entry} never imports @opentelemetry/api: a tracer could not work`);
   // The UI adapters carry nothing of their peers (`ai` is typed, never imported; AG-UI is its wire format) nor of the loop.
   for (const entry of ['ai-sdk.js', 'ag-ui.js']) {
