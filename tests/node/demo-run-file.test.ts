@@ -44,13 +44,13 @@ describe('demo run file', () => {
         { at: 'soon', event: started },
         { at: 3, event: { type: 'run_failed', error: { code: 'aborted' } } }, // no message
         { at: 4, event: { type: 'usage', usage: { totalTokens: '9' } } },
-        { at: 1e309, event: started }, // Infinity once parsed
+        { at: 'HUGE', event: started }, // written 1e309 below: Infinity once parsed
         { at: 5, event: { type: 'iteration_finished', toolCalls: 1 } },
         { at: 2, event: { type: 'text_delta', text: 'late' } },
       ],
     });
     // A `__proto__` key in the file stays a key of its own: no prototype is touched.
-    const text = json.replace('"type":"iteration_finished"', '"__proto__":{"type":"tool_finished"},"type":"iteration_finished"');
+    const text = json.replace('"HUGE"', '1e309').replace('"type":"iteration_finished"', '"__proto__":{"type":"tool_finished"},"type":"iteration_finished"');
     const read = readRunFile(text);
     expect(read.dropped).toBe(6);
     expect(read.events.map((e) => [e.at, e.event.type])).toEqual([
