@@ -55,9 +55,10 @@ export class TurnScope implements RunScope {
       depth: { value: depth, enumerable: true },
       concurrency: { value: concurrency, enumerable: true },
       ...(budget ? { budget: { value: budget, enumerable: true } } : {}),
-      // Looked up when asked: a traced run sets it once its extensions are made.
-      traceContext: { get: () => traceContextOf(shared), enumerable: true },
     });
+    // Only for a traced run (set once its extensions are made, before its first turn).
+    const traceContext = traceContextOf(shared);
+    if (traceContext) Object.defineProperty(this, 'traceContext', { value: traceContext, enumerable: true });
   }
 
   /** What the run of `scope` shares with its leaves, if it is a run's scope. */
