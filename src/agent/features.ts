@@ -50,7 +50,11 @@ export function standardExtensions(host: FeatureHost): ExtensionLoader[] {
           const message = `The run is not traced: @opentelemetry/api could not be loaded (${errorMessage(error)})`;
           return (setup: RunSetup) => {
             let said = false;
-            const say = () => void (said || ((said = true), setup.emit({ type: 'warning', code: 'trace_failed', message })));
+            const say = () => {
+              if (said) return;
+              said = true;
+              setup.emit({ type: 'warning', code: 'trace_failed', message });
+            };
             return { name: 'traces', beforeTurn: say };
           };
         }
