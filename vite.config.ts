@@ -40,6 +40,9 @@ const app: ViteUserConfig = {
       '@ag-ui/client',
       '@ag-ui/core/schemas',
       'rxjs',
+      // The traces tests' OpenTelemetry API and in-memory SDK.
+      '@opentelemetry/api',
+      '@opentelemetry/sdk-trace-base',
     ],
     exclude: ['@wllama/wllama'],
   },
@@ -107,8 +110,13 @@ const app: ViteUserConfig = {
   },
 };
 
-/** Runtime dependencies stay imports in every entry, the runner worker's too: the consumer's bundler resolves and dedupes them. */
-const runtimeDependencies = Object.keys(JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).dependencies ?? {});
+/**
+ * Runtime dependencies stay imports in every entry, the runner worker's too: the consumer's bundler
+ * resolves and dedupes them. So do optional peers (`@opentelemetry/api`, loaded with `import()`
+ * only for a traced run): an app without them still builds (Vite stands in a module that throws).
+ */
+const manifest = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+const runtimeDependencies = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})];
 // ajv is CommonJS, and an app's Vite dev server serves the runner worker from node_modules as is,
 // without converting the CommonJS it imports: ajv is a devDependency, bundled into ambi-web's own
 // (lazy) chunk, not an import left to the app.

@@ -50,11 +50,30 @@ export async function searchNotes(query: string): Promise<Note[]> {
   });
 }
 
-export async function addNote(title: string, body: string, id = `n-${crypto.randomUUID().slice(0, 8)}`): Promise<Note> {
+export async function addNote(title: string, body: string, given?: string): Promise<Note> {
+  const id = given ?? (await freeId(title));
   const note: Note = { id, title, body, updatedAt: Date.now() };
   await (await database()).put('notes', note);
   changed();
   return note;
+}
+
+/**
+ * A new note's id from its title (`n-lisbon-packing-list`, then `-2`, `-3`… if taken): readable, and
+ * the same each time the same notes are written, so a recorded run replays (docs/traces.md).
+ */
+async function freeId(title: string): Promise<string> {
+  const slug =
+    title
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40) || 'note';
+  for (let n = 1; ; n++) {
+    const id = n === 1 ? `n-${slug}` : `n-${slug}-${n}`;
+    if (!(await getNote(id))) return id;
+  }
 }
 
 export async function updateNote(id: string, patch: { title?: string; body?: string }): Promise<Note | undefined> {

@@ -8,6 +8,7 @@
 //   ajv nor the parser nor the loop nor the MCP client: those load in the runner worker only;
 // - `ambi-web/ai-sdk` and `ambi-web/ag-ui` import no package (not even their peers) and nothing of the loop;
 // - `ambi-web/extension` (a content script's) imports neither the parser nor the loop nor comlink;
+// - no entry imports `@opentelemetry/api` (an optional peer) up front: only with import(), for a traced run;
 // - every entry and chunk ships its source map.
 // Prints the gzip sizes; exits non-zero on the first broken rule.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -117,8 +118,21 @@ if (problems.length === 0) {
   for (const file of pageGraph) {
     // Code, not prose: the no-eval validator (offerWebMcpTools validates in the page) names ajv in its comments.
     const code = withoutComments(read(file));
-    for (const pattern of forbidden) if (pattern.test(code)) fail(`${file} (imported by ambi-web/worker) matches ${pattern}`);
+    // The span builder (loaded for a traced run) reads run events, as the UI adapters do: the other markers say whether the loop came along.
+    const markers = /\bSpanBuilder\b/.test(code) ? forbidden.filter((pattern) => pattern.source !== 'iteration_finished') : forbidden;
+    for (const pattern of markers) if (pattern.test(code)) fail(`${file} (imported by ambi-web/worker) matches ${pattern}`);
   }
+  // `@opentelemetry/api` is an optional peer: never imported up front by any entry, only with import() for a traced run.
+  for (const entry of ['index.js', 'worker.js', 'extension.js', 'ai-sdk.js', 'ag-ui.js', 'runner.worker.js']) {
+    const upFront = moduleGraph(join(lib, entry), STATIC_IMPORT);
+    if (staticExternals(upFront).some((spec) => spec.startsWith('@opentelemetry/')))
+      fail(`${entry} imports @opentelemetry/api up front: it must load with import(), for a traced run only`);
+  }
+  for (const [entry, graph] of [
+    ['index.js', fullGraph],
+    ['worker.js', pageGraph],
+  ])
+    if (!graph.some((file) => read(file).includes('import("@opentelemetry/api")'))) fail(`${entry} never imports @opentelemetry/api: a tracer could not work`);
   // The UI adapters carry nothing of their peers (`ai` is typed, never imported; AG-UI is its wire format) nor of the loop.
   for (const entry of ['ai-sdk.js', 'ag-ui.js']) {
     if (!existsSync(join(lib, entry))) {

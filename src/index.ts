@@ -43,9 +43,13 @@ export { InvalidTagsError } from './errors/invalid-tags-error.js';
 export { openAICompatible, type OpenAICompatibleConfig, type OpenAICompatibleOptions } from './engines/openai/openai-compatible.js';
 export { scriptedEngine, type ScriptedEngineConfig, type ScriptedReply, type ScriptedToolCall } from './engines/scripted/scripted.js';
 export { createEngine, type EngineDeps } from './engines/create-engine.js';
+export { replayEngine, type ReplayEngineConfig } from './engines/cassette/replay.js';
+export type { Cassette, CassetteEngine, CassetteError, CassetteInteraction, CassetteRequest } from './engines/cassette/cassette.js';
+export { ReplayMismatchError } from './errors/replay-mismatch-error.js';
+export type { EngineInfo } from './engines/engine-info.js';
 export type { EngineConfig } from './engines/config.js';
 export type { AnswerFormat, Engine, EngineEvent, EngineRequest } from './engines/types.js';
-export type { FinishReason, ToolChoice, Usage } from './core/types.js';
+export type { FinishReason, RunUsage, ToolChoice, Usage } from './core/types.js';
 export { EngineError, type EngineErrorCode } from './errors/engine-error.js';
 export { EngineHttpError } from './errors/engine-http-error.js';
 export { redactURL } from './engines/url-redact.js';
@@ -66,7 +70,7 @@ export { LocalModelError, type LocalModelErrorCode } from './errors/local-model-
 
 // Agents and the loop
 export { Agent, type AgentOptions } from './agent/agent.js';
-export { ChatRunner, type ChatRunnerOptions, type ChildRunOptions, type Run, type RunOptions, type RunOutput } from './runner/chat-runner.js';
+export { ChatRunner, type ChatRunnerOptions, type ChildRunOptions, type Run, type RunOptions, type RunOutput, type RunTracer } from './runner/chat-runner.js';
 export type { JsonOutputSchema, OutputOf, OutputSchema } from './runner/output-types.js';
 export type { ContextBudget } from './core/types.js';
 export { ConcurrencyBudget } from './util/limiter.js';
@@ -75,15 +79,17 @@ export type { RunEvent, RunFailure, UntrustedContext, UntrustedFlow, UntrustedSo
 // The run's one extension point (resume, typed answers, context budgets are extensions)
 export type { AnswerVerdict, History, Opening, ResumePoint, RunExtension, RunOutcome, TurnRequest } from './runner/extension.js';
 export type { ExtensionLoader, RunAgent, RunSetup } from './runner/run-setup.js';
+export type { UsageMeter } from './runner/usage-meter.js';
 export type { KeyedToolCall, ModelTurn } from './runner/model-turn.js';
 export type { RunResult } from './core/run.js';
 export type { LeafOptions } from './leaf/leaf-options.js';
 export { ToolNotAllowedError } from './errors/tool-not-allowed-error.js';
 export { ConversationBusyError } from './errors/conversation-busy-error.js';
 export type { LockMode } from './runner/conversation-lock.js';
-export type { RunScope } from './tools/types.js';
+export type { RunScope, TraceContext } from './tools/types.js';
 export type { AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage } from './core/types.js';
 export { MaxIterationsError } from './errors/max-iterations-error.js';
+export { BudgetExceededError } from './errors/budget-exceeded-error.js';
 export { RunAbortedError } from './errors/run-aborted-error.js';
 export { RunSuspendedError } from './errors/run-suspended-error.js';
 export { NothingToResumeError } from './errors/nothing-to-resume-error.js';

@@ -1,7 +1,7 @@
 // The assistant panel: runs the agent in a runner worker and shows what happens, as text.
 // Everything comes from the page-side entry `ambi-web/worker`, as in an app built on the package.
 import { createWorkerRunner, downloadLocalModel, localModel, openAICompatible, scriptedEngine, type Run, type WorkerRunner } from 'ambi-web/worker';
-import type { ScriptedReply } from 'ambi-web/worker';
+import type { EngineConfig, ScriptedReply } from 'ambi-web/worker';
 import { fillField, highlight, readPage } from '../tools/dom-tools.js';
 import { pageTools } from './webmcp.js';
 import { addNoteTool, deleteNoteTool, searchNotesTool, shareNoteTool, updateNoteTool } from '../tools/note-tools.js';
@@ -113,9 +113,16 @@ function dropRunner(): void {
 }
 
 /** A runner: the engine from the settings, the page's tools, the demo's tool worker (`signal` stops a model download). */
-export async function makeRunner(settings: Settings, input: string, signal: AbortSignal, script?: ScriptedReply[]): Promise<WorkerRunner> {
+export async function makeRunner(
+  settings: Settings,
+  input: string,
+  signal: AbortSignal,
+  given: { script?: ScriptedReply[]; engine?: EngineConfig } = {},
+): Promise<WorkerRunner> {
+  const { script } = given;
   const engine =
-    settings.mode === 'openai'
+    given.engine ??
+    (settings.mode === 'openai'
       ? openAICompatible({
           baseURL: settings.baseURL,
           model: settings.model,
@@ -124,9 +131,10 @@ export async function makeRunner(settings: Settings, input: string, signal: Abor
         })
       : settings.mode === 'local'
         ? await localEngine(settings, signal)
-        : scriptedEngine(script ?? (input === WALKTHROUGH_PROMPT ? walkthroughReplies() : offlineReply()));
+        : scriptedEngine(script ?? (input === WALKTHROUGH_PROMPT ? walkthroughReplies() : offlineReply())));
   // 'no-eval': the demo also runs under a strict CSP (no 'unsafe-eval'), like a browser extension.
-  const runner = createWorkerRunner({ engine, database: DATABASE, leaf: { maxDepth: 1 }, preamble: PREAMBLE, validation: 'no-eval' })
+  // `record`: the timeline's export holds the run's model traffic, to replay in a test.
+  const runner = createWorkerRunner({ engine, database: DATABASE, leaf: { maxDepth: 1 }, preamble: PREAMBLE, validation: 'no-eval', record: true })
     .tool(readPage)
     .tool(fillField)
     .tool(highlight)
@@ -214,6 +222,8 @@ export async function mountAssistant(): Promise<void> {
       const run = runner.run(text, { conversation: conversationId(), lock: 'fail', signal: stopping.signal });
       // A runner whose worker is gone cannot answer again: the next question makes a new one.
       if (!(await follow(run, settings.mode === 'local' && made.fresh))) keep = false;
+      // What the runner recorded so far, for the timeline's export (before an offline runner closes).
+      else timeline().setCassette(await runner.cassette().catch(() => undefined));
     } catch (error) {
       appendItem(chat(), 'error', describeError(asProblem(error)));
     } finally {

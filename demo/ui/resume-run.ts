@@ -35,7 +35,7 @@ export async function resumeInterrupted(chat: HTMLElement): Promise<void> {
     status.textContent = `${waiting} Resuming…`;
     resuming = beginRun('resume');
     const { signal } = resuming.stop;
-    runner = await makeRunner(settings, '', signal, RESUMED_OFFLINE);
+    runner = await makeRunner(settings, '', signal, { script: RESUMED_OFFLINE });
     const run = runner.resume(conversation, { signal });
     // The card comes with the run's own approval_requested: never from the listing, so a call answered elsewhere is never asked here.
     await follow(run, false);

@@ -65,6 +65,8 @@ export interface TimelineLayout {
   lanes: Lane[];
   status: 'idle' | 'running' | 'finished' | 'failed';
   failure?: string;
+  /** Tokens of every model request so far, the leaves' included (from the `usage` events); absent before the first answers. */
+  tokens?: { total: number; requests: number; estimated: boolean };
 }
 
 interface RunNode {
@@ -88,6 +90,7 @@ export function layoutTimeline(events: readonly StampedEvent[], now: number): Ti
   const children = new Map<string, RunNode[]>();
   let status: TimelineLayout['status'] = events.length > 0 ? 'running' : 'idle';
   let failure: string | undefined;
+  let tokens: TimelineLayout['tokens'];
 
   const runOf = (leafId: string | undefined, at: number): RunNode => {
     const key = leafId ?? TOP;
@@ -215,6 +218,12 @@ export function layoutTimeline(events: readonly StampedEvent[], now: number): Ti
         }
         break;
       }
+      case 'usage':
+        tokens ??= { total: 0, requests: 0, estimated: false };
+        tokens.total += event.usage.totalTokens;
+        tokens.requests++;
+        tokens.estimated ||= event.usage.estimated === true;
+        break;
       case 'iteration_finished':
         if (event.untrusted && run.turn) run.turn.untrusted = sourceNames(event.untrusted.sources);
         // An answer ends with its turn; a turn with calls ended with its last call, not after them.
@@ -251,7 +260,7 @@ export function layoutTimeline(events: readonly StampedEvent[], now: number): Ti
   const first = events[0]?.at ?? now;
   // Stamped on receipt, so in order: the last event is the latest.
   const last = status === 'running' ? now : (events.at(-1)?.at ?? now);
-  return { start: first, end: Math.max(last, first), lanes, status, ...(failure ? { failure } : {}) };
+  return { start: first, end: Math.max(last, first), lanes, status, ...(failure ? { failure } : {}), ...(tokens ? { tokens } : {}) };
 }
 
 /** The names of an exposed turn's sources, each once. */

@@ -1,15 +1,19 @@
 // The run timeline, drawn: one row per tool call and per model turn on a shared time axis, a
 // leaf's rows nested under its spawn_leaf call. Events are stamped on receipt (they carry no time).
 // Plain DOM with percentages; every piece of model or tool text goes in through textContent.
-import type { RunEvent } from 'ambi-web/worker';
+import type { Cassette, RunEvent } from 'ambi-web/worker';
+import { MAX_RUN_FILE_BYTES, readRunFile, runFile } from './run-file.js';
 import { type Lane, laneStatusText, layoutTimeline, type Segment, type StampedEvent, type TimelineLayout } from './timeline-layout.js';
 
 /** How often a running timeline redraws to move its open bars along (a person's eye, not a test's clock). */
 const TICK_MS = 250;
 
-/** The timeline of the current run: `push` each event as it arrives, `reset` for a new run. */
+/** The timeline of the current run: `push` each event as it arrives, `reset` for a new run; or a run opened from a file. */
 export class RunTimeline {
   #events: StampedEvent[] = [];
+  #cassette: Cassette | undefined;
+  /** A run read from a file (not live): its name, and what the file held besides. */
+  #opened: { name: string; dropped: number; requests: number } | undefined;
   #selected: string | undefined;
   #frame = 0;
   #tick: ReturnType<typeof setInterval> | undefined;
@@ -17,8 +21,25 @@ export class RunTimeline {
   readonly #axis: HTMLElement;
   readonly #lanes: HTMLOListElement;
   readonly #detail: HTMLElement;
+  readonly #export: HTMLButtonElement;
+  readonly #problem: HTMLElement;
 
   constructor(readonly root: HTMLElement) {
+    const tools = part(root, 'div', 'timeline-tools');
+    this.#export = button(tools, 'export-run', 'Export run', () => this.#download());
+    const open = document.createElement('label');
+    open.className = 'open-run';
+    const file = document.createElement('input');
+    file.type = 'file';
+    file.accept = '.json,application/json';
+    file.addEventListener('change', () => {
+      const chosen = file.files?.[0];
+      file.value = '';
+      if (chosen) void this.open(chosen);
+    });
+    open.append('Open a run…', file);
+    tools.append(open);
+    this.#problem = part(tools, 'span', 'timeline-problem');
     this.#status = part(root, 'p', 'timeline-status');
     legend(part(root, 'p', 'legend'));
     this.#axis = part(root, 'div', 'axis');
@@ -32,14 +53,39 @@ export class RunTimeline {
     this.#draw();
   }
 
-  /** A new run: forget the last one. */
+  /** A new run: forget the last one (or the one opened). */
   reset(): void {
     this.#events = [];
+    this.#cassette = undefined;
+    this.#opened = undefined;
+    this.#problem.textContent = '';
     this.#selected = undefined;
     this.#draw();
   }
 
+  /** What the runner recorded of the model's traffic: the export holds it, for replayEngine. */
+  setCassette(cassette: Cassette | undefined): void {
+    this.#cassette = cassette;
+  }
+
+  /** Show a run exported before (`Export run`): read and checked here, drawn as it ended. */
+  async open(file: File): Promise<void> {
+    this.#problem.textContent = '';
+    try {
+      if (file.size > MAX_RUN_FILE_BYTES) throw new Error(`This file is larger than ${MAX_RUN_FILE_BYTES / 1024 / 1024} MB`);
+      const read = readRunFile(await file.text());
+      this.#events = read.events;
+      this.#cassette = undefined;
+      this.#opened = { name: file.name, dropped: read.dropped, requests: read.requests };
+      this.#selected = undefined;
+      this.#draw();
+    } catch (error) {
+      this.#problem.textContent = `${file.name}: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+
   push(event: RunEvent): void {
+    if (this.#opened) this.reset();
     this.#events.push({ at: performance.now(), event });
     // One redraw per frame however many events arrive in it.
     this.#frame ||= requestAnimationFrame(() => {
@@ -54,10 +100,27 @@ export class RunTimeline {
     this.#draw();
   }
 
+  /** Save the run (its events and cassette) as a JSON file. */
+  #download(): void {
+    const json = JSON.stringify(runFile(this.#events, this.#cassette), null, 1);
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([json], { type: 'application/json' }));
+    link.download = `ambi-run-${new Date().toISOString().slice(0, 19).replaceAll(':', '-')}.json`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+  }
+
   #draw(): void {
-    const layout = layoutTimeline(this.#events, performance.now());
+    // An opened run is over: its time ends at its last event.
+    const layout = layoutTimeline(this.#events, this.#opened ? (this.#events.at(-1)?.at ?? 0) : performance.now());
     this.root.dataset.status = layout.status;
-    this.#status.textContent = statusText(layout);
+    this.root.dataset.opened = String(this.#opened !== undefined);
+    this.#export.disabled = this.#events.length === 0 || this.#opened !== undefined;
+    const opened = this.#opened;
+    const from = opened
+      ? `Opened ${opened.name}${opened.requests > 0 ? ` (cassette: ${opened.requests} model requests)` : ''}${opened.dropped > 0 ? `, ${opened.dropped} unreadable events left out` : ''}: `
+      : '';
+    this.#status.textContent = from + statusText(layout);
     drawAxis(this.#axis, layout);
     // Rows are redrawn whole: a focused row's label keeps the focus across the redraw.
     const active = document.activeElement;
@@ -72,8 +135,8 @@ export class RunTimeline {
     const chosen = layout.lanes.find((lane) => lane.id === this.#selected);
     this.#detail.hidden = !chosen;
     if (chosen) showDetail(this.#detail, chosen);
-    // While something runs, the open bars grow with time.
-    if (layout.status === 'running') this.#tick ??= setInterval(() => this.#draw(), TICK_MS);
+    // While something runs, the open bars grow with time (not in a run read from a file).
+    if (layout.status === 'running' && !opened) this.#tick ??= setInterval(() => this.#draw(), TICK_MS);
     else if (this.#tick !== undefined) {
       clearInterval(this.#tick);
       this.#tick = undefined;
@@ -132,7 +195,23 @@ function statusText(layout: TimelineLayout): string {
   if (layout.status === 'idle') return 'No run yet.';
   const calls = layout.lanes.filter((lane) => lane.kind === 'call').length;
   const what = layout.status === 'running' ? 'run running' : layout.status === 'finished' ? 'run finished' : `run failed: ${layout.failure}`;
-  return `${what} · ${calls} ${calls === 1 ? 'call' : 'calls'} · ${ms(layout.end - layout.start)}`;
+  return `${what} · ${calls} ${calls === 1 ? 'call' : 'calls'} · ${ms(layout.end - layout.start)}${tokensText(layout.tokens)}`;
+}
+
+/** ` · 120 tokens in 8 requests` (`~` where some are estimates). */
+function tokensText(tokens: TimelineLayout['tokens']): string {
+  if (!tokens) return '';
+  return ` · ${tokens.estimated ? '~' : ''}${tokens.total.toLocaleString('en')} tokens in ${tokens.requests} ${tokens.requests === 1 ? 'request' : 'requests'}`;
+}
+
+function button(into: HTMLElement, className: string, label: string, onClick: () => void): HTMLButtonElement {
+  const element = document.createElement('button');
+  element.type = 'button';
+  element.className = className;
+  element.textContent = label;
+  element.addEventListener('click', onClick);
+  into.append(element);
+  return element;
 }
 
 const ms = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(1)} s` : `${Math.round(value)} ms`);

@@ -20,7 +20,11 @@ import type { RunEvent } from '../core/run.js';
 import type { ContextBudget } from '../core/types.js';
 import type { ExtensionLoader } from '../runner/run-setup.js';
 import type { RunAgent } from '../runner/run-setup.js';
-import { loadLeafRunner, loadLocalEngine, loadMcp, standardExtensions } from './features.js';
+import { loadLeafRunner, loadLocalEngine, loadMcp, loadRecorder, standardExtensions } from './features.js';
+import { engineInfo, type EngineInfo } from '../engines/engine-info.js';
+import type { Cassette } from '../engines/cassette/cassette.js';
+import type { RecordingEngine } from '../engines/cassette/recorder.js';
+import { InvalidOptionError } from '../errors/invalid-option-error.js';
 
 /** How an agent is made. */
 export interface AgentOptions {
@@ -51,6 +55,11 @@ export interface AgentOptions {
   onToolError?: OnToolError;
   /** Extensions of your own, called after the built-in ones at each hook of every run (see RunExtension). */
   extensions?: readonly ExtensionLoader[];
+  /**
+   * Record every model request of this agent's runs (its leaves' and extra requests included) and
+   * its response: `agent.cassette()` returns them as JSON, for `replayEngine(cassette)`. Default false.
+   */
+  record?: boolean;
 }
 
 export const DEFAULT_MAX_RESULT_CHARS = 20_000;
@@ -74,9 +83,14 @@ export class Agent implements RunAgent {
   readonly extensions: readonly ExtensionLoader[];
   readonly onToolError: OnToolError | undefined;
 
+  /** Who answers this agent's requests (provider, model, server), as traces name it. */
+  readonly engineInfo: EngineInfo;
+  readonly #recorder: RecordingEngine | undefined;
+
   private constructor(
     readonly engine: Engine,
     options: AgentOptions,
+    made: { info?: EngineInfo; recorder?: RecordingEngine } = {},
   ) {
     this.registry = new ToolRegistry({ ...(options.validation ? { validation: options.validation } : {}) });
     this.tools = new ToolManager(this.registry);
@@ -94,6 +108,8 @@ export class Agent implements RunAgent {
     ];
     this.onToolError = options.onToolError;
     this.#options = options;
+    this.engineInfo = made.info ?? engine.info ?? { provider: '_OTHER' };
+    this.#recorder = made.recorder;
   }
 
   readonly #options: AgentOptions;
@@ -104,7 +120,8 @@ export class Agent implements RunAgent {
   /** A sibling agent on the same engine, parser and journal, with the given tools and no stored conversations. */
   derive(tools: readonly Tool[]): Agent {
     const { conversations: _, ...rest } = this.#options;
-    const agent = new Agent(this.engine, { ...rest, parser: this.parser });
+    // The same engine: a recording one records the leaf's requests too.
+    const agent = new Agent(this.engine, { ...rest, parser: this.parser }, { info: this.engineInfo });
     for (const tool of tools) agent.tool(tool);
     return agent;
   }
@@ -129,9 +146,24 @@ export class Agent implements RunAgent {
         : engine.kind === 'local'
           ? (await loadLocalEngine()).lazyLocalEngine(engine, options.engine)
           : buildEngine(engine, options.engine);
+    const info = 'stream' in engine ? (engine.info ?? { provider: '_OTHER' }) : engineInfo(engine);
     // ajv's compiler (about 35 KB gzip) loads only where it validates: never in `no-eval` mode.
     if ((options.validation ?? 'auto') === 'auto') await loadAjv();
-    return new Agent(live, options);
+    if (!options.record) return new Agent(live, options, { info });
+    // The recorder loads only for an agent that records.
+    const { provider, model } = info;
+    const recorder = (await loadRecorder()).recordEngine(live, model !== undefined ? { provider, model } : { provider });
+    return new Agent(recorder.engine, options, { info, recorder });
+  }
+
+  /**
+   * Every model request this agent's runs made so far (their leaves' included) and its response,
+   * as a JSON cassette for `replayEngine`. Only for an agent made with `record: true` (else it
+   * throws `invalid_option`).
+   */
+  cassette(): Cassette {
+    if (!this.#recorder) throw new InvalidOptionError('record', 'cassette() needs an agent made with Agent.make(engine, { record: true })');
+    return this.#recorder.cassette();
   }
 
   /** Let the model delegate sub-tasks to leaves through a `spawn_leaf` tool (see LeafOptions). */

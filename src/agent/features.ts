@@ -6,6 +6,7 @@ import type { ExtensionLoader } from '../runner/run-setup.js';
 import type { RunSetup } from '../runner/run-setup.js';
 import type { NoticeSource } from '../extensions/notices.js';
 import type { TokenCounter } from '../extensions/context/budget.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** What the extensions read of the agent they serve. */
 export interface FeatureHost extends NoticeSource {
@@ -66,6 +67,30 @@ export function standardExtensions(host: FeatureHost): ExtensionLoader[] {
       load: once(async () => (await import('../extensions/untrusted/untrusted.js')).untrustedExtension),
     },
     {
+      name: 'traces',
+      // A leaf's events pass through its parent's run, whose spans nest the leaf under its call.
+      wanted: (setup) => setup.options.tracer !== undefined && setup.depth === 0,
+      load: async () => {
+        try {
+          // `@opentelemetry/api` is an optional peer: imported only for a run given a tracer.
+          const [{ tracesExtension }, api] = await Promise.all([import('../extensions/traces/traces.js'), import('@opentelemetry/api')]);
+          return (setup: RunSetup) => tracesExtension(setup, api);
+        } catch (error) {
+          // Tracing never fails a run: without its code, the run goes on untraced, and says so.
+          const message = `The run is not traced: @opentelemetry/api could not be loaded (${errorMessage(error)})`;
+          return (setup: RunSetup) => {
+            let said = false;
+            const say = () => {
+              if (said) return;
+              said = true;
+              setup.emit({ type: 'warning', code: 'trace_failed', message });
+            };
+            return { name: 'traces', beforeTurn: say };
+          };
+        }
+      },
+    },
+    {
       name: 'notices',
       wanted: (setup) => setup.depth === 0,
       load: once(async () => {
@@ -80,5 +105,7 @@ export function standardExtensions(host: FeatureHost): ExtensionLoader[] {
 export const loadLocalEngine = () => import('../engines/local/lazy-engine.js');
 /** The code a leaf runs with, loaded when a leaf first starts. */
 export const loadLeafRunner = () => import('../leaf/run-leaf.js');
+/** The recording engine wrapper, loaded only for an agent made with `record: true`. */
+export const loadRecorder = () => import('../engines/cassette/recorder.js');
 /** The MCP client and connection code (the client is an optional peer dependency), loaded with the first server. */
 export const loadMcp = () => import('../mcp/connection.js');

@@ -108,6 +108,12 @@ export type AmbiErrorCode =
   | 'context_overflow'
   | 'conversation_busy'
   | 'max_iterations'
+  /** The run's tokens passed `maxTokens`: no further model request was made. */
+  | 'budget_exceeded'
+  /** A replayed request differs from the recorded one, or the cassette holds no more requests (`replayEngine`). */
+  | 'replay_mismatch'
+  /** A cassette that is not one `cassette()` writes (a wrong type, too deep, an unknown version). */
+  | 'invalid_cassette'
   | 'aborted'
   | 'suspended'
   | 'nothing_to_resume'

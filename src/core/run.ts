@@ -1,41 +1,44 @@
 // What a run reports and gives back: types only, read by every floor that follows a run (the
 // page of a WorkerRunner, UI adapters, traces), so none of them imports the runner for them.
 import type { AmbiErrorCode } from './codes.js';
-import type { FinishReason, Message, ParseError, ToolCall, ToolResult, Usage } from './types.js';
+import type { FinishReason, Message, ParseError, RunUsage, ToolCall, ToolResult, Usage } from './types.js';
 
 /** What a run reports as it goes, in order. `leafId` marks an event that comes from a leaf run. */
-export type RunEvent = (
-  | { type: 'run_started'; runId: string; input: string }
-  | { type: 'text_delta'; text: string }
-  /** `untrusted`: the call was proposed in a turn whose request held untrusted content (it is tainted). */
-  | { type: 'tool_call'; call: ToolCall; untrusted?: { sources: UntrustedSource[] } }
-  | { type: 'format_error'; error: ParseError }
-  /** `untrusted`: the call is tainted, and which arguments came from the untrusted content. */
-  | { type: 'approval_requested'; call: ToolCall; untrusted?: UntrustedContext }
-  /** `standing`: a standing decision of the conversation decided, nobody was asked. */
-  | { type: 'approval_resolved'; callId: string; approved: boolean; reason?: string; standing?: true }
-  | { type: 'tool_started'; callId: string; name: string; attempt: number }
-  | { type: 'tool_retry'; callId: string; name: string; attempt: number; nextAttempt: number; delayMs: number }
-  | { type: 'tool_finished'; result: ToolResult }
-  /** A running call reports how far it is (an MCP server's progress notifications). */
-  | { type: 'tool_progress'; callId: string; progress: number; total?: number; message?: string }
-  | { type: 'usage'; usage: Usage }
-  /**
-   * Before a model turn: the oldest messages were left out of the request to fit the context budget
-   * (the stored conversation keeps them). `droppedMessages` counts them all, those a run on a long
-   * conversation did not read included; `tokensBefore` counts what the run read.
-   */
-  | { type: 'context_trimmed'; droppedMessages: number; tokensBefore: number; tokensAfter: number }
-  /** `untrusted`: the turn was exposed (its request held untrusted content), and which marked messages it held. */
-  | { type: 'iteration_finished'; iteration: number; finishReason: FinishReason; toolCalls: number; untrusted?: { sources: UntrustedSource[] } }
-  | { type: 'run_finished'; result: RunResult }
-  | { type: 'run_failed'; error: RunFailure }
-  /**
-   * Something went wrong that did not change the run's outcome (say a leaf's snapshot could not
-   * be updated; `mcp_tool_changed`: an MCP server changed a tool's definition, which is withdrawn).
-   */
-  | { type: 'warning'; code: string; message: string }
-) & { leafId?: string };
+export type RunEvent =
+  /** `parentCallId`: for a leaf, the `spawn_leaf` call that started it. */
+  (
+    | { type: 'run_started'; runId: string; input: string; parentCallId?: string }
+    | { type: 'text_delta'; text: string }
+    /** `untrusted`: the call was proposed in a turn whose request held untrusted content (it is tainted). */
+    | { type: 'tool_call'; call: ToolCall; untrusted?: { sources: UntrustedSource[] } }
+    | { type: 'format_error'; error: ParseError }
+    /** `untrusted`: the call is tainted, and which arguments came from the untrusted content. */
+    | { type: 'approval_requested'; call: ToolCall; untrusted?: UntrustedContext }
+    /** `standing`: a standing decision of the conversation decided, nobody was asked. */
+    | { type: 'approval_resolved'; callId: string; approved: boolean; reason?: string; standing?: true }
+    | { type: 'tool_started'; callId: string; name: string; attempt: number }
+    | { type: 'tool_retry'; callId: string; name: string; attempt: number; nextAttempt: number; delayMs: number }
+    | { type: 'tool_finished'; result: ToolResult }
+    /** A running call reports how far it is (an MCP server's progress notifications). */
+    | { type: 'tool_progress'; callId: string; progress: number; total?: number; message?: string }
+    /** One model request answered: what it used (the server's counts, or an estimate marked `estimated`). */
+    | { type: 'usage'; usage: Usage }
+    /**
+     * Before a model turn: the oldest messages were left out of the request to fit the context budget
+     * (the stored conversation keeps them). `droppedMessages` counts them all, those a run on a long
+     * conversation did not read included; `tokensBefore` counts what the run read.
+     */
+    | { type: 'context_trimmed'; droppedMessages: number; tokensBefore: number; tokensAfter: number }
+    /** `untrusted`: the turn was exposed (its request held untrusted content), and which marked messages it held. */
+    | { type: 'iteration_finished'; iteration: number; finishReason: FinishReason; toolCalls: number; untrusted?: { sources: UntrustedSource[] } }
+    | { type: 'run_finished'; result: RunResult }
+    | { type: 'run_failed'; error: RunFailure }
+    /**
+     * Something went wrong that did not change the run's outcome (say a leaf's snapshot could not
+     * be updated; `mcp_tool_changed`: an MCP server changed a tool's definition, which is withdrawn).
+     */
+    | { type: 'warning'; code: string; message: string }
+  ) & { leafId?: string };
 
 /** Why a run failed, as its `run_failed` event carries it: plain data, so it crosses a worker intact. */
 export interface RunFailure {
@@ -63,8 +66,11 @@ export interface RunResult<Output = unknown> {
   iterations: number;
   /** Every call of the run, in call order. */
   toolResults: ToolResult[];
-  /** Summed over the run's model turns, when the engine reports usage. */
-  usage?: Usage;
+  /**
+   * Tokens summed over every model request of the run, its leaves' and any extra request
+   * included (the server's counts; an estimate where a server gave none: `estimated`).
+   */
+  usage?: RunUsage;
   /** The final answer parsed and validated against the run's `output` schema (for a Standard Schema: its parsed value). */
   output?: Output;
 }

@@ -91,11 +91,21 @@ export interface ToolMessage {
   untrusted?: true;
 }
 
-/** Token counts as the server reports them. */
+/** Token counts of one model request: the server's, or an estimate where it reports none. */
 export interface Usage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** Estimated by ambi-web (characters / 4): the server reported no counts, or counts that cannot be right. */
+  estimated?: true;
+}
+
+/** Token counts summed over the model requests of a run, its leaves' and any extra request included. */
+export interface RunUsage extends Usage {
+  /** Model requests that answered. */
+  requests: number;
+  /** At least one request's counts are estimates. */
+  estimated?: true;
 }
 
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'error' | (string & {});

@@ -5,6 +5,7 @@ import { createOpenAICompatibleEngine } from './openai/engine.js';
 import { deferredStream } from './deferred-stream.js';
 import { realmFetch } from './realm-fetch.js';
 import type { ScriptedEngineConfig } from './scripted/scripted.js';
+import type { ReplayEngineConfig } from './cassette/replay.js';
 import type { Engine } from './types.js';
 
 /** What an engine may borrow from its realm (tests and odd runtimes swap `fetch`). */
@@ -24,6 +25,8 @@ export function buildEngine(config: Exclude<EngineConfig, LocalModelConfig>, dep
       return createOpenAICompatibleEngine(config, deps.fetch ?? realmFetch);
     case 'scripted':
       return lazyScriptedEngine(config);
+    case 'replay':
+      return lazyReplayEngine(config);
     default:
       throw new EngineError('invalid_engine_config', `Unknown engine kind: ${String((config as { kind?: unknown }).kind)}`);
   }
@@ -35,6 +38,17 @@ function lazyScriptedEngine(config: ScriptedEngineConfig): Engine {
   const engine = () => (loading ??= import('./scripted/engine.js').then(({ createScriptedEngine }) => createScriptedEngine(config)));
   return {
     nativeTools: true,
+    stream: (request) => deferredStream(async () => (await engine()).stream(request)),
+  };
+}
+
+/** The replay engine, its code (and the cassette's check) loaded on first use: only tests and replays need it. */
+function lazyReplayEngine(config: ReplayEngineConfig): Engine {
+  let loading: Promise<Engine> | undefined;
+  const engine = () => (loading ??= import('./cassette/replay-engine.js').then(({ createReplayEngine }) => createReplayEngine(config)));
+  return {
+    // Read without trusting the cassette: the whole check runs with the engine's code.
+    nativeTools: config.cassette?.engine?.nativeTools === true,
     stream: (request) => deferredStream(async () => (await engine()).stream(request)),
   };
 }

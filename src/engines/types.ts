@@ -1,6 +1,14 @@
 import type { ContextBudget } from '../core/types.js';
 import type { ToolCall, ToolDefinition, Message, Usage, FinishReason, ToolChoice, CallTags } from '../core/types.js';
 
+/** Who answers a model request, as traces name it (`gen_ai.provider.name`, `gen_ai.request.model`, `server.*`). */
+export interface EngineInfo {
+  provider: string;
+  model?: string;
+  /** The server's host and port (never a path, a query or credentials). */
+  server?: { address: string; port?: number };
+}
+
 /** One model request. */
 export interface EngineRequest {
   messages: readonly Message[];
@@ -48,4 +56,6 @@ export interface Engine {
   countTokens?(text: string, signal?: AbortSignal): Promise<number>;
   /** The context budget the model itself sets (a local model's context size), used when the agent sets none. */
   contextBudget?(signal?: AbortSignal): Promise<ContextBudget>;
+  /** Who answers (provider, model, server), for traces and cassettes; engines built from a config get it from the config. */
+  readonly info?: EngineInfo;
 }

@@ -69,7 +69,9 @@ export async function runLeaf(
   let exposed = false;
   for await (const event of run.events) {
     if (event.leafId === undefined && (event.type === 'iteration_finished' || event.type === 'tool_call') && event.untrusted) exposed = true;
-    scope.emit({ ...event, leafId: event.leafId ?? snapshot.id });
+    if (event.leafId !== undefined) scope.emit(event);
+    // The leaf's own start names the call that started it (traces nest the leaf under it).
+    else scope.emit(event.type === 'run_started' ? { ...event, leafId: snapshot.id, parentCallId: ctx.callId } : { ...event, leafId: snapshot.id });
   }
   const warn = (status: LeafSnapshot['status']) => (error: unknown) => {
     const why = errorMessage(error);

@@ -41,7 +41,10 @@ export function mcpTool(
           ...(total !== undefined ? { total } : {}),
           ...(message !== undefined ? { message } : {}),
         });
-      const result = await session.callTool(definition.name, args, { signal: ctx.signal, timeoutMs: effects.timeoutMs, onprogress, pinned }, definition);
+      // A traced run's call carries its span's context to the server, in `_meta` as MCP's conventions put it.
+      const trace = await ctx.run?.traceContext?.(ctx.callId);
+      const options = { signal: ctx.signal, timeoutMs: effects.timeoutMs, onprogress, pinned, ...(trace ? { trace } : {}) };
+      const result = await session.callTool(definition.name, args, options, definition);
       return toolOutput(name, result, checkOutput);
     },
     // What a standing decision stands for: this server's tool as pinned, whatever name it was given here.

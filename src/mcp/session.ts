@@ -9,6 +9,7 @@ import { loadMcpClient, type McpClientModule } from './load-client.js';
 import { configSecrets, hideSecrets } from './secrets.js';
 import type { McpToolDefinition } from './tool-definition.js';
 import type { McpCallResult } from './tool-output.js';
+import type { TraceContext } from '../tools/types.js';
 
 /** What one call asks of the session. */
 export interface McpCallOptions {
@@ -18,6 +19,8 @@ export interface McpCallOptions {
   onprogress: (progress: { progress: number; total?: number; message?: string }) => void;
   /** Whether the tool's definition is still the pinned one: asked again after reconnecting, before the call is sent again. */
   pinned: () => boolean;
+  /** The W3C trace context of the call's span (a traced run): sent in the request's `_meta`. */
+  trace?: TraceContext;
 }
 
 /** Past our own deadline: the client's timer must never be the one that fires. */
@@ -78,7 +81,7 @@ export class McpSession {
   /** Call `name`; a failure is thrown as a ToolError (the server's own error) or an McpError (`mcp_unavailable`, `invalid_output`). */
   async callTool(name: string, args: unknown, options: McpCallOptions, definition: McpToolDefinition): Promise<McpCallResult> {
     const { signal } = options;
-    const request = { name, arguments: args as Record<string, unknown> };
+    const request = { name, arguments: args as Record<string, unknown>, ...(options.trace ? { _meta: { ...options.trace } } : {}) };
     // The pinned definition without its outputSchema: the client then checks no output (we do, against the pinned one).
     const { outputSchema: _, ...pinned } = definition;
     const send = (client: Client) =>

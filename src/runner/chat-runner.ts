@@ -18,9 +18,10 @@ import { runLoop } from './run-loop.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_MAX_ITERATIONS, type ChildRunOptions, type Run, type RunOptions, type RunOutput } from './run-options.js';
 import type { RunAgent, RunSetup } from './run-setup.js';
 import { TurnScope, type RunShared } from './turn-scope.js';
+import { UsageMeter } from './usage-meter.js';
 
 export { DEFAULT_CONCURRENCY, DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_OUTPUT_RETRIES } from './run-options.js';
-export type { ChildRunOptions, Run, RunOptions, RunOutput } from './run-options.js';
+export type { ChildRunOptions, Run, RunOptions, RunOutput, RunTracer } from './run-options.js';
 
 export interface ChatRunnerOptions {
   /** Calls of one reply that run at once (default 5). */
@@ -96,10 +97,21 @@ export class ChatRunner {
       approvals: new Approvals(),
       callIds: new CallIds(),
       maxCallsPerReply: options.maxCallsPerReply ?? DEFAULT_MAX_CALLS_PER_REPLY,
+      usage: new UsageMeter(options.maxTokens),
+      ...(options.traceContext ? { traceContext: options.traceContext } : {}),
     };
     const limiters = this.budget ? [new Limiter(this.concurrency), this.budget] : [new Limiter(this.concurrency)];
+    // This run's tokens: its own requests and its leaves' (whose events come here tagged with their id).
+    const usage = new UsageMeter();
     let adorn = (event: RunEvent) => event;
-    const emit = (event: RunEvent) => channel.push(adorn(event));
+    const emit = (event: RunEvent) => {
+      if (event.type === 'usage') {
+        usage.add(event.usage);
+        // Counted for the budget where the request was made, so a leaf's count the moment it is known.
+        if (event.leafId === undefined) shared.usage.add(event.usage);
+      }
+      channel.push(adorn(event));
+    };
     const setup: RunSetup = {
       runId,
       agent,
@@ -109,6 +121,7 @@ export class ChatRunner {
       depth: child?.depth ?? 0,
       signal: controller.signal,
       emit,
+      usage: shared.usage,
       ...(child ? { history: child.history } : {}),
       ...(child?.parent ? { parent: child.parent } : {}),
     };
@@ -118,6 +131,8 @@ export class ChatRunner {
       const extensions = await extensionsFor(setup);
       adorn = (event) => extensions.event(event);
       extensions.warn = emit;
+      // A traced run's calls, its leaves' included, find their trace context through what they share.
+      if (!child?.parent) shared.traceContext ??= extensions.traceContextSource();
       const call: CallRun = {
         runId,
         signal: controller.signal,
@@ -136,6 +151,7 @@ export class ChatRunner {
           extensions,
           call,
           shared,
+          usage,
           maxIterations: options.maxIterations ?? DEFAULT_MAX_ITERATIONS,
           concurrency: this.concurrency,
           ...(options.toolChoice !== undefined ? { toolChoice: options.toolChoice } : {}),

@@ -18,8 +18,10 @@ export interface CheckedRunOptions {
   maxIterations?: number | undefined;
   maxCallsPerReply?: number | undefined;
   maxOutputRetries?: number | undefined;
+  maxTokens?: number | undefined;
   conversation?: string | undefined;
   output?: unknown;
+  tracer?: unknown;
 }
 
 /** Refuse a run's options before it takes a lock or a slot: counts >= 1, and a conversation id that names something. */
@@ -27,6 +29,8 @@ export function checkRunOptions(options: CheckedRunOptions): void {
   checkCount('maxIterations', options.maxIterations);
   checkCount('maxCallsPerReply', options.maxCallsPerReply);
   checkCountFromZero('maxOutputRetries', options.maxOutputRetries);
+  checkCount('maxTokens', options.maxTokens);
+  checkTracer(options.tracer);
   checkOutputShape(options.output);
   const { conversation } = options;
   // '' would take a lock and store nothing under a name nobody can ask for again.
@@ -55,4 +59,18 @@ export function checkOutputShape(output: unknown): void {
   if (output === undefined || isStandardSchema(output) || (typeof output === 'object' && output !== null && !Array.isArray(output))) return;
   const got = output === null ? 'null' : Array.isArray(output) ? 'an array' : `a ${typeof output}`;
   throw new InvalidOptionError('output', `must be a JSON Schema object or a Standard Schema (got ${got})`);
+}
+
+/** Refuse a `tracer` that is not one (it must have `startSpan`), where the run is started. */
+function checkTracer(tracer: unknown): void {
+  if (tracer === undefined) return;
+  if (typeof tracer === 'object' && tracer !== null) {
+    try {
+      if (typeof (tracer as { startSpan?: unknown }).startSpan === 'function') return;
+    } catch {
+      // A tracer that throws when read is the tracing's failure, never the run's (see the traces extension).
+      return;
+    }
+  }
+  throw new InvalidOptionError('tracer', 'must be an OpenTelemetry Tracer (an object with startSpan)');
 }

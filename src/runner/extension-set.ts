@@ -5,6 +5,7 @@ import { errorMessage } from '../errors/error-message.js';
 import type { AnswerVerdict, History, Opening, RunExtension, RunOutcome, TurnRequest } from './extension.js';
 import type { ModelTurn } from './model-turn.js';
 import type { RunSetup } from './run-setup.js';
+import type { TraceContext } from '../tools/types.js';
 
 /** Make the extensions a run needs, in the agent's order (each loaded on first need by its loader). */
 export async function extensionsFor(setup: RunSetup): Promise<ExtensionSet> {
@@ -114,6 +115,19 @@ export class ExtensionSet implements CallHooks {
     let adorned = event;
     for (const extension of this.#events) adorned = extension.event(adorned);
     return adorned;
+  }
+
+  /** Where a call's trace context comes from, if an extension has one (a traced run). */
+  traceContextSource(): ((callId: string) => Promise<TraceContext | undefined>) | undefined {
+    const tracing = this.#list.filter((extension) => extension.traceContext);
+    if (tracing.length === 0) return undefined;
+    return async (callId) => {
+      for (const extension of tracing) {
+        const found = await extension.traceContext?.(callId);
+        if (found) return found;
+      }
+      return undefined;
+    };
   }
 
   /** Every extension hears the end, even if one of them fails. */

@@ -14,12 +14,14 @@
  *   answer       when the model answers without calls: accept the answer, or have it try again
  *   event        each event of the run, as it is emitted: adorn it, or watch it
  *   end          once, when the run settles, whatever the outcome
+ *   traceContext a call's W3C trace context, for a tool that passes it to a server (a traced run)
  */
 import type { RunEvent, RunResult } from '../core/run.js';
 import type { Message, ToolResult } from '../core/types.js';
 import type { CallVerdict, RunCall } from '../call/types.js';
 import type { EngineRequest } from '../engines/types.js';
 import type { ModelTurn } from './model-turn.js';
+import type { TraceContext } from '../tools/types.js';
 
 export interface RunExtension {
   /** A name for warnings and debugging. */
@@ -39,6 +41,8 @@ export interface RunExtension {
   answer?(text: string, lastTurn: boolean): AnswerVerdict | Promise<AnswerVerdict>;
   event?(event: RunEvent): RunEvent;
   end?(outcome: RunOutcome): void | Promise<void>;
+  /** The W3C trace context of a call of the run or its leaves, for tools that pass it on (the first extension that has one gives it). */
+  traceContext?(callId: string): TraceContext | undefined | Promise<TraceContext | undefined>;
 }
 
 /** What a run starts from: the stored conversation, or the end of it that a request can hold. */

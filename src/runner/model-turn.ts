@@ -9,6 +9,7 @@ import type { Engine } from '../engines/types.js';
 import type { ToolCallParser } from '../parser/types.js';
 import type { CallIds } from './call-ids.js';
 import type { RunEvent } from '../core/run.js';
+import { requestUsage } from './request-usage.js';
 
 /** A call as the runner read it from a reply: its idempotency key is set. */
 export type KeyedToolCall = ToolCall & { idempotencyKey: string };
@@ -22,6 +23,7 @@ export interface ModelTurn {
   calls: KeyedToolCall[];
   errors: ParseError[];
   finishReason: FinishReason;
+  /** What the request used: the server's counts, or an estimate (`estimated`). */
   usage?: Usage;
   provider?: Record<string, unknown>;
   /** Calls already started while the reply streamed (idempotent ones only), by call. */
@@ -60,6 +62,7 @@ export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
   const turn: ModelTurn = { text: '', rawText: '', calls: [], errors: [], finishReason: 'stop', started: new Map() };
   // When the current slice of reading began (0: no call has started early yet; see SLICE_MS).
   let slice = 0;
+  let reported: Usage | undefined;
   const take = (parts: readonly ParsePart[]) => {
     for (const part of parts) {
       if (part.type === 'text') {
@@ -107,8 +110,8 @@ export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
         addCall(event.call);
         break;
       case 'usage':
-        turn.usage = event.usage;
-        emit({ type: 'usage', usage: event.usage });
+        // The last one counts (a server may report a growing usage); it is emitted once, below.
+        reported = event.usage;
         break;
       case 'warning':
         emit({ type: 'warning', code: event.code, message: event.message });
@@ -120,5 +123,10 @@ export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
     }
   }
   take(parser.end());
+  // One `usage` event per request that answered: the server's counts, or an estimate.
+  const { usage, problem } = requestUsage(reported, ctx.request, turn);
+  if (problem) emit({ type: 'warning', code: 'invalid_usage', message: problem });
+  turn.usage = usage;
+  emit({ type: 'usage', usage });
   return turn;
 }

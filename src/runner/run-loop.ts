@@ -1,10 +1,11 @@
 import type { RunResult } from '../core/run.js';
-import type { Message, ToolChoice, ToolResult, Usage } from '../core/types.js';
+import type { Message, ToolChoice, ToolResult } from '../core/types.js';
 import type { CallRun } from '../call/types.js';
 import { toolMessage } from '../call/result.js';
 import { isAmbiError } from '../errors/ambi-error.js';
 import { EngineError } from '../errors/engine-error.js';
 import { errorMessage } from '../errors/error-message.js';
+import { BudgetExceededError } from '../errors/budget-exceeded-error.js';
 import { MaxIterationsError } from '../errors/max-iterations-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
 import { RunSuspendedError } from '../errors/run-suspended-error.js';
@@ -18,6 +19,7 @@ import { tooManyCalls } from './reply-limit.js';
 import type { RunSetup } from './run-setup.js';
 import { effectiveToolChoice } from './tool-choice.js';
 import { TurnScope, type RunShared } from './turn-scope.js';
+import type { UsageMeter } from './usage-meter.js';
 
 /** Everything one run's loop works with. */
 export interface LoopContext {
@@ -26,6 +28,8 @@ export interface LoopContext {
   /** The run's side of each call (see CallRun): policy hooks, slots, journal, events. */
   call: CallRun;
   shared: RunShared;
+  /** This run's own tokens, its leaves' included (`RunResult.usage`); `shared.usage` holds the budget. */
+  usage: UsageMeter;
   maxIterations: number;
   toolChoice?: ToolChoice;
   /** The run's own concurrency limit, for the scopes its calls see (a leaf runs under it). */
@@ -59,7 +63,6 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   ctx.call.emit({ type: 'run_started', runId: setup.runId, input: resumed ? resumed.input : setup.input });
 
   const toolResults: ToolResult[] = [];
-  let usage: Usage | undefined;
   /** Feed a batch of results back: to the model's messages, the run's results and the stored conversation. */
   const finishBatch = async (step: Message[], results: readonly ToolResult[]) => {
     // Suspended: nothing of the batch is stored, so what waited for approval is still asked on resume
@@ -79,10 +82,16 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
     );
   }
   for (let iteration = 1; ; iteration++) {
+    // Past the token budget (this run's, or its parent's for a leaf), no further request.
+    const used = ctx.shared.usage.exceeded();
+    if (used !== undefined) {
+      const maxTokens = ctx.shared.usage.maxTokens!;
+      if (conversation !== undefined) await stopAtLimit({ conversation, agent, maxTokens }, toolResults, history.length);
+      throw new BudgetExceededError(maxTokens, used, toolResults);
+    }
     const scope = scopeOf(ctx, messages);
     // On the last allowed turn nothing starts early: calls it asks for are never run.
     const turn = await askModel(ctx, messages, scope, { iteration, userAt });
-    usage = addUsage(usage, turn.usage);
     const assistant: Message = { role: 'assistant', content: turn.rawText, ...(turn.provider ? { provider: turn.provider } : {}) };
     const wantsMore = turn.calls.length > 0 || turn.errors.length > 0;
     if (wantsMore && iteration >= ctx.maxIterations) {
@@ -105,6 +114,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
       const result: RunResult = { runId: setup.runId, text, messages, iterations: iteration, toolResults };
       if (history.skipped > 0) result.skippedMessages = history.skipped;
       if ('value' in verdict) result.output = verdict.value;
+      const usage = ctx.usage.total();
       if (usage) result.usage = usage;
       return result;
     }
@@ -243,16 +253,6 @@ function withInstructions(messages: readonly Message[], instructions: string): r
   const [first, ...rest] = messages;
   if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n\n${instructions}` }, ...rest];
   return [{ role: 'system', content: instructions }, ...messages];
-}
-
-function addUsage(total: Usage | undefined, turn: Usage | undefined): Usage | undefined {
-  if (!turn) return total;
-  if (!total) return { ...turn };
-  return {
-    promptTokens: total.promptTokens + turn.promptTokens,
-    completionTokens: total.completionTokens + turn.completionTokens,
-    totalTokens: total.totalTokens + turn.totalTokens,
-  };
 }
 
 function wrapEngineFailure(error: unknown): EngineError {

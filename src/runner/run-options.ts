@@ -1,7 +1,7 @@
 import type { RunResult } from '../core/run.js';
 import type { Message, ToolChoice } from '../core/types.js';
 import type { ApproveOptions, DenyOptions } from '../call/approvals.js';
-import type { RunScope } from '../tools/types.js';
+import type { RunScope, TraceContext } from '../tools/types.js';
 import type { RunEvent } from './events.js';
 import type { LockMode } from './conversation-lock.js';
 import type { OutputOf, OutputSchema } from './output-types.js';
@@ -27,6 +27,31 @@ export interface RunOptions<S extends OutputSchema = OutputSchema> {
   runId?: string;
   /** When another run (say in another tab) holds the conversation: `wait` (default) or `fail` with `conversation_busy`. */
   lock?: LockMode;
+  /**
+   * A token budget for the run, its leaves and any extra request included: once the tokens used
+   * pass it, no further model request is made and `result` rejects with `budget_exceeded`
+   * (results already produced are kept, as for `max_iterations`). Default: none.
+   */
+  maxTokens?: number;
+  /**
+   * An OpenTelemetry `Tracer` (from `@opentelemetry/api`, an optional peer dependency loaded only
+   * when a tracer is given): the run is traced with spans of the GenAI semantic conventions
+   * (`invoke_agent`, `chat`, `execute_tool`). A tracer that throws never fails the run.
+   */
+  tracer?: RunTracer;
+  /**
+   * The W3C trace context of a call's span, for tools that pass it on (MCP calls send it in
+   * `_meta`): made for you with `tracer`; give your own to link calls to a tracing of your own.
+   */
+  traceContext?: (callId: string) => TraceContext | undefined | Promise<TraceContext | undefined>;
+}
+
+/**
+ * An OpenTelemetry `Tracer` (`trace.getTracer(name)` of `@opentelemetry/api`), typed by the one
+ * method ambi-web calls, so that ambi-web's types need not the package.
+ */
+export interface RunTracer {
+  startSpan(name: string, options?: object, context?: unknown): unknown;
 }
 
 /** What a leaf run adds: it starts from its parent's snapshot, one level deeper. */
@@ -42,7 +67,7 @@ export interface Run<Output = unknown> {
   readonly runId: string;
   /** Every event of the run, in order; ends when the run settles. One reader at a time (another gets `events_busy`); one that breaks out early leaves the rest to the next. */
   readonly events: AsyncIterable<RunEvent>;
-  /** The answer, or a coded error (`aborted`, `suspended`, `max_iterations`, `nothing_to_resume`, an engine's code). */
+  /** The answer, or a coded error (`aborted`, `suspended`, `max_iterations`, `budget_exceeded`, `nothing_to_resume`, an engine's code). */
   readonly result: Promise<RunResult<Output>>;
   /** Stop now: every running tool's signal aborts and `result` rejects with code `aborted`. */
   abort(reason?: unknown): void;

@@ -1,6 +1,7 @@
 import type { RunEvent } from '../core/run.js';
 import type { Message } from '../core/types.js';
 import type { Engine } from '../engines/types.js';
+import type { EngineInfo } from '../engines/engine-info.js';
 import type { ToolCallParser } from '../parser/types.js';
 import type { ConversationStore } from '../store/conversation-store.js';
 import type { ToolCallJournal } from '../store/types.js';
@@ -9,6 +10,7 @@ import type { ToolManager } from '../call/tool-manager.js';
 import type { OnToolError, RunScope } from '../tools/types.js';
 import type { RunOptions } from './run-options.js';
 import type { RunExtension } from './extension.js';
+import type { UsageMeter } from './usage-meter.js';
 
 /** What a run needs of its agent (an `Agent` is one): the model, the tools, the memory, the extensions its entry gave it. */
 export interface RunAgent {
@@ -25,6 +27,8 @@ export interface RunAgent {
   readonly extensions: readonly ExtensionLoader[];
   /** Told what a tool threw when it failed of itself (see OnToolError). */
   readonly onToolError?: OnToolError | undefined;
+  /** Who answers the agent's requests (provider, model, server), as traces name it. */
+  readonly engineInfo?: EngineInfo;
 }
 
 /** One run as its extensions see it when they are made. */
@@ -42,7 +46,13 @@ export interface RunSetup {
   readonly history?: readonly Message[];
   /** The run's signal: aborted by `abort()`, `suspend()` or the caller's signal. */
   readonly signal: AbortSignal;
+  /** Add an event to the run's stream (a `usage` event counts a model request's tokens). */
   emit(event: RunEvent): void;
+  /**
+   * The tokens the run and its leaves used, and the run's budget: an extension that makes a model
+   * request of its own checks `usage.exceeded()` first, and emits a `usage` event for it.
+   */
+  readonly usage: UsageMeter;
   /** The parent run's scope, for a leaf. */
   readonly parent?: RunScope;
 }

@@ -1,9 +1,10 @@
 import type { RunEvent } from '../core/run.js';
 import type { Message } from '../core/types.js';
 import type { Approvals } from '../call/approvals.js';
-import type { RunScope } from '../tools/types.js';
+import type { RunScope, TraceContext } from '../tools/types.js';
 import type { Limiter } from '../util/limiter.js';
 import type { CallIds } from './call-ids.js';
+import type { UsageMeter } from './usage-meter.js';
 
 /** What a run shares with the leaves it starts: one person answers their approvals, and their call ids are unique together. */
 export interface RunShared {
@@ -11,6 +12,10 @@ export interface RunShared {
   callIds: CallIds;
   /** A leaf's replies are held to its run's limit. */
   maxCallsPerReply: number;
+  /** The tokens the run and its leaves used, counted where each request is made, and the run's budget. */
+  usage: UsageMeter;
+  /** The W3C trace context of a call of the run or its leaves, when the run is traced (see `RunScope.traceContext`). */
+  traceContext?: (callId: string) => TraceContext | undefined | Promise<TraceContext | undefined>;
 }
 
 /**
@@ -26,6 +31,7 @@ export class TurnScope implements RunScope {
   declare readonly depth: number;
   declare readonly concurrency: number;
   declare readonly budget?: Limiter;
+  declare readonly traceContext?: (callId: string) => Promise<TraceContext | undefined>;
 
   constructor(
     runId: string,
@@ -50,10 +56,27 @@ export class TurnScope implements RunScope {
       concurrency: { value: concurrency, enumerable: true },
       ...(budget ? { budget: { value: budget, enumerable: true } } : {}),
     });
+    // Only for a traced run (set once its extensions are made, before its first turn).
+    const traceContext = traceContextOf(shared);
+    if (traceContext) Object.defineProperty(this, 'traceContext', { value: traceContext, enumerable: true });
   }
 
   /** What the run of `scope` shares with its leaves, if it is a run's scope. */
   static sharedOf(scope: RunScope): RunShared | undefined {
     return #shared in scope ? (scope as TurnScope).#shared : undefined;
   }
+}
+
+/** A scope's `traceContext`: the run's, made async, where the run is traced. */
+function traceContextOf(shared: RunShared): ((callId: string) => Promise<TraceContext | undefined>) | undefined {
+  const find = shared.traceContext;
+  if (!find) return undefined;
+  // Tracing never fails a call: a context that cannot be had is no context.
+  return async (callId: string) => {
+    try {
+      return await find(callId);
+    } catch {
+      return undefined;
+    }
+  };
 }

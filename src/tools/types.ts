@@ -48,6 +48,18 @@ export interface RunScope {
   /** The per-run concurrency limit and the shared budget, for runs started on behalf of this one. */
   concurrency: number;
   budget?: ConcurrencyBudget;
+  /**
+   * The W3C trace context of a call of this run (its `execute_tool` span), when the run is
+   * traced (`RunOptions.tracer`): for a tool that passes it to a server (MCP calls send it in
+   * `_meta`). Undefined, or resolving to undefined, when the run is not traced.
+   */
+  traceContext?(callId: string): Promise<TraceContext | undefined>;
+}
+
+/** A span's W3C trace context, as the `traceparent` (and `tracestate`) headers carry it. */
+export interface TraceContext {
+  traceparent: string;
+  tracestate?: string;
 }
 
 /**

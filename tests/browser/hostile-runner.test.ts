@@ -103,13 +103,16 @@ describe('WorkerRunner: run.events', () => {
     }
     const rest = await collect(run);
     expect(firstReader.map((e) => e.type)).toEqual(['run_started', 'tool_call']);
+    // The page tool starts early and answers from the page: the reply's end (its usage) comes first.
     expect([...firstReader, ...rest].map((e) => e.type)).toEqual([
       'run_started',
       'tool_call',
       'tool_started',
+      'usage',
       'tool_finished',
       'iteration_finished',
       'text_delta',
+      'usage',
       'iteration_finished',
       'run_finished',
     ]);

@@ -451,7 +451,7 @@ describe('ChatRunner', () => {
     const result = await run.result;
     const events = await collect(run);
     expect(result.text.split(' ').filter(Boolean)).toHaveLength(1_000);
-    expect(events.map((e) => e.type)).toEqual(['run_started', 'text_delta', 'iteration_finished', 'run_finished']);
+    expect(events.map((e) => e.type)).toEqual(['run_started', 'text_delta', 'usage', 'iteration_finished', 'run_finished']);
   });
 
   it('asks for approval, runs an approved call, and tells the model about a denied one', async () => {
@@ -495,7 +495,7 @@ describe('ChatRunner', () => {
     const runner = new ChatRunner();
     await runner.run(agent, 'first', { conversation: 'c' }).result;
     const second = await runner.run(agent, 'second', { conversation: 'c' }).result;
-    expect(second.usage).toEqual({ promptTokens: 20, completionTokens: 3, totalTokens: 23 });
+    expect(second.usage).toEqual({ promptTokens: 20, completionTokens: 3, totalTokens: 23, requests: 1 });
     expect(engine.requests[1]!.messages.map((m) => m.content)).toEqual(['You are terse.', 'first', 'One.', 'second']);
   });
 

@@ -4,6 +4,7 @@ import { admitsFreeText } from '../../src/extensions/untrusted/free-text.js';
 import { QUARANTINE_PROMPT } from '../../src/extensions/untrusted/quarantine.js';
 import {
   Agent,
+  type BudgetExceededError,
   ChatRunner,
   defineTool,
   type Engine,
@@ -181,7 +182,21 @@ describe('quarantine', () => {
     const agent = (await Agent.make(engine)).tool(isCheckout());
     const events = await collect(new ChatRunner().run(agent, 'check'));
     const usage = events.filter((e): e is Extract<RunEvent, { type: 'usage' }> => e.type === 'usage');
-    expect(usage.map((e) => e.usage.totalTokens)).toEqual([55, 55]);
+    // One event per request: two model turns, the two quarantine answers (55 tokens each, as the engine reported).
+    expect(usage).toHaveLength(engine.requests.length);
+    expect(usage.filter((e) => e.usage.totalTokens === 55 && !e.usage.estimated)).toHaveLength(2);
+    const finished = events.find((e): e is Extract<RunEvent, { type: 'run_finished' }> => e.type === 'run_finished');
+    expect(finished?.result.usage?.totalTokens).toBe(usage.reduce((n, e) => n + e.usage.totalTokens, 0));
+  });
+
+  it('makes no quarantine request past the run\'s token budget', async () => {
+    const engine = new TwoModels([callOf('q1', 'is_checkout'), [{ type: 'text', text: 'ok' }]], ['{"checkout": true}']);
+    const agent = (await Agent.make(engine)).tool(isCheckout());
+    const error = await new ChatRunner().run(agent, 'check', { maxTokens: 1 }).result.catch((e: unknown) => e);
+    expect(isAmbiError(error) && error.code).toBe('budget_exceeded');
+    expect(engine.requests.filter((r) => r.tools.length === 0)).toHaveLength(0);
+    const { toolResults } = error as BudgetExceededError;
+    expect(toolResults[0]).toMatchObject({ ok: false, error: { code: 'invalid_output', message: expect.stringMatching(/token budget is spent/) } });
   });
 
   it("a tool failure is not read in quarantine: it is marked, as any untrusted tool's", async () => {

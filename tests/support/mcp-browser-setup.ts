@@ -6,6 +6,13 @@ import { startDelayedProxy, startSilentServer } from './held-servers.js';
 import { startEverythingServer } from './mcp-everything.js';
 import { startDocumentServer } from './attack/document-server.js';
 import { startModelServer } from './attack/model-server.js';
+import { startTestServer, type TestTool } from './mcp-test-server.js';
+
+/** A read-only tool that answers with the `_meta` of its call, as JSON text. */
+const echoMeta: TestTool = {
+  definition: { name: 'echo_meta', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+  call: (_args, { meta }) => ({ content: [{ type: 'text', text: JSON.stringify(meta ?? null) }] }),
+};
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,6 +25,8 @@ declare module 'vitest' {
     /** The attack suite's obedient model (OpenAI-compatible), and its MCP server of documents. */
     attackModelUrl: string;
     attackMcpUrl: string;
+    /** A server of our own whose tool `echo_meta` answers with the `_meta` its call carried (trace context). */
+    mcpMetaUrl: string;
   }
 }
 
@@ -25,6 +34,7 @@ export default async function setup(project: TestProject) {
   const server = await startEverythingServer();
   const silent = await startSilentServer();
   const delayed = await startDelayedProxy(server.url, 150);
+  const meta = await startTestServer([echoMeta], { cors: true });
   project.provide('mcpEverythingUrl', server.url);
   project.provide('mcpSilentUrl', silent.url);
   project.provide('mcpDelayedUrl', delayed.url);
@@ -32,8 +42,9 @@ export default async function setup(project: TestProject) {
   const documents = await startDocumentServer();
   project.provide('attackModelUrl', model.baseURL);
   project.provide('attackMcpUrl', documents.url);
+  project.provide('mcpMetaUrl', meta.url);
   return async () => {
-    await Promise.all([silent.stop(), delayed.stop(), model.close(), documents.close()]);
+    await Promise.all([silent.stop(), delayed.stop(), model.close(), documents.close(), meta.close()]);
     await server.stop();
   };
 }

@@ -17,7 +17,7 @@ export interface TestTool {
   };
   call?: (
     args: Record<string, unknown>,
-    extra: { signal: AbortSignal; progress: (progress: number, total?: number) => Promise<void> },
+    extra: { signal: AbortSignal; progress: (progress: number, total?: number) => Promise<void>; meta?: Record<string, unknown> },
   ) => unknown | Promise<unknown>;
 }
 
@@ -68,7 +68,8 @@ export async function startTestServer(initial: TestTool[], options: { cors?: boo
             params: { progressToken: token, progress: value, ...(total !== undefined ? { total } : {}) },
           });
       };
-      return (await tool.call(request.params.arguments ?? {}, { signal: extra.signal, progress })) as never;
+      const meta = request.params._meta as Record<string, unknown> | undefined;
+      return (await tool.call(request.params.arguments ?? {}, { signal: extra.signal, progress, ...(meta ? { meta } : {}) })) as never;
     });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

@@ -11,15 +11,20 @@ export async function collect(run: Run, onEvent?: (event: RunEvent) => void): Pr
   return events;
 }
 
-/** The event types of a run whose model says something, makes one call, then answers (text deltas merged). */
+/**
+ * The event types of a run whose model says something, makes one call (of a tool that does not
+ * start early), then answers (text deltas merged; one `usage` as each model request ends).
+ */
 export const ONE_CALL_EVENT_TYPES = [
   'run_started',
   'text_delta',
   'tool_call',
+  'usage',
   'tool_started',
   'tool_finished',
   'iteration_finished',
   'text_delta',
+  'usage',
   'iteration_finished',
   'run_finished',
 ];

@@ -50,6 +50,7 @@ async function* serve(request: EngineRequest, take: () => ScriptedReply): AsyncG
     yield { type: 'tool_call', call: { id: call.id ?? newCallId(), name: call.name, arguments: call.arguments } };
   }
   throwIfAborted(request.signal);
+  if (shape.usage) yield { type: 'usage', usage: shape.usage };
   yield { type: 'finish', reason: calls.length > 0 ? 'tool_calls' : 'stop' };
 }
 

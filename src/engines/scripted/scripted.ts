@@ -1,3 +1,5 @@
+import type { Usage } from '../../core/types.js';
+
 /** One scripted tool call; a missing `id` is filled with a fresh one when the reply is served. */
 export interface ScriptedToolCall {
   id?: string;
@@ -17,6 +19,8 @@ export type ScriptedReply =
       error?: { status: number; message: string; retryAfterMs?: number };
       /** Wait this long before replying (abortable). */
       delayMs?: number;
+      /** The token counts the reply reports, as a server's would (without them, the runner estimates). */
+      usage?: Usage;
     };
 
 /** A plain-data engine that replays fixed replies: for tests and demos without a model. */

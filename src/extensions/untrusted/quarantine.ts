@@ -25,8 +25,10 @@ export interface QuarantineHost {
   /** Answers that may be asked again after the first (the run's `maxOutputRetries`). */
   maxRetries: number;
   signal: AbortSignal;
-  /** Where the requests' usage is reported, as `usage` events. */
+  /** Where the requests' usage is reported, as `usage` events (counted in the run's total and budget). */
   emit(event: RunEvent): void;
+  /** The tokens used so far if they passed the run's `maxTokens`: then no further request is made. */
+  exceeded(): number | undefined;
 }
 
 /**
@@ -53,6 +55,8 @@ export async function quarantined(result: ToolSuccess, quarantine: Quarantine, h
     { role: 'user', content: capText(typeof result.output === 'string' ? result.output : JSON.stringify(result.output), host.maxChars) },
   ];
   for (let answers = 1; ; answers++) {
+    const used = host.exceeded();
+    if (used !== undefined) return mark(failed(result, `the run's token budget is spent (${used} tokens used)`, took()));
     let text: string;
     try {
       text = await ask(host, messages, spec.schema);

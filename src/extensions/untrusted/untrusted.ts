@@ -72,6 +72,7 @@ export function untrustedExtension(setup: RunSetup): RunExtension {
           maxRetries: options.maxOutputRetries ?? DEFAULT_MAX_OUTPUT_RETRIES,
           signal: setup.signal,
           emit: setup.emit,
+          exceeded: () => setup.usage.exceeded(),
         }).catch((error: unknown) =>
           // Never the raw output: the model must not read what quarantine was for.
           marked(

@@ -3,6 +3,7 @@ import type { JsonValue } from '../../core/types.js';
 import { AmbiError } from '../../errors/ambi-error.js';
 import { LazyAbortController } from '../../util/abort-source.js';
 import type { PageHostApi, ToolInvoker, WireContext } from '../wire/protocol.js';
+import type { TraceContext } from '../../tools/types.js';
 import { fromWireReason, type WireReason } from '../wire/wire-error.js';
 
 /**
@@ -16,6 +17,7 @@ export class PageHost implements PageHostApi {
   constructor(
     readonly tools: ReadonlyMap<string, ToolInvoker>,
     readonly onEvents: (runId: string, events: RunEvent[] | null) => void,
+    readonly traceContextOf: (runId: string, callId: string) => TraceContext | undefined = () => undefined,
   ) {}
 
   call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<JsonValue> {
@@ -35,6 +37,10 @@ export class PageHost implements PageHostApi {
 
   events(batch: Array<[string, RunEvent[] | null]>): void {
     for (const [runId, events] of batch) this.onEvents(runId, events);
+  }
+
+  traceContext(runId: string, callId: string): TraceContext | undefined {
+    return this.traceContextOf(runId, callId);
   }
 
   /** Abort every call running here (the runner closed or died). */

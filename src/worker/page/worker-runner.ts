@@ -21,6 +21,8 @@ import type { McpConnection, McpConnectOptions } from '../../mcp/connection.js';
 import { PageHost } from './page-host.js';
 import { crossingApproval } from './crossing-approval.js';
 import { connectInWorker } from './worker-mcp.js';
+import { PageTrace } from './page-trace.js';
+import type { EngineConfig } from '../../engines/config.js';
 import type { TabTools, TabToolsOptions } from '../../extension/tab-tools.js';
 import { refusedRun } from './refused-run.js';
 import { RunnerSetup } from './runner-setup.js';
@@ -31,6 +33,7 @@ import { registerTransferHandlers } from '../wire/transfer-handlers.js';
 import { toWireReason } from '../wire/wire-error.js';
 import { Inflight, onWorkerDeath } from '../wire/worker-life.js';
 import type { RunEvent } from '../../core/run.js';
+import type { Cassette } from '../../engines/cassette/cassette.js';
 import { errorMessage } from '../../errors/error-message.js';
 
 /** A run as the page tracks it: its events arrive from the runner worker, and they settle its result. */
@@ -44,6 +47,8 @@ interface PageRun {
   standard?: StandardSchemaV1;
   /** Events wait behind this while the page parses the final answer. */
   pending?: Promise<void>;
+  /** The run's spans, made here from its events (a run given a tracer). */
+  trace?: PageTrace;
 }
 
 /** What `createWorkerRunner` takes: the runner worker's configuration, and how to start the worker. */
@@ -95,6 +100,8 @@ export class WorkerRunner {
   #dead: AmbiError | undefined;
   /** Configuration and registrations, in order; each run waits for them (and retries a configuration that failed). */
   readonly #setup: RunnerSetup;
+  /** The engine's config, for what traces say of it. */
+  readonly #engine: EngineConfig;
   #registrationErrors: unknown[] = [];
 
   constructor(options: WorkerRunnerOptions) {
@@ -107,11 +114,16 @@ export class WorkerRunner {
     onWorkerDeath(this.#worker, 'runner worker', (error) => this.#die(error));
     // One protocol both ways on the worker's own channel: the page calls the runner's API, the runner calls the page's tools.
     this.#api = Comlink.wrap<RunnerWorkerApi>(this.#worker);
-    this.#host = new PageHost(this.#served, (runId, events) => this.#receive(runId, events));
+    this.#host = new PageHost(
+      this.#served,
+      (runId, events) => this.#receive(runId, events),
+      (runId, callId) => this.#runs.get(runId)?.trace?.traceContext(callId),
+    );
     Comlink.expose(this.#host, this.#worker);
-    const { engine, concurrency, preamble, maxResultChars, database, leaf, validation, context } = options;
+    const { engine, concurrency, preamble, maxResultChars, database, leaf, validation, context, record } = options;
+    this.#engine = engine;
     if (leaf) this.#names.add('spawn_leaf');
-    const config = { engine, ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation, context }) };
+    const config = { engine, ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation, context, record }) };
     this.#setup = new RunnerSetup(
       () => this.#guard(this.#api.configure(config)),
       (descriptor) => this.#guard(this.#api.registerTool(descriptor)),
@@ -260,8 +272,19 @@ export class WorkerRunner {
   run<const S extends OutputSchema = never>(input: string, options: RunOptions<S> = {}): Run<RunOutput<S>> {
     checkRunOptions(options); // here, as in-process: the same coded error, before anything crosses
     const output = wireOutput(options.output);
-    const { maxIterations, maxCallsPerReply, maxOutputRetries, conversation, toolChoice, lock } = options;
-    const wire: WireRunOptions = defined({ maxIterations, maxCallsPerReply, maxOutputRetries, conversation, toolChoice, lock, output: output?.schema });
+    const { maxIterations, maxCallsPerReply, maxOutputRetries, conversation, toolChoice, lock, maxTokens } = options;
+    const wire: WireRunOptions = defined({
+      maxIterations,
+      maxCallsPerReply,
+      maxOutputRetries,
+      conversation,
+      toolChoice,
+      lock,
+      maxTokens,
+      // The page traces the run; the worker asks it for a call's trace context.
+      traced: options.tracer !== undefined || undefined,
+      output: output?.schema,
+    });
     return this.#start(options, output?.standard, (runId) => this.#api.startRun(runId, input, wire)) as Run<RunOutput<S>>;
   }
 
@@ -272,9 +295,20 @@ export class WorkerRunner {
   resume(conversation: string, options: Omit<RunOptions, 'conversation' | 'output' | 'maxOutputRetries'> = {}): Run {
     checkResumed(conversation);
     checkRunOptions({ ...options, conversation });
-    const { maxIterations, maxCallsPerReply, toolChoice, lock } = options;
-    const wire: WireResumeOptions = defined({ maxIterations, maxCallsPerReply, toolChoice, lock });
-    return this.#start(options, undefined, (runId) => this.#api.resumeRun(runId, conversation, wire));
+    const { maxIterations, maxCallsPerReply, toolChoice, lock, maxTokens } = options;
+    const traced = options.tracer !== undefined || undefined;
+    const wire: WireResumeOptions = defined({ maxIterations, maxCallsPerReply, toolChoice, lock, maxTokens, traced });
+    return this.#start({ ...options, conversation }, undefined, (runId) => this.#api.resumeRun(runId, conversation, wire));
+  }
+
+  /**
+   * Every model request this runner's runs made so far (their leaves' included) and its response,
+   * as a JSON cassette for `replayEngine`. Only for a runner made with `record: true` (else it
+   * rejects with `invalid_option`).
+   */
+  async cassette(): Promise<Cassette> {
+    await this.#setup.sync();
+    return this.#guard(this.#api.cassette());
   }
 
   /** The calls of a conversation's interrupted run that wait for a decision, read from the worker's database. */
@@ -285,19 +319,27 @@ export class WorkerRunner {
   }
 
   /** A run or a resume, tracked on the page: `begin` asks the worker to start it under `runId`. */
-  #start(options: Pick<RunOptions, 'runId' | 'signal'>, standard: StandardSchemaV1 | undefined, begin: (runId: string) => Promise<void>): Run {
+  #start(
+    options: Pick<RunOptions, 'runId' | 'signal' | 'tracer' | 'conversation'>,
+    standard: StandardSchemaV1 | undefined,
+    begin: (runId: string) => Promise<void>,
+  ): Run {
     const runId = options.runId ?? crypto.randomUUID();
     // Runs are told apart by id on both ends of the wire: a second one would take the first one's events.
     if (this.#runs.has(runId)) return refusedRun(runId, new AmbiError('duplicate_run', `A run with id "${runId}" is still going on this runner`));
     const channel = new EventChannel();
-    const started = this.#setup.sync().then(() => {
+    // The run's spans are made here; it starts in the worker once its tracing is ready.
+    const trace = options.tracer ? new PageTrace(options.tracer, this.#engine, options.conversation, (event) => channel.push(event)) : undefined;
+    const started = Promise.all([this.#setup.sync(), trace?.ready]).then(() => {
       const refused = this.#registrationErrors.splice(0);
       if (refused.length > 0) throw refusal(refused);
       return this.#guard(begin(runId));
     });
     // The result crosses once, inside the run's own run_finished (or run_failed) event.
     let run!: PageRun;
-    const result = new Promise<RunResult>((resolve, reject) => (run = { channel, resolve, reject, ...(standard ? { standard } : {}) }));
+    const result = new Promise<RunResult>(
+      (resolve, reject) => (run = { channel, resolve, reject, ...(standard ? { standard } : {}), ...(trace ? { trace } : {}) }),
+    );
     result.catch(() => {});
     this.#runs.set(runId, run);
     // A run that fails to start (or a worker that dies first) still ends its events.
@@ -358,6 +400,7 @@ export class WorkerRunner {
         run.pending = finishOnPage(standard, event).then((final) => this.#deliver(runId, run, [final, ...rest]));
         return;
       }
+      run.trace?.event(event);
       run.channel.push(event);
       if (event.leafId) continue;
       if (event.type === 'run_finished') run.resolve(event.result);
@@ -371,6 +414,7 @@ export class WorkerRunner {
     this.#runs.delete(runId);
     run.unhook?.();
     if (failure) {
+      run.trace?.event({ type: 'run_failed', error: failure });
       run.channel.push({ type: 'run_failed', error: failure });
       run.reject(new AmbiError(failure.code, failure.message));
     }

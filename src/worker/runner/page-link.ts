@@ -3,6 +3,7 @@ import type { RunEvent } from '../../core/run.js';
 import type { JsonValue } from '../../core/types.js';
 import { joinTextDelta } from '../../runner/events.js';
 import type { PageHostApi, WireContext } from '../wire/protocol.js';
+import type { TraceContext } from '../../tools/types.js';
 import type { WireReason } from '../wire/wire-error.js';
 
 /** How long run events wait to cross together: one message per batch instead of one per event. */
@@ -32,6 +33,12 @@ export class PageLink implements PageHostApi {
   abort(key: number, reason: WireReason): void {
     // The page may be gone with the worker: nobody is waiting for this answer.
     void this.page.abort(key, reason).catch(() => {});
+  }
+
+  /** Ask the page for a call's trace context: the run's events queued so far go first, so the page has seen the call. */
+  traceContext(runId: string, callId: string): Promise<TraceContext | undefined> {
+    this.flush();
+    return this.page.traceContext(runId, callId) as Promise<TraceContext | undefined>;
   }
 
   /** Queue one of a run's events (`null` ends them). */

@@ -54,9 +54,9 @@ export function createRunnerHost(endpoint: Comlink.Endpoint): RunnerWorkerApi {
     async configure(config: RunnerConfig) {
       port ??= new PageLink(Comlink.wrap<PageHostApi>(endpoint));
       const stores = config.database ? await openStores(config.database) : undefined;
-      const { preamble, maxResultChars, validation, context } = config;
+      const { preamble, maxResultChars, validation, context, record } = config;
       const made = await Agent.make(config.engine, {
-        ...defined({ preamble, maxResultChars, validation, context }),
+        ...defined({ preamble, maxResultChars, validation, context, record }),
         ...(stores ? { conversations: stores.conversations, journal: stores.journal } : {}),
       });
       // The memory snapshot store loads only for a runner with leaves and no database.
@@ -73,13 +73,16 @@ export function createRunnerHost(endpoint: Comlink.Endpoint): RunnerWorkerApi {
     async unregisterTool(name) {
       ready().agent.registry.unregister(name);
     },
-    async startRun(runId, input, options) {
-      const { agent, runner } = ready();
-      follow(runId, runner.run(agent, input, { ...options, runId }));
+    async startRun(runId, input, { traced, ...options }) {
+      const { agent, runner, port } = ready();
+      follow(runId, runner.run(agent, input, { ...options, runId, ...tracedBy(port, runId, traced) }));
     },
-    async resumeRun(runId, conversation, options) {
-      const { agent, runner } = ready();
-      follow(runId, runner.resume(agent, conversation, { ...options, runId }));
+    async resumeRun(runId, conversation, { traced, ...options }) {
+      const { agent, runner, port } = ready();
+      follow(runId, runner.resume(agent, conversation, { ...options, runId, ...tracedBy(port, runId, traced) }));
+    },
+    async cassette() {
+      return ready().agent.cassette();
     },
     async pendingApprovals(conversation) {
       const { agent, runner } = ready();
@@ -116,6 +119,11 @@ export function createRunnerHost(endpoint: Comlink.Endpoint): RunnerWorkerApi {
       find(runId).deny(callId, reason, options);
     },
   };
+}
+
+/** A run the page traces: its calls ask the page for their trace context (an MCP call sends it to its server). */
+function tracedBy(port: PageLink, runId: string, traced: boolean | undefined) {
+  return traced ? { traceContext: (callId: string) => port.traceContext(runId, callId) } : {};
 }
 
 /** The three stores on one IndexedDB database (one shared connection), loaded only for a runner that has one. */

@@ -4,12 +4,13 @@ import type { RunOptions } from '../../runner/run-options.js';
 import type { ApproveOptions, DenyOptions } from '../../call/approvals.js';
 import type { PendingApproval } from '../../store/approval-types.js';
 import type { AbortSource } from '../../util/abort-source.js';
-import type { AfterUntrusted, Quarantine, ToolContext, ToolPolicy } from '../../tools/types.js';
+import type { AfterUntrusted, Quarantine, ToolContext, ToolPolicy, TraceContext } from '../../tools/types.js';
 import type { JsonValue, ToolDefinition } from '../../core/types.js';
 import type { McpServerConfig } from '../../mcp/config.js';
 import type { RunEvent } from '../../core/run.js';
 import type { WireReason } from './wire-error.js';
 import type { EngineConfig } from '../../engines/config.js';
+import type { Cassette } from '../../engines/cassette/cassette.js';
 import type { ContextBudget } from '../../core/types.js';
 import type { ValidationMode } from '../../validation/types.js';
 
@@ -48,6 +49,8 @@ export interface PageHostApi {
   abort(key: number, reason: WireReason): void;
   /** Run events in the order they happened, in batches; `null` ends a run's events. */
   events(batch: Array<[runId: string, events: RunEvent[] | null]>): void;
+  /** The W3C trace context of call `callId` of run `runId`, whose spans the page makes (a traced run). */
+  traceContext(runId: string, callId: string): TraceContext | undefined | Promise<TraceContext | undefined>;
 }
 
 /** The runner worker's settings: `createWorkerRunner`'s options that are plain data. */
@@ -70,14 +73,21 @@ export interface RunnerConfig {
   validation?: ValidationMode;
   /** The agent's context budget (see `AgentOptions.context`); a local model sets its own by default. */
   context?: ContextBudget;
+  /** Record every model request and its response (see `AgentOptions.record`): `runner.cassette()` returns them. */
+  record?: boolean;
 }
 
 /** `LeafOptions` without the store, which the worker opens itself. */
 export type WorkerLeafOptions = Omit<LeafOptions, 'store'>;
 
 /** A run's options that cross to the worker (the signal stays on the page; `output` crosses as a JSON Schema). */
-export type WireRunOptions = Pick<RunOptions, 'maxIterations' | 'maxCallsPerReply' | 'maxOutputRetries' | 'conversation' | 'toolChoice' | 'lock'> & {
+export type WireRunOptions = Pick<
+  RunOptions,
+  'maxIterations' | 'maxCallsPerReply' | 'maxOutputRetries' | 'conversation' | 'toolChoice' | 'lock' | 'maxTokens'
+> & {
   output?: Record<string, unknown>;
+  /** The page traces the run (it was given a `tracer`): the worker asks it for a call's trace context (`PageHostApi.traceContext`). */
+  traced?: boolean;
 };
 
 /** What `workers/runner.worker.ts` exposes. */
@@ -101,13 +111,15 @@ export interface RunnerWorkerApi {
   /** Continue a conversation's interrupted run (see `ChatRunner.resume`); events come as `startRun`'s do. */
   resumeRun(runId: string, conversation: string, options: WireResumeOptions): Promise<void>;
   pendingApprovals(conversation: string): Promise<PendingApproval[]>;
+  /** The recording so far (a runner made with `record: true`). */
+  cassette(): Promise<Cassette>;
 }
 
 /** An approval's options as they cross: arguments the page could not send are refused there, and said so here. */
 export type WireApproveOptions = ApproveOptions & { refusedArguments?: string };
 
 /** A resume's options that cross to the worker. */
-export type WireResumeOptions = Pick<RunOptions, 'maxIterations' | 'maxCallsPerReply' | 'toolChoice' | 'lock'>;
+export type WireResumeOptions = Pick<RunOptions, 'maxIterations' | 'maxCallsPerReply' | 'toolChoice' | 'lock' | 'maxTokens'> & { traced?: boolean };
 
 /** An MCP connection as the page knows it (the connection itself lives in the runner worker). */
 export interface McpConnectionInfo {
