@@ -5,7 +5,6 @@ import { TagToolCallParser } from '../parser/tag-parser.js';
 import type { ToolCallParser } from '../parser/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ToolManager } from '../tools/tool-manager.js';
-import { loadAjv } from '../validation/validate-args.js';
 import type { Tool } from '../tools/types.js';
 import type { ValidationMode } from '../validation/types.js';
 import type { LeafOptions } from '../leaf/leaf-options.js';
@@ -120,8 +119,6 @@ export class Agent implements RunAgent {
         : engine.kind === 'local'
           ? (await loadLocalEngine()).lazyLocalEngine(engine, options.engine)
           : buildEngine(engine, options.engine);
-    // ajv's compiler (about 35 KB gzip) loads only where it validates: never in `no-eval` mode.
-    if ((options.validation ?? 'auto') === 'auto') await loadAjv();
     return new Agent(live, options);
   }
 
