@@ -58,13 +58,15 @@ const configs: Record<string, UserConfig> = {
     {
       dispatch: here('browser/pages/dispatch.html'),
       snapshot: here('browser/pages/snapshot.html'),
-      longtasks: here('browser/pages/longtasks.html'),
       'local-grammar-cost': here('browser/pages/local-grammar-cost.html'),
+      busy: here('browser/pages/busy.html'),
+      latency: here('browser/pages/latency.html'),
+      resume: here('browser/pages/resume.html'),
       'long-conversation': here('browser/pages/long-conversation.html'),
     },
     '../dist/bench/browser',
   ),
-  'bundle-ours': page('bundle/ours', { index: here('bundle/ours/index.html') }, '../dist/bench/bundle/ours'),
+  'bundle-ours': page('bundle/ours', { index: here('bundle/ours/index.html'), 'no-eval': here('bundle/ours/no-eval.html') }, '../dist/bench/bundle/ours'),
   'bundle-theirs': page('bundle/theirs', { index: here('bundle/theirs/index.html') }, '../dist/bench/bundle/theirs'),
 };
 

@@ -1,27 +1,37 @@
-// A demo-like page on ambi-web's page entry: the loop runs in the runner worker, a
-// main-thread tool reads the page, the model is an OpenAI-compatible endpoint (served
-// with the page, as behind a proxy: bench/browser/app-loads.ts scripts it), and arguments
-// are validated as the demo does (demo/ui/assistant.ts): `no-eval`, which a strict CSP allows.
-import { createWorkerRunner, defineTool, openAICompatible } from '../../../src/worker/index.js';
+// A demo-like app on ambi-web's page entry: the loop runs in the runner worker, a main-thread
+// tool reads the page, the model is an OpenAI-compatible endpoint (served with the page, as
+// behind a proxy: bench/lib/scripted-model.ts scripts it). index.html validates arguments in the
+// default mode, no-eval.html (`data-validation`) in `no-eval`, which a strict CSP allows.
+// `?ask=<question>` asks at once: the cold-start benchmark times createWorkerRunner to the answer
+// (the marks `app-start` and `app-answer`); bundle-size asks through the form.
+import { createWorkerRunner, defineTool, openAICompatible, type ValidationMode } from '../../../src/worker/index.js';
 
 const readTitle = defineTool({
   name: 'read_title',
   description: 'The title of this page',
   parameters: { type: 'object', properties: {} },
-  idempotent: true,
+  readOnly: true,
   call: () => document.title,
 });
 
+const validation = (document.documentElement.dataset.validation ?? 'auto') as ValidationMode;
+performance.mark('app-start');
 const runner = createWorkerRunner({
   engine: openAICompatible({ baseURL: new URL('v1', document.baseURI).href, model: 'qwen2.5:7b' }),
-  validation: 'no-eval',
+  validation,
 }).tool(readTitle);
 
 const out = document.querySelector('#out')!;
-document.querySelector<HTMLFormElement>('#ask')!.addEventListener('submit', async (event) => {
-  event.preventDefault();
-  const input = new FormData(event.target as HTMLFormElement).get('q') as string;
+async function ask(input: string): Promise<void> {
   const run = runner.run(input);
   for await (const e of run.events) if (e.type === 'text_delta') out.textContent += e.text;
   out.textContent += `\n(${(await run.result).iterations} turns)`;
+  performance.mark('app-answer');
+}
+
+document.querySelector<HTMLFormElement>('#ask')!.addEventListener('submit', (event) => {
+  event.preventDefault();
+  void ask(new FormData(event.target as HTMLFormElement).get('q') as string);
 });
+const asked = new URLSearchParams(location.search).get('ask');
+if (asked) void ask(asked);
