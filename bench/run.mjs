@@ -26,6 +26,7 @@ const BROWSER = [
   'resume-latency',
   'long-conversation',
   'snapshot-io',
+  'footprint',
   'grammar-cost',
 ];
 const ALL = [...NODE, ...BROWSER, 'bundle-size', 'extension-size'];
@@ -89,10 +90,9 @@ function buildPackedApp() {
   const tarball = readdirSync(join(work, 'pack')).find((name) => name.endsWith('.tgz'));
   const app = join(work, 'app');
   mkdirSync(app);
-  cpSync('bench/bundle/ours/index.html', join(app, 'index.html'));
-  cpSync('bench/bundle/ours/no-eval.html', join(app, 'no-eval.html'));
-  const main = readFileSync('bench/bundle/ours/main.ts', 'utf8').replace("'../../../src/worker/index.js'", "'ambi-web/worker'");
-  writeFileSync(join(app, 'main.ts'), main);
+  for (const file of ['index.html', 'no-eval.html', 'main.ts', 'no-eval.ts']) cpSync(join('bench/bundle/ours', file), join(app, file));
+  const main = readFileSync('bench/bundle/ours/app.ts', 'utf8').replace("'../../../src/worker/index.js'", "'ambi-web/worker'");
+  writeFileSync(join(app, 'app.ts'), main);
   const { devDependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
   const manifest = {
     name: 'bundle-packed',

@@ -60,6 +60,7 @@ const configs: Record<string, UserConfig> = {
       snapshot: here('browser/pages/snapshot.html'),
       'local-grammar-cost': here('browser/pages/local-grammar-cost.html'),
       busy: here('browser/pages/busy.html'),
+      footprint: here('browser/pages/footprint.html'),
       latency: here('browser/pages/latency.html'),
       resume: here('browser/pages/resume.html'),
       'long-conversation': here('browser/pages/long-conversation.html'),

@@ -6,7 +6,7 @@
 // endpoint on the same server (the app's baseURL is `./v1`), scripted: one call of the
 // page's `read_title` tool, then a text answer, so the run goes through the whole loop.
 import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import { extname, join, normalize, relative, resolve } from 'node:path';
 import { chromium } from 'playwright';
 import { chromiumArgs, chromiumExecutable } from '../../chromium.config.js';

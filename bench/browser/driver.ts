@@ -10,7 +10,7 @@ import { chromiumArgs, chromiumExecutable } from '../../chromium.config.js';
 import { median, medianUpper95, quantile, spread, type Measurement } from '../lib/stats.js';
 import { describeTrace } from './pages/dispatch-trace.js';
 import { grammarCost, longConversation } from './output-benches.js';
-import { coldStart, mainThreadBusy, resumeLatency, toolLatencyIdle } from './user-benches.js';
+import { coldStart, footprint, mainThreadBusy, resumeLatency, toolLatencyIdle } from './user-benches.js';
 import { completions, isCompletions } from '../lib/scripted-model.js';
 import type { DispatchOptions, DispatchResult, DispatchRound } from './pages/dispatch.js';
 import type { SnapshotOptions, SnapshotRound } from './pages/snapshot.js';
@@ -282,6 +282,7 @@ const benches: Record<string, (browser: Browser, origin: string) => Promise<Meas
   'main-thread-busy': (b, o) => mainThreadBusy(b, o, openPage),
   'tool-latency-idle': (b, o) => toolLatencyIdle(b, o, openPage),
   'resume-latency': (b, o) => resumeLatency(b, o),
+  footprint: (b, o) => footprint(b, o, openPage),
   'long-conversation': (b, o) => longConversation(b, o, openPage, runPage),
 };
 

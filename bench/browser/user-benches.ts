@@ -7,6 +7,7 @@ import type { OpenPage } from './output-benches.js';
 import type { BusyOptions, BusyResult } from './pages/busy.js';
 import type { LatencyOptions, LatencyResult } from './pages/latency.js';
 import type { ResumeState } from './pages/resume.js';
+import type { FootprintResult } from './pages/footprint.js';
 
 const pct = (value: number) => `${(value * 100).toFixed(0)}%`;
 
@@ -223,6 +224,28 @@ export async function resumeLatency(browser: Browser, origin: string): Promise<M
       ratio: value / baselineValue,
       target: '<= 1.5',
       note: `a page reloaded while its run waits for approval, to approval_requested from runner.resume (the card shown again); 11 rounds ±${pct(spread(resumed))}/±${pct(spread(fresh))}`,
+    },
+  ];
+}
+
+/** Information: IndexedDB bytes per stored message (bench/browser/pages/footprint.ts), median of 3 page loads. */
+export async function footprint(browser: Browser, origin: string, openPage: OpenPage): Promise<Measurement[]> {
+  const results: FootprintResult[] = [];
+  for (let i = 0; i < 3; i++) {
+    const page = await openPage(browser, origin, 'footprint');
+    results.push((await page.evaluate(() => window.bench!.run({} as never))) as FootprintResult);
+    await page.close();
+  }
+  return [
+    {
+      name: 'indexeddb-bytes-per-message',
+      value: median(results.map((r) => r.storedMessage)),
+      unit: 'bytes',
+      baseline: 'none: information',
+      baselineValue: Number.NaN,
+      ratio: Number.NaN,
+      target: null,
+      note: `navigator.storage.estimate() before and after 1,000 stored messages (a question, a call, its result, an answer, repeated; about 150-400 characters each); 3 page loads: ${results.map((r) => r.storedMessage.toFixed(0)).join('/')} bytes`,
     },
   ];
 }
