@@ -47,7 +47,7 @@ const log = (line) => console.error(`[bench ${((performance.now() - started) / 1
 // Builds: the Node/driver bundle, the Chromium pages, and the two apps (only what is needed).
 const modes = ['node'];
 if (BROWSER.some(wanted)) modes.push('browser');
-if (wanted('bundle-size') || wanted('cold-start')) modes.push('bundle-ours', 'bundle-theirs');
+if (wanted('bundle-size') || wanted('cold-start')) modes.push('bundle-ours', 'bundle-ours-no-eval', 'bundle-theirs');
 for (const mode of modes) {
   log(`vite build (${mode})`);
   await build({ configFile, mode, logLevel: 'warn' });
@@ -66,8 +66,8 @@ function appLoads(dir, html = 'index.html') {
 }
 
 /** Run a command; throw with its output if it fails. */
-function sh(command, args, cwd) {
-  const child = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: npmFreeEnv });
+function sh(command, args, cwd, env = {}) {
+  const child = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...npmFreeEnv, ...env } });
   if (child.status !== 0)
     throw new Error(`${command} ${args.join(' ')} (in ${cwd}) failed:\n${(child.stdout ?? '').slice(-2000)}\n${(child.stderr ?? '').slice(-2000)}`);
 }
@@ -79,7 +79,7 @@ const npmFreeEnv = Object.fromEntries(
 /**
  * The same app as bench/bundle/ours, built by a fresh Vite app from the packed tarball (as a
  * user installs ambi-web): `npm pack` (which builds dist/lib), install, `vite build` with ES
- * module workers, as the README's Install section says. Returns the built app's directory.
+ * module workers, as the README's Install section says, once per page. Returns the two built apps' directories.
  */
 function buildPackedApp() {
   const work = 'dist/bench/packed';
@@ -104,12 +104,15 @@ function buildPackedApp() {
   writeFileSync(join(app, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(
     join(app, 'vite.config.js'),
-    "export default { base: './', worker: { format: 'es' }, build: { outDir: 'dist', target: 'es2022', manifest: true, modulePreload: { polyfill: false }, rolldownOptions: { input: { index: 'index.html', 'no-eval': 'no-eval.html' } } } };\n",
+    // One page per build (BENCH_PAGE), as for the sources.
+    "const page = process.env.BENCH_PAGE ?? 'index.html';\nexport default { base: './', worker: { format: 'es' }, build: { outDir: page === 'index.html' ? 'dist' : 'dist-no-eval', target: 'es2022', manifest: true, modulePreload: { polyfill: false }, rolldownOptions: { input: page } } };\n",
   );
   // Vite's build() above set NODE_ENV=production, under which npm would leave devDependencies (vite) out.
   sh('npm', ['install', '--include=dev', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], app);
-  sh(process.execPath, [join(root, app, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], app);
-  return join(app, 'dist');
+  for (const page of ['index.html', 'no-eval.html']) {
+    sh(process.execPath, [join(root, app, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], app, { BENCH_PAGE: page });
+  }
+  return { default: join(app, 'dist'), noEval: join(app, 'dist-no-eval') };
 }
 
 /** Run a built bench script in its own Node process; collect its `BENCH_RESULT` lines. */
@@ -135,15 +138,16 @@ if (wanted('bundle-size')) {
     const theirsDir = 'dist/bench/bundle/theirs';
     const theirs = appSizes(theirsDir, 'index.html', appLoads(theirsDir));
     const apps = [
-      { suffix: '', what: 'built from the sources', dir: 'dist/bench/bundle/ours' },
-      { suffix: '-packed', what: 'built by a fresh Vite app from the packed tarball', dir: buildPackedApp() },
+      { suffix: '', what: 'built from the sources', dirs: { default: 'dist/bench/bundle/ours', noEval: 'dist/bench/bundle/ours-no-eval' } },
+      { suffix: '-packed', what: 'built by a fresh Vite app from the packed tarball', dirs: buildPackedApp() },
     ];
-    for (const { suffix, what, dir } of apps) {
+    for (const { suffix, what, dirs } of apps) {
       const byMode = {
-        default: appSizes(dir, 'index.html', appLoads(dir, 'index.html')),
-        'no-eval': appSizes(dir, 'no-eval.html', appLoads(dir, 'no-eval.html')),
+        default: appSizes(dirs.default, 'index.html', appLoads(dirs.default, 'index.html')),
+        'no-eval': appSizes(dirs.noEval, 'no-eval.html', appLoads(dirs.noEval, 'no-eval.html')),
       };
-      for (const sizes of Object.values(byMode)) checkUnusedFeatures(sizes, dir);
+      checkUnusedFeatures(byMode.default, dirs.default);
+      checkUnusedFeatures(byMode['no-eval'], dirs.noEval);
       measurements.push(...bundleFigures(suffix, what, byMode, theirs));
     }
   } catch (error) {

@@ -19,7 +19,7 @@ const pct = (value: number) => `${(value * 100).toFixed(0)}%`;
  * The apps are bench/bundle/ours (index.html: default validation; no-eval.html) and bench/bundle/theirs.
  */
 export async function coldStart(browser: Browser, bundleOrigin: string): Promise<Measurement[]> {
-  const apps = { default: 'ours/index.html', noEval: 'ours/no-eval.html', theirs: 'theirs/index.html' } as const;
+  const apps = { default: 'ours/index.html', noEval: 'ours-no-eval/no-eval.html', theirs: 'theirs/index.html' } as const;
   const times: Record<keyof typeof apps, number[]> = { default: [], noEval: [], theirs: [] };
   const order = Object.keys(apps) as Array<keyof typeof apps>;
   const warmup = 2;
