@@ -8,7 +8,7 @@ import { withoutCfworkerFormats } from '../scripts/without-cfworker-formats.js';
  * - `node`: the Node benchmarks, the Chromium driver and app-loads (what an app fetches), an SSR build, so TypeScript and
  *   our src are compiled the way a user's bundler compiles them; dependencies stay imports.
  * - `browser`: the Chromium benchmark pages, a production build (minified, workers bundled).
- * - `bundle-ours` / `bundle-theirs`: the two small apps whose gzip sizes are compared.
+ * - `bundle-ours`, `bundle-ours-no-eval` / `bundle-theirs`: the apps whose gzip sizes and cold starts are compared.
  *
  * `BENCH_MINIFY=0` keeps function names readable in CPU profiles.
  */
@@ -58,13 +58,18 @@ const configs: Record<string, UserConfig> = {
     {
       dispatch: here('browser/pages/dispatch.html'),
       snapshot: here('browser/pages/snapshot.html'),
-      longtasks: here('browser/pages/longtasks.html'),
       'local-grammar-cost': here('browser/pages/local-grammar-cost.html'),
+      busy: here('browser/pages/busy.html'),
+      footprint: here('browser/pages/footprint.html'),
+      latency: here('browser/pages/latency.html'),
+      resume: here('browser/pages/resume.html'),
       'long-conversation': here('browser/pages/long-conversation.html'),
     },
     '../dist/bench/browser',
   ),
+  // One page per build, as an app has: two entries would share a chunk and add Vite's preload lists to it.
   'bundle-ours': page('bundle/ours', { index: here('bundle/ours/index.html') }, '../dist/bench/bundle/ours'),
+  'bundle-ours-no-eval': page('bundle/ours', { 'no-eval': here('bundle/ours/no-eval.html') }, '../dist/bench/bundle/ours-no-eval'),
   'bundle-theirs': page('bundle/theirs', { index: here('bundle/theirs/index.html') }, '../dist/bench/bundle/theirs'),
 };
 

@@ -1,42 +1,26 @@
 // Which JavaScript files a built app fetches when it is used (bundle-size counts them):
-// `node dist/bench/node/app-loads.js <dir>` serves <dir>, opens its index.html in Chromium
+// `node dist/bench/node/app-loads.js <dir> [page.html]` serves <dir>, opens its index.html (or the page named) in Chromium
 // (chromium.config.ts settings), asks one question and waits for the answer, then prints
 // `BENCH_LOADS <json>`: every .js path the server was asked for, by the page or by any
 // worker, static imports and `import()` chunks alike. The model is an OpenAI-compatible
 // endpoint on the same server (the app's baseURL is `./v1`), scripted: one call of the
 // page's `read_title` tool, then a text answer, so the run goes through the whole loop.
 import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import { extname, join, normalize, relative, resolve } from 'node:path';
 import { chromium } from 'playwright';
 import { chromiumArgs, chromiumExecutable } from '../../chromium.config.js';
+import { ANSWER, completions, isCompletions } from '../lib/scripted-model.js';
 
 const root = resolve(process.argv[2] ?? 'dist/bench/bundle/ours');
-const ANSWER = 'The title is "bundle-size: ours".';
-
+/** The app's page (index.html unless said). */
+const html = process.argv[3] ?? 'index.html';
 const types: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm' };
 const fetched = new Set<string>();
 
-const sse = (choice: Record<string, unknown>) =>
-  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, ...choice }] })}\n\n`;
-
-/** The scripted model: a call of `read_title` unless the last message is its result, then the answer. */
-async function completions(request: IncomingMessage, response: ServerResponse): Promise<void> {
-  let body = '';
-  for await (const chunk of request) body += chunk;
-  const { messages } = JSON.parse(body) as { messages: Array<{ role: string }> };
-  const call = { index: 0, id: 'call_1', type: 'function', function: { name: 'read_title', arguments: '{}' } };
-  const pieces =
-    messages.at(-1)?.role === 'tool'
-      ? [sse({ delta: { role: 'assistant', content: ANSWER }, finish_reason: null }), sse({ delta: {}, finish_reason: 'stop' })]
-      : [sse({ delta: { role: 'assistant', tool_calls: [call] }, finish_reason: null }), sse({ delta: {}, finish_reason: 'tool_calls' })];
-  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
-  response.end([...pieces, 'data: [DONE]\n\n'].join(''));
-}
-
 const server = createServer((request, response) => {
   const path = normalize(decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname));
-  if (request.method === 'POST' && path === '/v1/chat/completions') {
+  if (isCompletions(request.method, path)) {
     completions(request, response).catch((error: unknown) => response.writeHead(500).end(String(error)));
     return;
   }
@@ -57,7 +41,7 @@ const browser = await chromium.launch({ ...(chromiumExecutable ? { executablePat
 try {
   const page = await browser.newPage();
   page.on('pageerror', (error) => console.error(`[app-loads] page error: ${error.message}`));
-  await page.goto(`${origin}/index.html`);
+  await page.goto(`${origin}/${html}`);
   await page.fill('input[name=q]', 'What is the title of this page?');
   await page.click('button');
   await page.waitForFunction(

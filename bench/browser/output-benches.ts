@@ -1,40 +1,43 @@
-// The driver's side of local-grammar-cost and long-conversation (pages in bench/browser/pages):
-// each opens its page, runs it, and turns its rounds into one Measurement. See the README's
-// wiring note in bench/README.md, or the session report: add both to driver.ts's `benches`,
-// their pages to bench/vite.config.ts's `browser` inputs, and their names to run.mjs's BROWSER.
+// The driver's side of grammar-cost and long-conversation (pages in bench/browser/pages): each
+// opens its page, runs it, and turns its rounds into Measurements.
 import type { Browser, Page } from 'playwright';
 import { median, spread, type Measurement } from '../lib/stats.js';
 import type { GrammarCostOptions, GrammarCostRound } from './pages/local-grammar-cost.js';
 import type { LongConversationOptions, LongConversationRound } from './pages/long-conversation.js';
 
-type OpenPage = (browser: Browser, origin: string, name: string) => Promise<Page>;
-type RunPage = <O, R>(page: Page, options: O, label: string) => Promise<R>;
+export type OpenPage = (browser: Browser, origin: string, name: string) => Promise<Page>;
+export type RunPage = <O, R>(page: Page, options: O, label: string) => Promise<R>;
 
 const pct = (value: number) => `${(value * 100).toFixed(0)}%`;
 
-/** Tokens per second under the tool-call grammar over tokens per second unconstrained (target >= 0.5). */
-export async function localGrammarCost(browser: Browser, origin: string, openPage: OpenPage, runPage: RunPage): Promise<Measurement[]> {
-  const page = await openPage(browser, origin, 'local-grammar-cost');
-  const options: GrammarCostOptions = { rounds: 9, warmup: 2, maxTokens: 96 };
-  const rounds = await runPage<GrammarCostOptions, GrammarCostRound[]>(page, options, 'local-grammar-cost');
-  await page.close();
-  const rate = (side: { tokens: number; ms: number }) => (side.tokens / side.ms) * 1000;
-  const constrained = rounds.map((r) => rate(r.constrained));
-  const free = rounds.map((r) => rate(r.free));
-  const value = median(constrained);
-  const baselineValue = median(free);
-  return [
-    {
-      name: 'local-grammar-cost',
+/** Tokens per second under the tool-call grammar over tokens per second unconstrained, at a 32K vocabulary (target >= 0.5) and a 152K one (information). */
+export async function grammarCost(browser: Browser, origin: string, openPage: OpenPage, runPage: RunPage): Promise<Measurement[]> {
+  const out: Measurement[] = [];
+  for (const [name, vocabSize, target] of [
+    ['grammar-cost-32k', 32_000, '>= 0.5'],
+    ['grammar-cost-152k', 152_000, null],
+  ] as const) {
+    const page = await openPage(browser, origin, 'local-grammar-cost');
+    const options: GrammarCostOptions = { rounds: 7, warmup: 1, maxTokens: 48, vocabSize };
+    const rounds = await runPage<GrammarCostOptions, GrammarCostRound[]>(page, options, name);
+    await page.close();
+    const rate = (side: { tokens: number; ms: number }) => (side.tokens / side.ms) * 1000;
+    const constrained = rounds.map((r) => rate(r.constrained));
+    const free = rounds.map((r) => rate(r.free));
+    const value = median(constrained);
+    const baselineValue = median(free);
+    out.push({
+      name,
       value,
       unit: 'tokens/s',
-      baseline: 'the same tiny model, same prompt, unconstrained',
+      baseline: `the same generated model (${vocabSize.toLocaleString('en')}-token vocabulary), same prompt, unconstrained`,
       baselineValue,
       ratio: value / baselineValue,
-      target: '>= 0.5',
-      note: `${options.rounds} rounds ±${pct(spread(constrained))}/±${pct(spread(free))}; a call is ${median(rounds.map((r) => r.constrained.tokens))} tokens in ${median(rounds.map((r) => r.constrained.ms)).toFixed(0)} ms, free text ${median(rounds.map((r) => r.free.tokens))} tokens in ${median(rounds.map((r) => r.free.ms)).toFixed(0)} ms`,
-    },
-  ];
+      target,
+      note: `llama.cpp (wllama) in the page, one thread; ${options.rounds} rounds ±${pct(spread(constrained))}/±${pct(spread(free))}; a call is ${median(rounds.map((r) => r.constrained.tokens))} tokens in ${median(rounds.map((r) => r.constrained.ms)).toFixed(0)} ms, free text ${median(rounds.map((r) => r.free.tokens))} tokens in ${median(rounds.map((r) => r.free.ms)).toFixed(0)} ms`,
+    });
+  }
+  return out;
 }
 
 /** A run's cost on a 10,000-message conversation over its cost on a 10-message one (target <= 2). */

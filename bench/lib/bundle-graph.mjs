@@ -24,7 +24,8 @@ export function jsFiles(dir) {
 /**
  * References from one chunk to other chunks of the build, by how they load: `static`
  * (import ... from / import "x"), `dynamic` (import("x")), `url` (new URL("x", import.meta.url):
- * a worker entry in these apps). Minified output quotes with `, " or '.
+ * a worker entry in these apps). Minified output quotes with `, " or '. Other mentions (Vite's
+ * list of an `import()`'s dependencies to preload) are not references.
  */
 export function references(file, all) {
   const text = readFileSync(file, 'utf8');
@@ -35,8 +36,9 @@ export function references(file, all) {
     const pattern = new RegExp(`(.{0,24})[\`"'](?:\\./|/assets/|\\./assets/)?${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[\`"']`, 'g');
     for (const match of text.matchAll(pattern)) {
       const before = match[1];
-      const kind = /import\(\s*$/.test(before) ? 'dynamic' : /new URL\(\s*$/.test(before) ? 'url' : /(?:from|import)\s*$/.test(before) ? 'static' : 'url';
-      found.push({ file: other, kind });
+      // Any other mention (a name in Vite's preload list of an `import()`'s dependencies, say) loads nothing by itself.
+      const kind = /import\(\s*$/.test(before) ? 'dynamic' : /new URL\(\s*$/.test(before) ? 'url' : /(?:from|import)\s*$/.test(before) ? 'static' : undefined;
+      if (kind) found.push({ file: other, kind });
     }
   }
   return found;

@@ -64,3 +64,22 @@ export interface Measurement {
   /** Shown in the table's notes column and kept out of the JSON. */
   note?: string;
 }
+
+/**
+ * The upper end of a 95% bootstrap interval of the median of `values` (2,000 resamples, a fixed
+ * seed so one set of rounds always gives one answer): what a ratio measured round by round is at
+ * most, allowing for which rounds happened to be drawn.
+ */
+export function medianUpper95(values: readonly number[]): number {
+  let seed = 0x9e3779b9;
+  const random = () => {
+    // xorshift32: small, seeded, good enough for resampling.
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 2 ** 32;
+  };
+  const medians: number[] = [];
+  for (let i = 0; i < 2000; i++) medians.push(median(values.map(() => values[Math.floor(random() * values.length)]!)));
+  return quantile(medians, 0.975);
+}

@@ -48,7 +48,7 @@ async function ours(): Promise<() => Promise<number>> {
   );
   const host = Comlink.wrap<RunnerWorkerApi>(port2 as unknown as Comlink.Endpoint);
   await host.configure({ engine: scriptedEngine(pingScript(CALLS, WARMUP + ROUNDS)), concurrency: 1 });
-  await host.registerTool(toDescriptor(ping));
+  await host.registerTools([toDescriptor(ping)]);
   let run = 0;
   return () =>
     new Promise<number>((resolve) => {

@@ -4,6 +4,8 @@ import { dispatchOneThread } from './dispatch-one-thread.js';
 import { loopOverhead } from './loop-overhead.js';
 import { mcpCall } from './mcp-call.js';
 import { parserThroughput } from './parser-throughput.js';
+import { registration } from './registration.js';
+import { conversationScaling, runScaling, toolScaling } from './scaling.js';
 import type { Measurement } from '../lib/stats.js';
 
 const benches: Record<string, () => Promise<Measurement[]>> = {
@@ -11,6 +13,10 @@ const benches: Record<string, () => Promise<Measurement[]>> = {
   'parser-throughput': parserThroughput,
   'mcp-call': mcpCall,
   'dispatch-one-thread': dispatchOneThread,
+  tools: toolScaling,
+  runs: runScaling,
+  conversation: conversationScaling,
+  registration,
 };
 
 const name = process.argv[2] ?? '';

@@ -55,13 +55,34 @@ const timed = (body: () => void) => async () => {
   return performance.now() - start;
 };
 
+/** Replies a hostile model (or a page it read) might write, each about `bytes` long: what the streaming parser must get through in linear time. */
+export function hostileReplies(bytes: number): Record<string, string> {
+  const fill = (unit: string, prefix = '') => prefix + unit.repeat(Math.ceil((bytes - prefix.length) / unit.length));
+  return {
+    'open tags, never closed': fill('[TOOL_CALL]{"name":'),
+    'one string, never closed': fill('a', '[TOOL_CALL]{"name":"x","args":{"s":"'),
+    'close tags inside a string': fill('[/TOOL_CALL]', '[TOOL_CALL]{"name":"x","args":{"s":"'),
+    'tag prefixes': fill('[TOOL_CAL'),
+    'deep nesting': fill('[', '[TOOL_CALL]'),
+    backslashes: fill('\\', '[TOOL_CALL]{"name":"x","args":{"s":"'),
+    'tiny calls': fill('[TOOL_CALL]{"name":"x","args":{}}[/TOOL_CALL]'),
+  };
+}
+
+/** Feed `reply` in 4-character pieces; returns the number of parts out (kept, so nothing is optimised away). */
+function streamIn(parser: TagToolCallParser, pieces: readonly string[]): number {
+  const stream = parser.stream();
+  let parts = 0;
+  for (const piece of pieces) parts += stream.push(piece).length;
+  return parts + stream.end().length;
+}
+
 export async function parserThroughput(): Promise<Measurement[]> {
   const { reply, payloads } = makeReply();
   const bytes = Buffer.byteLength(reply);
   const mb = bytes / 1e6;
   const parser = new TagToolCallParser();
   const whole = [reply];
-  const chars = chunk(reply, 1);
   const tokens = chunk(reply, 4);
   const calls = payloads.length;
 
@@ -70,19 +91,33 @@ export async function parserThroughput(): Promise<Measurement[]> {
     for (const payload of payloads) sink += (JSON.parse(payload) as { args: { id: number } }).args.id;
   });
   const oneChunk = timed(() => parseChunks(parser, whole, calls));
-  const charChunks = timed(() => parseChunks(parser, chars, calls));
   const tokenChunks = timed(() => parseChunks(parser, tokens, calls));
 
   const throughput = await paired(oneChunk, jsonParse, { warmup: 3, samples: 15 });
-  const chunking = await paired(charChunks, oneChunk, { warmup: 3, samples: 11 });
-  // For reference: 4-character chunks, about one token of an SSE stream.
-  const tokenChunking = await paired(tokenChunks, oneChunk, { warmup: 1, samples: 5 });
-  if (sink < 0) console.error(sink); // keeps the JSON.parse results alive
+  const chunking = await paired(tokenChunks, oneChunk, { warmup: 3, samples: 11 });
+
+  // Hostile replies, each streamed in 4-character pieces, against the benign reply streamed the same way.
+  const benign = timed(() => void (sink += streamIn(parser, tokens)));
+  const hostile: Array<{ name: string; ms: number; benignMs: number; doubled: number }> = [];
+  for (const [name, text] of Object.entries(hostileReplies(1_000_000))) {
+    const pieces = chunk(text, 4);
+    const twice = chunk(`${text}${text}`, 4);
+    const times = await paired(
+      timed(() => void (sink += streamIn(parser, pieces))),
+      benign,
+      { warmup: 1, samples: 5 },
+    );
+    const doubled = median(await Promise.all([1, 2, 3].map(() => timed(() => void (sink += streamIn(parser, twice)))())));
+    hostile.push({ name, ms: median(times.a), benignMs: median(times.b), doubled: doubled / median(times.a) });
+  }
+  if (sink < 0) console.error(sink); // keeps the results alive
+  const worst = hostile.reduce((a, b) => (b.ms / b.benignMs > a.ms / a.benignMs ? b : a));
+  const leastLinear = Math.max(...hostile.map((h) => h.doubled));
 
   const parserMBs = mb / (median(throughput.a) / 1000);
   const jsonMBs = mb / (median(throughput.b) / 1000);
   const oneMs = median(chunking.b);
-  const charMs = median(chunking.a);
+  const tokenMs = median(chunking.a);
   return [
     {
       name: 'parser-throughput',
@@ -95,14 +130,24 @@ export async function parserThroughput(): Promise<Measurement[]> {
       note: `parser ${median(throughput.a).toFixed(1)} ms ±${pct(spread(throughput.a))}, JSON.parse ${median(throughput.b).toFixed(1)} ms ±${pct(spread(throughput.b))}`,
     },
     {
-      name: 'parser-1char-chunks',
-      value: charMs,
+      name: 'parser-token-chunks',
+      value: tokenMs,
       unit: 'ms/reply',
-      baseline: `the same parser, the reply as one chunk`,
+      baseline: 'the same parser, the reply as one chunk',
       baselineValue: oneMs,
-      ratio: charMs / oneMs,
-      target: '<= 3',
-      note: `${reply.length} chunks of 1 char ±${pct(spread(chunking.a))}; 4-char chunks (about a token): ${median(tokenChunking.a).toFixed(1)} ms, ${(median(tokenChunking.a) / median(tokenChunking.b)).toFixed(2)}x`,
+      ratio: tokenMs / oneMs,
+      target: '<= 4',
+      note: `${tokens.length} chunks of 4 characters (about one SSE token each) ±${pct(spread(chunking.a))}`,
+    },
+    {
+      name: 'parser-adversarial',
+      value: worst.ms,
+      unit: 'ms/reply',
+      baseline: 'the benign 1 MB reply (prose and calls), streamed the same way in 4-character pieces',
+      baselineValue: worst.benignMs,
+      ratio: worst.ms / worst.benignMs,
+      target: '<= 25',
+      note: `worst of ${hostile.length} hostile 1 MB replies: "${worst.name}"; each one's time at 2 MB over 1 MB (linear is 2): at most ${leastLinear.toFixed(2)}; ${hostile.map((h) => `${h.name} ${h.ms.toFixed(0)} ms (x${h.doubled.toFixed(1)} at 2 MB)`).join(', ')}`,
     },
   ];
 }

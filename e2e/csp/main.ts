@@ -12,6 +12,7 @@ import {
   type ToolResult,
   type ValidationMode,
 } from '../../src/index.js';
+import { CALLS_BEFORE_COMPILING } from '../../src/validation/tool-args-check.js';
 import type { Violation } from './report-violations.js';
 
 // zod compiles its object parsers with `new Function` (and probes for it) unless told not to.
@@ -51,9 +52,19 @@ const outcome = (result: ToolResult): Outcome =>
     ? { id: result.id, ok: true, attempts: result.attempts, output: result.output }
     : { id: result.id, ok: false, attempts: result.attempts, error: result.error };
 
-/** Validate and run the calls with a ToolManager on this page. */
-async function inPage(validation: ValidationMode): Promise<Outcome[]> {
+/**
+ * Validate and run the calls with a ToolManager on this page. `busy`: `add` is called enough
+ * times first for 'auto' to compile it with ajv (in the background; awaited here until ajv's
+ * module has loaded and the realm knows whether it allows eval), then the calls.
+ */
+async function inPage(validation: ValidationMode, busy: boolean): Promise<Outcome[]> {
   const manager = new ToolManager(new ToolRegistry({ validation }).register(add).register(label));
+  if (busy) {
+    for (let i = 0; i < CALLS_BEFORE_COMPILING; i++) await manager.execute({ id: `warm-${i}`, name: 'add', arguments: { a: i, b: 1 } });
+    // The tool's compile starts once ajv's module has loaded: wait for the same module, then a task.
+    await import('../../src/validation/ajv/ajv-validator.js');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
   return Promise.all(calls.map(async (call) => outcome(await manager.execute(call))));
 }
 
@@ -97,7 +108,7 @@ async function main(): Promise<void> {
   const mode = params.get('mode') as ValidationMode;
   const output = document.querySelector<HTMLPreElement>('#result')!;
   try {
-    const results = params.get('realm') === 'worker' ? await inWorker(mode) : await inPage(mode);
+    const results = params.get('realm') === 'worker' ? await inWorker(mode) : await inPage(mode, params.has('busy'));
     output.textContent = JSON.stringify({ results, workerViolations: violationsInWorker });
     output.dataset.state = 'done';
   } catch (error) {

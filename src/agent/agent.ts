@@ -5,7 +5,6 @@ import { TagToolCallParser } from '../parser/tag-parser.js';
 import type { ToolCallParser } from '../parser/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ToolManager } from '../call/tool-manager.js';
-import { loadAjv } from '../validation/validate-args.js';
 import type { OnToolError, Tool } from '../tools/types.js';
 import type { ValidationMode } from '../validation/types.js';
 import type { LeafOptions } from '../leaf/leaf-options.js';
@@ -147,8 +146,6 @@ export class Agent implements RunAgent {
           ? (await loadLocalEngine()).lazyLocalEngine(engine, options.engine)
           : buildEngine(engine, options.engine);
     const info = 'stream' in engine ? (engine.info ?? { provider: '_OTHER' }) : engineInfo(engine);
-    // ajv's compiler (about 35 KB gzip) loads only where it validates: never in `no-eval` mode.
-    if ((options.validation ?? 'auto') === 'auto') await loadAjv();
     if (!options.record) return new Agent(live, options, { info });
     // The recorder loads only for an agent that records.
     const { provider, model } = info;

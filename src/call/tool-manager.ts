@@ -1,7 +1,6 @@
 import type { ToolCall, ToolResult } from '../core/types.js';
 import { executeCall } from './execute.js';
 import type { ExecuteOptions } from './types.js';
-import { ajvLoaded, loadAjv } from '../validation/validate-args.js';
 import type { ValidationMode } from '../validation/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 
@@ -28,13 +27,6 @@ export class ToolManager {
 
   /** Decode, validate and run `call`, with its timeout and retries; resolves with its ToolResult. */
   execute(call: ToolCall, options: ExecuteOptions = {}): Promise<ToolResult> {
-    // `auto` validates with ajv's compiled validators; its compiler loads with the first call
-    // that may need it, not with the SDK. Should it fail to load, the no-eval validator decides alike.
-    if (this.registry.validation === 'auto' && !ajvLoaded()) return loadAjv().then(this.#run(call, options), this.#run(call, options));
     return executeCall(this.registry, call, options);
-  }
-
-  #run(call: ToolCall, options: ExecuteOptions): () => Promise<ToolResult> {
-    return () => executeCall(this.registry, call, options);
   }
 }

@@ -1,6 +1,6 @@
 import { AmbiError } from './ambi-error.js';
 
-/** A tool definition is unusable: bad name, bad schema or bad policy. Thrown at registration (a call's result if only ajv's compile, when first needed, finds it). */
+/** A tool definition is unusable: bad name, bad schema or bad policy. Thrown at registration. */
 export class InvalidToolError extends AmbiError {
   override name = 'InvalidToolError';
   constructor(

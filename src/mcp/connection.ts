@@ -5,7 +5,8 @@ import type { ToolRegistry } from '../tools/registry.js';
 import { checkTool } from '../tools/check-tool.js';
 import type { Tool } from '../tools/types.js';
 import { errorMessage } from '../errors/error-message.js';
-import { compileArgsValidator } from '../validation/validate-args.js';
+import { checkSchema } from '../validation/check-schema.js';
+import { toolArgsCheck } from '../validation/tool-args-check.js';
 import type { JsonArgsValidator } from '../validation/types.js';
 import { mcpServer, type McpServerConfig } from './config.js';
 import { ConnectDeadline, DEFAULT_CONNECT_TIMEOUT_MS } from './connect-deadline.js';
@@ -154,21 +155,24 @@ class Connection implements McpConnection {
     const tool = mcpTool(definition, name, this.session, this.session.config, check, () => !this.#withdrawn.has(name));
     checkTool(tool);
     try {
-      // The registry compiles when a call first needs it: done now (and cached), so a schema only ajv refuses is found here.
-      compileArgsValidator(tool.parameters, this.host.registry.validation);
+      // Checked as the registry checks it (and cached), here, so one bad tool is left out rather than failing them all.
+      checkSchema(tool.parameters);
     } catch (error) {
       throw new InvalidToolError(name, `invalid inputSchema: ${errorMessage(error)}`);
     }
     return tool;
   }
 
-  /** The check of a tool's structured output, compiled once, in the agent's validation mode. */
+  /** The check of a tool's structured output, in the agent's validation mode: the schema checked now, its validator built as an argument check's is (toolArgsCheck). */
   #outputCheck(name: string, outputSchema: object): JsonArgsValidator {
+    const schema = serverSchema(outputSchema);
+    const invalid = (error: unknown) => new InvalidToolError(name, `invalid outputSchema: ${errorMessage(error)}`);
     try {
-      return compileArgsValidator(serverSchema(outputSchema), this.host.registry.validation);
+      checkSchema(schema);
     } catch (error) {
-      throw new InvalidToolError(name, `invalid outputSchema: ${errorMessage(error)}`);
+      throw invalid(error);
     }
+    return toolArgsCheck(schema, this.host.registry.validation, invalid);
   }
 
   /** This connection's tools become `tools`, all or none: on any clash or invalid definition nothing changes. */

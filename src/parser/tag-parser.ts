@@ -25,6 +25,12 @@ export class TagToolCallParser implements ToolCallParser {
   private readonly openTag: Tag;
   private readonly closeTag: Tag;
   private readonly messages: FormatMessages;
+  /**
+   * The instructions for each frozen list of tools taught, kept while the list lives: a registry
+   * hands out the same frozen list until its tools change, and a prompt for 1,000 tools takes
+   * milliseconds to write. A list that is not frozen may change, so it is written each time.
+   */
+  readonly #taught = new WeakMap<readonly ToolDefinition[], string>();
 
   /** A parser for the given tags (default `[TOOL_CALL]` / `[/TOOL_CALL]`); throws InvalidTagsError for unusable tags. */
   constructor(options: TagParserOptions = {}) {
@@ -55,8 +61,14 @@ export class TagToolCallParser implements ToolCallParser {
     return new TagToolCallStream(this.openTag, this.closeTag, this.messages);
   }
 
-  /** System-prompt text that teaches this parser's tags and the given tools. */
+  /** System-prompt text that teaches this parser's tags and the given tools (written once per list of tools). */
   instructions(definitions: readonly ToolDefinition[]): string {
-    return tagInstructions(definitions, { open: this.open, close: this.close });
+    if (!Object.isFrozen(definitions)) return tagInstructions(definitions, this.callTags);
+    let text = this.#taught.get(definitions);
+    if (text === undefined) {
+      text = tagInstructions(definitions, this.callTags);
+      this.#taught.set(definitions, text);
+    }
+    return text;
   }
 }

@@ -48,7 +48,7 @@ export interface RunExtension {
 /** What a run starts from: the stored conversation, or the end of it that a request can hold. */
 export interface History {
   /** The messages the run reads: the system prompt first where there is one, then the conversation (or its end). */
-  messages: Message[];
+  messages: readonly Message[];
   /** How many messages the conversation holds (where the run's own go). */
   length: number;
   /** Stored messages left out of `messages` (never sent). */

@@ -130,12 +130,14 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
 /** What the run starts from: a leaf's snapshot, what an extension reads (a conversation's end), the stored conversation, or nothing. */
 async function startingHistory(ctx: LoopContext): Promise<History> {
   const { setup } = ctx;
-  if (setup.history) return { messages: [...setup.history], length: setup.history.length, skipped: 0 };
+  if (setup.history) return { messages: setup.history, length: setup.history.length, skipped: 0 };
   const conversation = setup.options.conversation;
   if (conversation === undefined) return { messages: [], length: 0, skipped: 0 };
   const read = ctx.extensions.readHistory();
   if (read) return read;
-  const messages = await setup.agent.conversations.load(conversation);
+  // The whole conversation is sent: read it without a copy where the store can share it frozen.
+  const store = setup.agent.conversations;
+  const messages = store.loadFrozen ? await store.loadFrozen(conversation) : await store.load(conversation);
   return { messages, length: messages.length, skipped: 0 };
 }
 

@@ -18,6 +18,13 @@ export interface ConversationStore {
    * budget reads instead of the whole conversation. Optional: a store without it is read whole.
    */
   loadTail?(id: string, count: number): Promise<ConversationTail>;
+  /**
+   * The messages of a conversation as stored, frozen (deeply): shared with the store and with
+   * every other reader, so nothing is copied, and nobody can change them. What a run without a
+   * context budget reads, since it sends the whole conversation. Optional: a store without it
+   * is read with `load`.
+   */
+  loadFrozen?(id: string): Promise<readonly Message[]>;
   /** Where the approvals of these conversations live, if they persist with them (a resumed run asks again what waited). */
   readonly approvals?: ApprovalStore;
 }

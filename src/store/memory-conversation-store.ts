@@ -6,7 +6,11 @@ import type { ConversationStore, ConversationTail } from './conversation-store.j
 export type { ConversationStore, ConversationTail } from './conversation-store.js';
 import { MemoryApprovalStore } from './memory-approval-store.js';
 
-/** Conversations in memory, for tests, Node and pages that need no persistence; same rules and errors as IndexedDB. */
+/**
+ * Conversations in memory, for tests, Node and pages that need no persistence; same rules and
+ * errors as IndexedDB. Messages are kept as frozen copies: `load` and `loadTail` copy them again
+ * for a caller that may change them, `loadFrozen` hands them out as they are.
+ */
 export class MemoryConversationStore implements ConversationStore {
   readonly #conversations = new Map<string, Message[]>();
   /** The approvals of these conversations, kept as long as the store (a second runner on it stands for a reload). */
@@ -16,6 +20,12 @@ export class MemoryConversationStore implements ConversationStore {
   async load(id: string): Promise<Message[]> {
     checkConversationId(id, 'load a conversation');
     return structuredClone(this.#conversations.get(id) ?? []);
+  }
+
+  /** The messages as stored, frozen, in a new array (empty if it does not exist): nothing is copied. */
+  async loadFrozen(id: string): Promise<readonly Message[]> {
+    checkConversationId(id, 'load a conversation');
+    return [...(this.#conversations.get(id) ?? [])];
   }
 
   /** Copies of the last `count` messages (all of them when it is shorter), and of its first message when they start past it. */
@@ -53,11 +63,21 @@ export class MemoryConversationStore implements ConversationStore {
   }
 }
 
-// Clone as IndexedDB would, refusing the same values with the same coded error.
+// Clone as IndexedDB would, refusing the same values with the same coded error; then freeze the
+// copy, which `loadFrozen` shares with every reader.
 function cloned(messages: readonly Message[], action: string): Message[] {
+  let copy: Message[];
   try {
-    return structuredClone(messages) as Message[];
+    copy = structuredClone(messages) as Message[];
   } catch (error) {
     throw toStorageError(error, action);
   }
+  for (const message of copy) deepFreeze(message);
+  return copy;
+}
+
+function deepFreeze(value: unknown): void {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const item of Object.values(value)) deepFreeze(item);
 }

@@ -6,8 +6,9 @@ import { validateStandard } from '../validation/standard-schema.js';
 import type { Tool } from './types.js';
 import type { ValidationMode } from '../validation/types.js';
 import type { ToolDefinition } from '../core/types.js';
-import { checkValidationMode, compileArgsValidator } from '../validation/validate-args.js';
-import type { ArgsValidator, JsonArgsValidator } from '../validation/types.js';
+import { checkValidationMode } from '../validation/validate-args.js';
+import { toolArgsCheck } from '../validation/tool-args-check.js';
+import type { ArgsValidator } from '../validation/types.js';
 
 /** A tool and its argument validator, as the ToolManager reads them. */
 export interface RegisteredTool {
@@ -27,7 +28,7 @@ export interface ToolRegistryOptions {
 
 /**
  * The tools one agent may call, by name. Checks each tool (its schema too) on registration;
- * compiles its validator when a call first needs it, in the mode set by then.
+ * builds its validator when a call first needs it, in the mode set by then.
  */
 export class ToolRegistry {
   readonly #entries = new Map<string, RegisteredTool>();
@@ -134,8 +135,8 @@ export class ToolRegistry {
 
   /**
    * A Standard Schema validates itself (nothing to compile). A JSON Schema is checked here,
-   * without eval, and compiled in this registry's current mode when a call first needs it:
-   * no validator attempts eval before its mode is known.
+   * without eval; its validator is built when a call first needs it, in this registry's current
+   * mode (see toolArgsCheck: interpreted first, compiled by ajv once the tool is busy in `auto`).
    */
   #validatorFor(tool: Tool): ArgsValidator {
     if (tool.quarantine) {
@@ -152,17 +153,7 @@ export class ToolRegistry {
     } catch (error) {
       throw invalidSchema(tool, error);
     }
-    const validation = this.#validation;
-    const compile = (): JsonArgsValidator => {
-      try {
-        return compileArgsValidator(tool.parameters, validation);
-      } catch (error) {
-        // ajv refusing a schema the check let through: the call fails with code `invalid_tool` (see decodeArgs).
-        throw invalidSchema(tool, error);
-      }
-    };
-    let validate: JsonArgsValidator | undefined;
-    return (value, owned) => (validate ??= compile())(value, owned);
+    return toolArgsCheck(tool.parameters, this.#validation, (error) => invalidSchema(tool, error));
   }
 }
 

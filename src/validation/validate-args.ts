@@ -8,8 +8,8 @@ export const VALIDATION_MODES: readonly ValidationMode[] = ['auto', 'no-eval'];
 // Known from the start in an extension, whose CSP refuses eval (and reports every attempt).
 let evalRefused = inExtensionRealm();
 // ajv (with its compiler, about 35 KB gzip) is not imported here, so a realm that validates in
-// `no-eval` mode never loads it: the public ToolRegistry provides it statically, Agent.make
-// loads it with `import()` when its mode is `auto` (see loadAjv).
+// `no-eval` mode never loads it: in `auto` mode a tool's check loads it with `import()` once the
+// tool is busy (see tool-args-check.ts and loadAjv).
 let ajvCompiler: AjvCompiler | undefined;
 
 /** Make ajv's compiler available to `auto` validation in this realm. */

@@ -48,7 +48,8 @@ describe('validation modes in Chromium', () => {
       const manager = new ToolManager(new ToolRegistry({ validation }).register({ ...add, parameters: structuredClone(add.parameters) }));
       const results = await Promise.all(calls.map((call) => manager.execute(call)));
       expect(results).toMatchObject(expected);
-      expect(compile).toHaveBeenCalledTimes(validation === 'auto' ? 1 : 0);
+      // A tool's first calls are checked without compiling, in either mode (ajv compiles a busy tool's, in 'auto').
+      expect(compile).not.toHaveBeenCalled();
     } finally {
       compile.mockRestore();
     }

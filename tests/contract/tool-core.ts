@@ -1,6 +1,7 @@
 // The tool core's specification, run unchanged in Node and in Chromium.
 import Ajv from 'ajv';
 import { describe, expect, it, vi } from 'vitest';
+import { CALLS_BEFORE_COMPILING } from '../../src/validation/tool-args-check.js';
 import {
   AmbiError,
   defineTool,
@@ -163,14 +164,18 @@ export function describeToolCore(realm: string): void {
         expect(first.map((definition) => definition.name)).toEqual(['add']);
       });
 
-      it('compiles the validator once, when the first call needs it, never per call', async () => {
+      it("checks a tool's first calls without compiling, then compiles it with ajv once, never per call", async () => {
         const compile = vi.spyOn(Ajv.prototype, 'compile');
         try {
           const tool = { ...add, parameters: structuredClone(pair) };
           const manager = managerWith(tool);
           expect(compile).not.toHaveBeenCalled(); // its mode may still change: no eval before it is known
-          for (let i = 0; i < 5; i++) await manager.execute({ id: `c${i}`, name: 'add', arguments: { a: i, b: 1 } });
-          await manager.execute({ id: 'bad', name: 'add', arguments: { a: 'x', b: 1 } });
+          for (let i = 0; i < CALLS_BEFORE_COMPILING - 1; i++) await manager.execute({ id: `c${i}`, name: 'add', arguments: { a: i, b: 1 } });
+          expect(compile).not.toHaveBeenCalled(); // a first answer never waits for ajv
+          await manager.execute({ id: 'busy', name: 'add', arguments: { a: 1, b: 1 } });
+          await vi.waitFor(() => expect(compile).toHaveBeenCalledTimes(1)); // in the background, once the tool is busy
+          for (let i = 0; i < 5; i++) await manager.execute({ id: `d${i}`, name: 'add', arguments: { a: i, b: 1 } });
+          expect(failure(await manager.execute({ id: 'bad', name: 'add', arguments: { a: 'x', b: 1 } })).error.code).toBe('invalid_arguments');
           expect(compile).toHaveBeenCalledTimes(1);
         } finally {
           compile.mockRestore();

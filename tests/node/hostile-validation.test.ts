@@ -3,6 +3,7 @@
 // validators read and fill only own data properties; the mode applies whenever it is set.
 import Ajv from 'ajv';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CALLS_BEFORE_COMPILING } from '../../src/validation/tool-args-check.js';
 import {
   defineTool,
   isAmbiError,
@@ -215,13 +216,20 @@ describe('the mode applies to the registry whenever it is set', () => {
     expect(functionSpy).not.toHaveBeenCalled();
   });
 
-  it("'auto' compiles with ajv when the first call needs it, once", async () => {
+  it("'auto' checks a tool's first calls without ajv, and compiles it once, in the background, when the tool is busy", async () => {
     spies.push(vi.spyOn(Ajv.prototype, 'compile'));
     const [compile] = spies as unknown as Array<ReturnType<typeof vi.spyOn>>;
     const manager = new ToolManager(new ToolRegistry().register(add()));
-    expect(compile).not.toHaveBeenCalled();
     expect(await manager.execute({ id: 'c', name: 'add', arguments: { a: 2 } })).toMatchObject({ ok: true, output: 3 });
+    expect(compile).not.toHaveBeenCalled();
+    for (let i = 1; i < CALLS_BEFORE_COMPILING; i++) await manager.execute({ id: `c${i}`, name: 'add', arguments: { a: i } });
+    await vi.waitFor(() => expect(compile).toHaveBeenCalledTimes(1));
+    // ajv's validator fills defaults and words problems as the interpreting one did.
     expect(await manager.execute({ id: 'c', name: 'add', arguments: { a: 3 } })).toMatchObject({ ok: true, output: 4 });
+    expect(failure(await manager.execute({ id: 'c', name: 'add', arguments: { a: 'x' } }))).toEqual({
+      code: 'invalid_arguments',
+      message: 'Invalid arguments for "add": /a must be number',
+    });
     expect(compile).toHaveBeenCalledTimes(1);
   });
 
@@ -242,15 +250,21 @@ describe('the mode applies to the registry whenever it is set', () => {
     expect(compile).not.toHaveBeenCalled();
   });
 
-  it('a schema ajv refuses only when a call first needs it fails that call as invalid_tool, never a rejection', async () => {
+  it('a schema ajv refuses when the tool gets busy leaves it on the interpreting check: no call fails for it', async () => {
     spies.push(
       vi.spyOn(Ajv.prototype, 'compile').mockImplementation(() => {
         throw new Error('ajv says no');
       }),
     );
+    const [compile] = spies as unknown as Array<ReturnType<typeof vi.spyOn>>;
     const manager = new ToolManager(new ToolRegistry().register(add()));
-    const result = await manager.execute({ id: 'c', name: 'add', arguments: { a: 1 } });
-    expect(result).toMatchObject({ ok: false, attempts: 0, error: { code: 'invalid_tool', message: 'Tool "add": invalid parameters schema: ajv says no' } });
+    for (let i = 0; i < CALLS_BEFORE_COMPILING; i++) await manager.execute({ id: `c${i}`, name: 'add', arguments: { a: i } });
+    await vi.waitFor(() => expect(compile).toHaveBeenCalled());
+    expect(await manager.execute({ id: 'c', name: 'add', arguments: { a: 1 } })).toMatchObject({ ok: true, output: 2 });
+    expect(failure(await manager.execute({ id: 'c', name: 'add', arguments: { a: 'x' } }))).toEqual({
+      code: 'invalid_arguments',
+      message: 'Invalid arguments for "add": /a must be number',
+    });
   });
 
   it.each(MODES)('refuses a "__proto__" keyword, which would hide keywords in the prepared schema (%s)', (validation) => {

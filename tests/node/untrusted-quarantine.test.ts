@@ -189,7 +189,7 @@ describe('quarantine', () => {
     expect(finished?.result.usage?.totalTokens).toBe(usage.reduce((n, e) => n + e.usage.totalTokens, 0));
   });
 
-  it('makes no quarantine request past the run\'s token budget', async () => {
+  it("makes no quarantine request past the run's token budget", async () => {
     const engine = new TwoModels([callOf('q1', 'is_checkout'), [{ type: 'text', text: 'ok' }]], ['{"checkout": true}']);
     const agent = (await Agent.make(engine)).tool(isCheckout());
     const error = await new ChatRunner().run(agent, 'check', { maxTokens: 1 }).result.catch((e: unknown) => e);

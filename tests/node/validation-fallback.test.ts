@@ -1,9 +1,10 @@
 // 'auto' in a realm that refuses eval (as a CSP without 'unsafe-eval' does): the first
-// compile meets an EvalError, the realm remembers, and every validator from then on is the
+// compile (once a tool is busy) meets an EvalError, the realm remembers, and every validator from then on is the
 // no-eval one, with the same messages. Its own file: the realm's memory lasts for the file.
 import Ajv from 'ajv';
 import { describe, expect, it, vi } from 'vitest';
 import { defineTool, ToolManager, ToolRegistry } from '../../src/index.js';
+import { CALLS_BEFORE_COMPILING } from '../../src/validation/tool-args-check.js';
 import { evalRefusedInThisRealm } from '../../src/validation/validate-args.js';
 
 const tool = (name: string) =>
@@ -15,16 +16,24 @@ const tool = (name: string) =>
     call: ({ a, b }) => a + b,
   });
 
-/** Run `action` in a realm whose `Function` constructor refuses code, as a strict CSP does. */
-function withoutEval<T>(action: () => T): T {
+/** Make this realm's `Function` constructor refuse code, as a strict CSP does, until the returned function is called. */
+function refuseEval(): () => void {
   const original = globalThis.Function;
   globalThis.Function = function refuse() {
     throw new EvalError("Refused to evaluate a string as JavaScript because 'unsafe-eval' is not an allowed source of script");
   } as unknown as FunctionConstructor;
+  return () => {
+    globalThis.Function = original;
+  };
+}
+
+/** Run `action` in a realm that refuses eval. */
+function withoutEval<T>(action: () => T): T {
+  const restore = refuseEval();
   try {
     return action();
   } finally {
-    globalThis.Function = original;
+    restore();
   }
 }
 
@@ -35,16 +44,21 @@ describe("'auto' where eval is refused", () => {
 
     const compile = vi.spyOn(Ajv.prototype, 'compile');
     const manager = new ToolManager(new ToolRegistry().register(tool('first')).register(tool('second')));
-    expect(compile).not.toHaveBeenCalled(); // validators are compiled when a call first needs them
-    // The validator is compiled synchronously, inside `execute`.
-    const first = withoutEval(() => manager.execute({ id: 'c', name: 'first', arguments: { a: 1, b: 2 } }));
-    expect(evalRefusedInThisRealm()).toBe(true);
-    expect(compile).toHaveBeenCalledTimes(1);
-    const second = withoutEval(() => manager.execute({ id: 'c', name: 'second', arguments: { a: 1, b: 2 } }));
-    expect(compile).toHaveBeenCalledTimes(1); // ajv is not tried again in this realm
-    compile.mockRestore();
-    expect(await first).toMatchObject({ ok: true, output: 3 });
-    expect(await second).toMatchObject({ ok: true, output: 3 });
+    const restore = refuseEval();
+    try {
+      // The first calls are checked without eval; the busy tool's compile meets the EvalError.
+      for (let i = 0; i < CALLS_BEFORE_COMPILING; i++) {
+        expect(await manager.execute({ id: `c${i}`, name: 'first', arguments: { a: i, b: 2 } })).toMatchObject({ ok: true, output: i + 2 });
+      }
+      await vi.waitFor(() => expect(evalRefusedInThisRealm()).toBe(true));
+      expect(compile).toHaveBeenCalledTimes(1);
+      for (let i = 0; i < CALLS_BEFORE_COMPILING + 1; i++) await manager.execute({ id: `d${i}`, name: 'second', arguments: { a: i, b: 2 } });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(compile).toHaveBeenCalledTimes(1); // ajv is not tried again in this realm
+    } finally {
+      restore();
+      compile.mockRestore();
+    }
 
     for (const name of ['first', 'second']) {
       const result = await manager.execute({ id: 'c', name, arguments: { a: 1, b: 'x' } });

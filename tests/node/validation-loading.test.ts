@@ -1,9 +1,10 @@
-// ajv's compiler loads only where it validates: `Agent.make` loads it (with `import()`) for
-// `auto`, never for `no-eval`. Its own file, in this order: ajv, once loaded, stays loaded for
+// ajv's compiler loads only where it validates: in `auto` mode once a tool is busy (with
+// `import()`), never in `no-eval` mode. Its own file, in this order: ajv, once loaded, stays loaded for
 // the file, and nothing here builds the public ToolRegistry (which brings ajv statically).
 import Ajv from 'ajv';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Agent, defineTool, scriptedEngine } from '../../src/index.js';
+import { CALLS_BEFORE_COMPILING } from '../../src/validation/tool-args-check.js';
 
 const tool = (name: string) =>
   defineTool({
@@ -29,12 +30,21 @@ describe('loading ajv', () => {
     expect(result).toMatchObject({ ok: false, error: { code: 'invalid_arguments', message: 'Invalid arguments for "second": /a must be number' } });
   });
 
-  it("Agent.make in 'auto' mode loads ajv before it resolves: the first call compiles with ajv, synchronously", async () => {
+  it("in 'auto' mode nothing waits for ajv: Agent.make does not load it, and a tool's first calls are checked without it", async () => {
     compile = vi.spyOn(Ajv.prototype, 'compile');
     const agent = (await Agent.make(scriptedEngine(['done']))).tool(tool('add'));
-    expect(compile).not.toHaveBeenCalled(); // validators are compiled when first needed
-    const result = agent.tools.execute({ id: 'c', name: 'add', arguments: '{"a":2}' });
-    expect(compile).toHaveBeenCalledTimes(1);
-    expect(await result).toMatchObject({ ok: true, output: 2 });
+    expect(await agent.tools.execute({ id: 'c', name: 'add', arguments: '{"a":2}' })).toMatchObject({ ok: true, output: 2 });
+    expect(await agent.tools.execute({ id: 'c', name: 'add', arguments: '{"a":"x"}' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_arguments', message: 'Invalid arguments for "add": /a must be number' },
+    });
+    expect(compile).not.toHaveBeenCalled();
+    // Busy, the tool gets ajv's compiled validator: ajv loads (once per realm) and compiles in the background.
+    for (let i = 2; i < CALLS_BEFORE_COMPILING; i++) await agent.tools.execute({ id: `c${i}`, name: 'add', arguments: { a: i } });
+    await vi.waitFor(() => expect(compile).toHaveBeenCalledTimes(1));
+    expect(await agent.tools.execute({ id: 'c', name: 'add', arguments: '{"a":"x"}' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_arguments', message: 'Invalid arguments for "add": /a must be number' },
+    });
   });
 });

@@ -1,6 +1,7 @@
 // `validation: 'auto' | 'no-eval'` on the registry, the manager and the agent: one behaviour either way.
 import Ajv from 'ajv';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CALLS_BEFORE_COMPILING } from '../../src/validation/tool-args-check.js';
 import { Agent, ChatRunner, defineTool, isAmbiError, scriptedEngine, ToolManager, ToolRegistry, type Tool, type ToolResult } from '../../src/index.js';
 
 const add = defineTool({
@@ -29,12 +30,16 @@ let compile: ReturnType<typeof vi.spyOn> | undefined;
 afterEach(() => compile?.mockRestore());
 
 describe('validation modes', () => {
-  it("defaults to 'auto': ajv compiles the validator, when the first call needs it", async () => {
+  it("defaults to 'auto': the first calls are checked without ajv, which compiles the validator once the tool is busy", async () => {
     compile = vi.spyOn(Ajv.prototype, 'compile');
     const registry = new ToolRegistry().register({ ...add, parameters: structuredClone(add.parameters) });
     expect(registry.validation).toBe('auto');
+    const manager = new ToolManager(registry);
+    const first = await runAll(manager);
     expect(compile).not.toHaveBeenCalled();
-    await runAll(new ToolManager(registry));
+    for (let made = calls.length; made < CALLS_BEFORE_COMPILING; made += calls.length) await runAll(manager);
+    await vi.waitFor(() => expect(compile).toHaveBeenCalledTimes(1));
+    expect(await runAll(manager)).toEqual(first);
     expect(compile).toHaveBeenCalledTimes(1);
   });
 

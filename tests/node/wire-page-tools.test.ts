@@ -41,7 +41,7 @@ async function session(tool: Tool, replies: ScriptedReply[]) {
   Comlink.expose(page, port2 as unknown as Comlink.Endpoint);
   const api = Comlink.wrap<typeof host>(port2 as unknown as Comlink.Endpoint);
   await api.configure({ engine: scriptedEngine(replies), concurrency: 1 });
-  await api.registerTool(toDescriptor(tool));
+  await api.registerTools([toDescriptor(tool)]);
   await api.startRun('run-1', 'go', {});
   await done;
   return events;

@@ -23,6 +23,12 @@ export interface TinyGgufOptions {
   f16?: boolean;
   /** `general.architecture`; anything but `llama` makes a file llama.cpp refuses (for error tests). Default `llama`. */
   architecture?: string;
+  /**
+   * Pad the vocabulary with generated pieces (`aa`, `ab`, …, then three letters, …) to this many
+   * tokens, as a real model's 32K-152K: what a grammar's cost per token grows with. Default: the
+   * 361 tokens of the tiny vocabulary alone.
+   */
+  vocabSize?: number;
 }
 
 // Shapes: 120K parameters, small enough to load in under a second, large enough to run every llama.cpp path.
@@ -60,8 +66,8 @@ interface Token {
   banned: boolean;
 }
 
-/** The vocabulary: specials, the 256 byte tokens, `▁`, printable ASCII and a few longer pieces. */
-export function tinyVocabulary(endless = false): Token[] {
+/** The vocabulary: specials, the 256 byte tokens, `▁`, printable ASCII and a few longer pieces; padded to `size` with generated pieces. */
+export function tinyVocabulary(endless = false, size = 0): Token[] {
   const tokens: Token[] = [
     { text: '<unk>', type: UNKNOWN, score: 0, banned: true },
     { text: '<s>', type: CONTROL, score: 0, banned: true },
@@ -76,13 +82,32 @@ export function tinyVocabulary(endless = false): Token[] {
   for (let code = 0x21; code <= 0x7e; code++) tokens.push({ text: String.fromCharCode(code), type: NORMAL, score: -1, banned: false });
   // Longer pieces whose halves are tokens too, so the SentencePiece merges can reach them.
   for (const piece of ['{"', '":', '",', '"}', '\u2581\u2581', 'er', 'in']) tokens.push({ text: piece, type: NORMAL, score: -0.5, banned: false });
+  const taken = new Set(tokens.map((t) => t.text));
+  for (const piece of generatedPieces()) {
+    if (tokens.length >= size) break;
+    if (!taken.has(piece)) tokens.push({ text: piece, type: NORMAL, score: -2, banned: false });
+  }
   return tokens;
+}
+
+/** Pieces of two letters or digits, then three, and so on, in order. */
+function* generatedPieces(): Generator<string> {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  for (let length = 2; ; length++) {
+    const at = new Array<number>(length).fill(0);
+    for (;;) {
+      yield at.map((i) => alphabet[i]).join('');
+      let digit = length - 1;
+      while (digit >= 0 && ++at[digit]! === alphabet.length) at[digit--] = 0;
+      if (digit < 0) break;
+    }
+  }
 }
 
 /** Generate the model's bytes: deterministic for given options. */
 export function tinyGguf(options: TinyGgufOptions = {}): Uint8Array<ArrayBuffer> {
   const { seed = 1, chatTemplate = TINY_CHATML_TEMPLATE, endless = false, contextLength = 4096, f16 = true, architecture = 'llama' } = options;
-  const vocab = tinyVocabulary(endless);
+  const vocab = tinyVocabulary(endless, options.vocabSize);
   const random = mulberry32(seed);
   const writer = new GgufWriter();
   const metadata: Array<[string, number, unknown]> = [

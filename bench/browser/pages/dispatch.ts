@@ -168,7 +168,7 @@ async function oursOneThread(options: DispatchOptions) {
   const host = Comlink.wrap<RunnerWorkerApi>(port2);
   const replies = pingScript(options.calls, options.warmup + options.rounds);
   await host.configure({ engine: scriptedEngine(replies), concurrency: 1 });
-  await host.registerTool(toDescriptor(ping));
+  await host.registerTools([toDescriptor(ping)]);
   let run = 0;
   return () =>
     new Promise<number>((resolve) => {

@@ -1,6 +1,8 @@
-// local-grammar-cost: tokens per second of the tiny generated model (tests/support/tiny-gguf.ts,
-// real llama.cpp in this page) writing a call under our tool-call grammar, against the same
-// model, same prompt, writing unconstrained text. Alternating rounds, one engine.
+// grammar-cost-32k (and -152k): tokens per second of a generated model (tests/support/tiny-gguf.ts)
+// with a real model's vocabulary size, in real llama.cpp in this page, writing a call under our
+// tool-call grammar, against the same model, same prompt, writing unconstrained text. A grammar
+// checks every token of the vocabulary it may sample, so its cost grows with the vocabulary.
+// Alternating rounds, one engine.
 import { createLocalEngine, localModel, type EngineRequest, type ToolDefinition } from '../../../src/index.js';
 import { tinyGguf } from '../../../tests/support/tiny-gguf.js';
 import { expose } from './expose.js';
@@ -10,6 +12,8 @@ export interface GrammarCostOptions {
   warmup: number;
   /** Longest reply: the unconstrained one runs to it (the model never ends by itself). */
   maxTokens: number;
+  /** Tokens in the generated model's vocabulary. */
+  vocabSize: number;
 }
 
 export interface GrammarCostRound {
@@ -27,7 +31,13 @@ expose<GrammarCostOptions, GrammarCostRound[]>({
   async run(options) {
     // `endless`: no end-of-text token, so free text runs to maxTokens; the grammar still ends when its call is complete.
     const engine = createLocalEngine(
-      localModel({ source: new Blob([tinyGguf({ endless: true })]), maxTokens: options.maxTokens, temperature: 0.8, seed: 1, threads: 1 }),
+      localModel({
+        source: new Blob([tinyGguf({ endless: true, vocabSize: options.vocabSize })]),
+        maxTokens: options.maxTokens,
+        temperature: 0.8,
+        seed: 1,
+        threads: 1,
+      }),
     );
     await engine.load();
     const messages = [{ role: 'user' as const, content: 'Add 379 and 5678.' }];

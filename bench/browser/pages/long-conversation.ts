@@ -3,7 +3,7 @@
 // same runner. A run that read only what it sends and appended what it adds would cost about
 // the same on both.
 import { closeAmbiDatabase, createWorkerRunner, IndexedDbConversationStore, scriptedEngine } from '../../../src/index.js';
-import { conversation } from './snapshot.js';
+import { conversation } from '../../lib/conversation.js';
 import { expose } from './expose.js';
 
 export interface LongConversationOptions {

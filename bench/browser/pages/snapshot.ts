@@ -3,6 +3,7 @@
 // of puts, then one getAll over the conversation's key range.
 import { openDB, type IDBPDatabase } from 'idb';
 import { closeAmbiDatabase, IndexedDbConversationStore, type Message } from '../../../src/index.js';
+import { conversation } from '../../lib/conversation.js';
 import { expose } from './expose.js';
 
 export interface SnapshotOptions {
@@ -14,30 +15,6 @@ export interface SnapshotOptions {
 export interface SnapshotRound {
   ours: { save: number; load: number };
   raw: { save: number; load: number };
-}
-
-/** A conversation like a working agent's: a question, a call, its result, an answer, repeated. */
-export function conversation(length: number): Message[] {
-  const out: Message[] = [{ role: 'system', content: 'You are a careful assistant for a notes app. Use the tools; answer briefly.' }];
-  for (let i = 0; out.length < length; i++) {
-    const id = `call_${i.toString(16).padStart(24, '0')}`;
-    const cycle: Message[] = [
-      { role: 'user', content: `Please find my note about topic ${i} and summarise it in two sentences.` },
-      { role: 'assistant', content: '', toolCalls: [{ id, name: 'search_notes', arguments: { query: `topic ${i}`, limit: 5 } }] },
-      {
-        role: 'tool',
-        toolCallId: id,
-        name: 'search_notes',
-        content: JSON.stringify({
-          ok: true,
-          output: [{ id: i, title: `Topic ${i}`, body: 'lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(4) }],
-        }),
-      },
-      { role: 'assistant', content: `Your note "Topic ${i}" says: ${'lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(3)}` },
-    ];
-    for (const message of cycle) if (out.length < length) out.push(message);
-  }
-  return out;
 }
 
 type RawDb = IDBPDatabase<{ messages: { key: [string, number]; value: { conversationId: string; seq: number; message: Message } } }>;

@@ -1,21 +1,32 @@
-// The same page on the Vercel AI SDK (ai@6): generateText + tool, the loop on the page.
-// No OpenAI-compatible provider package is installed, so the model is a string id, which
-// `ai` resolves through its built-in default provider (the AI Gateway, fetch-based).
-// `ai-v6`: ai@6.0.325 under an npm alias (the project's `ai` devDependency is v7, for the ai-sdk entry).
-import { generateText, jsonSchema, stepCountIs, tool } from 'ai-v6';
+// The same app on the Vercel AI SDK (ai@7, the current major), its loop in a Web Worker as ours
+// is: the page starts the worker and talks to it over Comlink (the library ours uses), the
+// worker runs `streamText` with the OpenAI-compatible provider and a zod-validated tool whose
+// `execute` calls the page's function over Comlink, and streams the text back. Same marks and
+// `?ask=` as bench/bundle/ours/main.ts.
+import * as Comlink from 'comlink';
+import type { AgentApi } from './agent.worker.js';
 
-const tools = {
-  read_title: tool({
-    description: 'The title of this page',
-    inputSchema: jsonSchema<Record<string, never>>({ type: 'object', properties: {} }),
-    execute: async () => document.title,
-  }),
-};
+performance.mark('app-start');
+const agent = Comlink.wrap<AgentApi>(new Worker(new URL('./agent.worker.ts', import.meta.url), { type: 'module' }));
+const page = Comlink.proxy({ readTitle: () => document.title });
 
 const out = document.querySelector('#out')!;
-document.querySelector<HTMLFormElement>('#ask')!.addEventListener('submit', async (event) => {
+async function ask(input: string): Promise<void> {
+  const turns = await agent.ask(
+    input,
+    new URL('v1', document.baseURI).href,
+    page,
+    Comlink.proxy((text: string) => {
+      out.textContent += text;
+    }),
+  );
+  out.textContent += `\n(${turns} turns)`;
+  performance.mark('app-answer');
+}
+
+document.querySelector<HTMLFormElement>('#ask')!.addEventListener('submit', (event) => {
   event.preventDefault();
-  const prompt = new FormData(event.target as HTMLFormElement).get('q') as string;
-  const result = await generateText({ model: 'openai/gpt-4o-mini', tools, prompt, stopWhen: stepCountIs(10) });
-  out.textContent = `${result.text}\n(${result.steps.length} turns)`;
+  void ask(new FormData(event.target as HTMLFormElement).get('q') as string);
 });
+const asked = new URLSearchParams(location.search).get('ask');
+if (asked) void ask(asked);

@@ -39,7 +39,8 @@ function prepare(value: unknown): unknown {
   const out: SchemaNode = {};
   for (const [keyword, item] of Object.entries(value)) {
     if (keyword === 'format') out[HAD_FORMAT] = true;
-    else setOwn(out, keyword, structuredClone(item));
+    // A copy the caller cannot change later; a string or number is one already.
+    else setOwn(out, keyword, typeof item === 'object' && item !== null ? structuredClone(item) : item);
   }
   for (const [keyword, at, sub] of subschemas(value)) {
     if (at === undefined) setOwn(out, keyword, prepare(sub));

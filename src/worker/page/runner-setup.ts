@@ -20,7 +20,8 @@ export class RunnerSetup {
 
   constructor(
     readonly configure: () => Promise<void>,
-    readonly register: (descriptor: ToolDescriptor) => Promise<void>,
+    /** Registers tools in order; resolves with each one's refusal, or undefined where it was registered. */
+    readonly register: (descriptors: ToolDescriptor[]) => Promise<Array<unknown | undefined>>,
     readonly unregister: (name: string) => Promise<void>,
   ) {}
 
@@ -57,18 +58,26 @@ export class RunnerSetup {
       }
       this.#configured = true;
     }
-    for (let next = this.#waiting.shift(); next; next = this.#waiting.shift()) {
+    while (this.#waiting.length > 0) {
+      const next = this.#waiting.shift()!;
       if ('removed' in next) {
         await this.unregister(next.removed);
         continue;
       }
+      // Every registration up to the next removal, in one message: 1,000 tools cost one round trip, not 1,000.
+      const batch = [next];
+      while (this.#waiting[0] && !('removed' in this.#waiting[0])) batch.push(this.#waiting.shift() as (typeof batch)[number]);
+      let refusals: Array<unknown | undefined>;
       try {
-        await this.register(next.descriptor);
+        refusals = await this.register(batch.map((registration) => registration.descriptor));
       } catch (error) {
         // A worker that died or closed refuses nothing: everything pending ends with that error anyway.
         if (isAmbiError(error, 'worker_crashed') || isAmbiError(error, 'closed')) throw error;
-        next.refused(error);
+        refusals = batch.map(() => error);
       }
+      batch.forEach((registration, i) => {
+        if (refusals[i] !== undefined) registration.refused(refusals[i]);
+      });
     }
   }
 }

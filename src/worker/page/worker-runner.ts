@@ -30,7 +30,7 @@ import type { RunnerConfig, RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireRe
 import type { PendingApproval } from '../../store/approval-types.js';
 import type { ToolWorkerSupervisor, WorkerSource, WorkerToolsOptions } from '../tool-host/tool-worker.js';
 import { registerTransferHandlers } from '../wire/transfer-handlers.js';
-import { toWireReason } from '../wire/wire-error.js';
+import { fromWireError, toWireReason } from '../wire/wire-error.js';
 import { Inflight, onWorkerDeath } from '../wire/worker-life.js';
 import type { RunEvent } from '../../core/run.js';
 import type { Cassette } from '../../engines/cassette/cassette.js';
@@ -126,7 +126,7 @@ export class WorkerRunner {
     const config = { engine, ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation, context, record }) };
     this.#setup = new RunnerSetup(
       () => this.#guard(this.#api.configure(config)),
-      (descriptor) => this.#guard(this.#api.registerTool(descriptor)),
+      async (descriptors) => (await this.#guard(this.#api.registerTools(descriptors))).map((refusal) => (refusal ? fromWireError(refusal) : undefined)),
       (name) => this.#guard(this.#api.unregisterTool(name)),
     );
     void this.#setup.sync();

@@ -6,7 +6,7 @@ import type { EventChannel } from '../../runner/events.js';
 import { defined } from '../../util/defined.js';
 import { remoteTool } from '../wire/descriptor.js';
 import type { PageHostApi, RunnerConfig, RunnerWorkerApi } from '../wire/protocol.js';
-import { fromWireReason } from '../wire/wire-error.js';
+import { fromWireReason, toWireError } from '../wire/wire-error.js';
 import type { McpConnection } from '../../mcp/connection.js';
 import { PageLink } from './page-link.js';
 
@@ -64,11 +64,18 @@ export function createRunnerHost(endpoint: Comlink.Endpoint): RunnerWorkerApi {
       runner = new ChatRunner(config.concurrency);
       agent = made;
     },
-    async registerTool(descriptor) {
-      // Registration checks the schema and compiles its validator here, where calls are validated
-      // (a Standard Schema tool's JSON Schema; its own realm validates again with the Standard Schema).
+    async registerTools(descriptors) {
+      // Registration checks each schema here, where calls are validated (a Standard Schema tool's
+      // JSON Schema; its own realm validates again with the Standard Schema). One refused leaves the others registered.
       const { agent, port } = ready();
-      agent.tool(remoteTool(descriptor, port));
+      return descriptors.map((descriptor) => {
+        try {
+          agent.tool(remoteTool(descriptor, port));
+          return null;
+        } catch (error) {
+          return toWireError(error);
+        }
+      });
     },
     async unregisterTool(name) {
       ready().agent.registry.unregister(name);

@@ -51,13 +51,20 @@ type Abort = Pick<AbortSource, 'onAbort' | 'reason'>;
 
 /** How a call hears its abort: without making its signal where the context offers that. */
 function abortOf(ctx: ToolContext): Abort {
-  if (!ctx.onAbort) return sourceOf(ctx.signal);
-  return {
-    onAbort: (callback) => ctx.onAbort!(callback),
-    get reason() {
-      return ctx.signal.reason as unknown;
-    },
-  };
+  return ctx.onAbort ? new ContextAbort(ctx) : sourceOf(ctx.signal);
+}
+
+/** A context's abort, heard through `ctx.onAbort`; its reason read from the signal only once it fired. A class: an object literal with a getter is V8's slow path, on every call. */
+class ContextAbort implements Abort {
+  constructor(readonly ctx: ToolContext) {}
+
+  onAbort(callback: () => void): () => void {
+    return this.ctx.onAbort!(callback);
+  }
+
+  get reason(): unknown {
+    return this.ctx.signal.reason;
+  }
 }
 
 /** A request to the page that the page is told to abort when `abort` fires (its answer then no longer awaited here). */

@@ -8,7 +8,7 @@ import type { AfterUntrusted, Quarantine, ToolContext, ToolPolicy, TraceContext 
 import type { JsonValue, ToolDefinition } from '../../core/types.js';
 import type { McpServerConfig } from '../../mcp/config.js';
 import type { RunEvent } from '../../core/run.js';
-import type { WireReason } from './wire-error.js';
+import type { WireError, WireReason } from './wire-error.js';
 import type { EngineConfig } from '../../engines/config.js';
 import type { Cassette } from '../../engines/cassette/cassette.js';
 import type { ContextBudget } from '../../core/types.js';
@@ -93,8 +93,11 @@ export type WireRunOptions = Pick<
 /** What `workers/runner.worker.ts` exposes. */
 export interface RunnerWorkerApi {
   configure(config: RunnerConfig): Promise<void>;
-  /** A tool that lives on the page (or in a tool worker the page supervises). */
-  registerTool(descriptor: ToolDescriptor): Promise<void>;
+  /**
+   * Tools that live on the page (or in a tool worker the page supervises), registered in order, in
+   * one message however many there are; each one's refusal (its schema, say), or null where it was registered.
+   */
+  registerTools(descriptors: ToolDescriptor[]): Promise<Array<WireError | null>>;
   /** Remove a tool the page registered (tab tools a page closes). */
   unregisterTool(name: string): Promise<void>;
   /** Start a run; its events, and with its last one its result, come to the page's `events`. */
