@@ -3,8 +3,10 @@ import { tinyGguf } from '../tests/support/tiny-gguf.js';
 import { openDemo } from './demo-helpers.js';
 
 // A tiny random-weight GGUF made on the spot: it writes nonsense, so we check that text streamed
-// from llama.cpp in the worker and the run finished, not what it says.
-const model = Buffer.from(tinyGguf({ seed: 7 }));
+// from llama.cpp in the worker and the run finished, not what it says. Its vocabulary has pieces
+// of two and three letters, so the demo's prompt takes about as many tokens as in a real model's
+// (a vocabulary of single characters would need four times as many, past a 4,096-token context).
+const model = Buffer.from(tinyGguf({ seed: 7, vocabSize: 2000 }));
 
 async function chooseLocal(page: import('@playwright/test').Page, how: { file?: boolean; url?: string }) {
   await page.locator('#open-settings').click();
