@@ -7,7 +7,7 @@ import { createWorkerRunner, listWebMcpTools, mcpServer, openAICompatible, type 
 import { actionTools, checkTools, type Defense, guarded, Ledger, READ_PARAMETERS, readTool } from '../support/attack/app-tools.js';
 import {
   type Outcome,
-  playScored,
+  playAll,
   type Played,
   prompts,
   report,
@@ -63,6 +63,7 @@ class BrowserHost implements SuiteHost {
   async play(scenario: Scenario, decide: Parameters<SuiteHost['play']>[1]): Promise<Played> {
     const conversation = `suite-${++this.#runs}`;
     const approved = new Set<string>();
+    const calls = new Set<string>();
     let events: RunEvent[] = [];
     let finished = false;
     for (const [at, prompt] of prompts(scenario).entries()) {
@@ -71,6 +72,7 @@ class BrowserHost implements SuiteHost {
       events = [];
       for await (const event of run.events) {
         events.push(event);
+        if (event.type === 'tool_call') calls.add(event.call.id);
         if (event.type !== 'approval_requested') continue;
         if (decide(event.call)) {
           approved.add(event.call.id);
@@ -82,7 +84,7 @@ class BrowserHost implements SuiteHost {
         () => false,
       );
     }
-    return { events, finished, approved };
+    return { events, finished, approved, calls };
   }
 }
 
@@ -102,7 +104,8 @@ describe('the attack suite (Chromium: WorkerRunner, IndexedDB, every vector)', (
       },
       { signal: cleanup.signal },
     );
-    for (const scenario of scenarios(VECTORS)) outcomes.push(await playScored(host, scenario));
+    // Four at a time: each run waits mostly on IndexedDB and the model server, as runs in four tabs would.
+    outcomes.push(...(await playAll(host, scenarios(VECTORS), 4)));
     console.log(reportLines(report(outcomes)).join('\n'));
   }, 600_000);
   afterAll(() => {

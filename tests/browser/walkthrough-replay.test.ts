@@ -70,7 +70,7 @@ describe('the demo walkthrough, replayed from its cassette', () => {
 
   // After the run above, the notes are not the recorded ones: the packing list exists already, so
   // add_note gives another id, and the second request (the first to carry a result) differs there.
-  it('rejects with replay_mismatch when the app\'s notes differ from when it was recorded', async () => {
+  it("rejects with replay_mismatch when the app's notes differ from when it was recorded", async () => {
     const { outcome } = await replayWalkthrough(cassette);
     expect(isAmbiError(outcome, 'replay_mismatch')).toBe(true);
     expect(outcome).toMatchObject({ request: 2, path: '/messages/3/content' });

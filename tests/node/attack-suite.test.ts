@@ -8,7 +8,7 @@ import { actionTools, checkTools, type Defense, Ledger, readTool } from '../supp
 import { ObedientEngine } from '../support/attack/model.js';
 import {
   type Outcome,
-  playScored,
+  playAll,
   type Played,
   prompts,
   report,
@@ -60,6 +60,7 @@ class NodeHost implements SuiteHost {
   async play(scenario: Scenario, decide: Parameters<SuiteHost['play']>[1]): Promise<Played> {
     const conversation = `suite-${++this.#runs}`;
     const approved = new Set<string>();
+    const calls = new Set<string>();
     const texts = prompts(scenario);
     let events: RunEvent[] = [];
     let finished = false;
@@ -70,6 +71,7 @@ class NodeHost implements SuiteHost {
       events = [];
       for await (const event of run.events) {
         events.push(event);
+        if (event.type === 'tool_call') calls.add(event.call.id);
         if (event.type !== 'approval_requested') continue;
         if (decide(event.call)) {
           approved.add(event.call.id);
@@ -81,7 +83,7 @@ class NodeHost implements SuiteHost {
         () => false,
       );
     }
-    return { events, finished, approved };
+    return { events, finished, approved, calls };
   }
 }
 
@@ -91,8 +93,7 @@ describe('the attack suite (Node: page tool, MCP server, leaf, stored conversati
   beforeAll(async () => {
     server = await startDocumentServer();
     const host = new NodeHost(server.url);
-    outcomes = [];
-    for (const scenario of scenarios(VECTORS)) outcomes.push(await playScored(host, scenario));
+    outcomes = await playAll(host, scenarios(VECTORS));
     console.log(reportLines(report(outcomes)).join('\n'));
   }, 300_000);
   afterAll(() => server?.close());

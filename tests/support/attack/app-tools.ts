@@ -9,7 +9,8 @@ export type Defense = 'default' | 'none' | 'ask every call';
 
 /** What the app's tools did, in order: the consequential calls that ran. */
 export class Ledger {
-  readonly entries: Array<PlannedCall & { callId: string }> = [];
+  /** Every action that ran; `scored` once a scenario claimed it. */
+  readonly entries: Array<PlannedCall & { callId: string; scored?: boolean }> = [];
 
   record(name: string, args: Record<string, unknown>, callId: string): string {
     this.entries.push({ name, arguments: args, callId });

@@ -127,12 +127,14 @@ function argsOf(args: unknown): Record<string, unknown> {
   return (typeof args === 'string' ? (parseJson(args) ?? {}) : (args ?? {})) as Record<string, unknown>;
 }
 
+/** Call ids unique across every engine of the suite, as the suite scores what ran by call id. */
+let callIds = 0;
+
 /** The obedient model as an in-process engine with native calls. */
 export class ObedientEngine implements Engine {
   readonly nativeTools = true;
   /** Requests served, and how many of them carried a marked message (the engine sees the SDK's own messages). */
   requests = 0;
-  #ids = 0;
 
   async *stream(request: EngineRequest): AsyncIterable<EngineEvent> {
     this.requests++;
@@ -146,7 +148,7 @@ export class ObedientEngine implements Engine {
       yield { type: 'finish', reason: 'stop' };
       return;
     }
-    for (const call of reply.calls) yield { type: 'tool_call', call: { id: `obey_${++this.#ids}`, name: call.name, arguments: call.arguments } };
+    for (const call of reply.calls) yield { type: 'tool_call', call: { id: `obey_${++callIds}`, name: call.name, arguments: call.arguments } };
     yield { type: 'finish', reason: 'tool_calls' };
   }
 }
