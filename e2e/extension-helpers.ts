@@ -78,6 +78,22 @@ interface TestFixtures {
   logged: string[];
 }
 
+/** A Chromium profile in a temporary folder with both extensions loaded unpacked; closed and removed after `use`. */
+async function withExtensions(use: (context: BrowserContext) => Promise<void>): Promise<void> {
+  const profile = mkdtempSync(join(tmpdir(), 'ambi-extension-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    headless: true,
+    ...(chromiumExecutable ? { executablePath: chromiumExecutable } : {}),
+    args: [...chromiumArgs, `--disable-extensions-except=${EXAMPLE_DIR},${HARNESS_DIR}`, `--load-extension=${EXAMPLE_DIR},${HARNESS_DIR}`],
+  });
+  try {
+    await use(context);
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   built: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature
@@ -104,27 +120,50 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   context: async ({ built, pagesServer }, use) => {
     void built;
     void pagesServer;
-    const profile = mkdtempSync(join(tmpdir(), 'ambi-extension-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      headless: true,
-      ...(chromiumExecutable ? { executablePath: chromiumExecutable } : {}),
-      args: [...chromiumArgs, `--disable-extensions-except=${EXAMPLE_DIR},${HARNESS_DIR}`, `--load-extension=${EXAMPLE_DIR},${HARNESS_DIR}`],
-    });
-    await use(context);
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
+    await withExtensions(use);
   },
   ids: async ({ context }, use) => use(await extensionIds(context)),
-  logged: async ({ context }, use) => {
-    const logged: string[] = [];
-    const listen = (page: Page) => {
-      page.on('console', (message) => logged.push(`${page.url()}: ${message.text()}`));
-      page.on('worker', (worker: Worker) => worker.on('console', (message) => logged.push(`${worker.url()}: ${message.text()}`)));
-    };
-    context.pages().forEach(listen);
-    context.on('page', listen);
-    await use(logged);
+  logged: async ({ context }, use) => use(consoleOf(context)),
+});
+
+/** Messages logged from now on in the context's pages and their workers. */
+function consoleOf(context: BrowserContext): string[] {
+  const logged: string[] = [];
+  const listen = (page: Page) => {
+    page.on('console', (message) => logged.push(`${page.url()}: ${message.text()}`));
+    page.on('worker', (worker: Worker) => worker.on('console', (message) => logged.push(`${worker.url()}: ${message.text()}`)));
+  };
+  context.pages().forEach(listen);
+  context.on('page', listen);
+  return logged;
+}
+
+/**
+ * The same fixtures on one profile for all the tests of a file, for tests that each open their
+ * own pages (tabs, a harness page) and leave no state in the extensions: a profile's start is
+ * most of a short test's time. The pages a test opened are closed after it.
+ */
+export const tabTest = test.extend<object, { shared: { context: BrowserContext; ids: { example: string; harness: string } } }>({
+  shared: [
+    async ({ built, pagesServer }, use) => {
+      void built;
+      void pagesServer;
+      await withExtensions(async (context) => use({ context, ids: await extensionIds(context) }));
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+  context: async ({ shared }, use) => {
+    const before = new Set(shared.context.pages());
+    await use(shared.context);
+    await Promise.all(
+      shared.context
+        .pages()
+        .filter((page) => !before.has(page))
+        .map((page) => page.close()),
+    );
   },
+  // Found once: a service worker idle for 30 s is stopped and would not be listed again.
+  ids: async ({ shared }, use) => use(shared.ids),
 });
 
 export { expect } from '@playwright/test';

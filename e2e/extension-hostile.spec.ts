@@ -3,7 +3,7 @@
 // `__proto__`, huge arguments and outputs, a frame that goes away, two pages at once, and the
 // extension's CSP (no eval anywhere, with validation left to ambi-web).
 import type { Page } from '@playwright/test';
-import { expect, openHarness, openTestPage, PAGES, tabIdOf, test } from './extension-helpers.js';
+import { expect, openHarness, openTestPage, PAGES, tabIdOf, tabTest as test } from './extension-helpers.js';
 
 interface CallOutcome {
   name: string;
