@@ -2,8 +2,10 @@
 // headless Chromium. Its side panel's page is opened as a tab (`panel.html?tab=<id>`: the side
 // panel itself cannot be opened headless) and works on a test page through its tab tools.
 import type { BrowserContext, Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { FAKE_BASE_URL, modelRequests, script } from './demo-helpers.js';
-import { contentScriptsReady, expect, openHarness, openTestPage, tabIdOf, test } from './extension-helpers.js';
+import { contentScriptsReady, EXAMPLE_DIR, expect, openHarness, openTestPage, tabIdOf, test } from './extension-helpers.js';
 
 /** A test page, its tab id, and the example's panel working on it. */
 async function pageAndPanel(context: BrowserContext, ids: { example: string; harness: string }, path: string) {
@@ -118,4 +120,13 @@ test('two panels open on a run cut off: one asks, the call runs once, the other 
   await expect(second.locator('body')).toHaveAttribute('data-resume-checked', 'true');
   await expect(second.locator('#chat li.approval')).toHaveCount(0);
   expect(await mark(page, 'fills')).toBe('1');
+});
+
+// A content script is one classic script: every `import()` its code names is inlined into it.
+// The tab tools validate without eval, so ajv's compiler (about 35 KB gzip) must not be named there.
+test("the content script holds no ajv: the tab tools' validation never compiles", async ({ built }) => {
+  void built;
+  const script = readFileSync(join(EXAMPLE_DIR, 'content.js'), 'utf8');
+  expect(script).toContain('ambi-web:tab-tools');
+  expect(script).not.toMatch(/ajv/i);
 });

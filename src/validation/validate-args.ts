@@ -7,19 +7,28 @@ export const VALIDATION_MODES: readonly ValidationMode[] = ['auto', 'no-eval'];
 // Found out once per realm: after the first EvalError, ajv's compiler is never tried again.
 // Known from the start in an extension, whose CSP refuses eval (and reports every attempt).
 let evalRefused = inExtensionRealm();
-// ajv (with its compiler, about 35 KB gzip) is not imported here, so a realm that validates in
-// `no-eval` mode never loads it: in `auto` mode a tool's check loads it with `import()` once the
-// tool is busy (see tool-args-check.ts and loadAjv).
+// ajv (with its compiler, about 35 KB gzip) is not imported here, nor named in an `import()`: a
+// bundle of the registry alone (an extension's content script, built as one classic script, where
+// every `import()` is inlined) holds none of it. The entry that wants it says where it comes from
+// (`ajvFrom`: a ToolManager, see src/call/tool-manager.ts); in `auto` mode a tool's check loads it once the
+// tool is busy (see tool-args-check.ts and loadAjv). Without a source, `auto` keeps the no-eval
+// validator: the same decisions, interpreted.
 let ajvCompiler: AjvCompiler | undefined;
+let ajvSource: (() => Promise<AjvCompiler>) | undefined;
 
 /** Make ajv's compiler available to `auto` validation in this realm. */
 export function provideAjv(compile: AjvCompiler): void {
   ajvCompiler ??= compile;
 }
 
-/** Load ajv's compiler into this realm (a separate chunk where the bundler splits code), once. */
+/** Where `loadAjv` gets ajv's compiler in this realm (the first source given stays). */
+export function ajvFrom(load: () => Promise<AjvCompiler>): void {
+  ajvSource ??= load;
+}
+
+/** Load ajv's compiler into this realm from its source, once; nothing without a source. */
 export async function loadAjv(): Promise<void> {
-  if (!ajvCompiler && !evalRefused) provideAjv((await import('./ajv/ajv-validator.js')).compileAjvValidator);
+  if (!ajvCompiler && !evalRefused && ajvSource) provideAjv(await ajvSource());
 }
 
 /**
