@@ -4,9 +4,8 @@ import { DuplicateToolError } from '../../errors/duplicate-tool-error.js';
 import type { Run, RunOptions, RunOutput } from '../../runner/run-options.js';
 import type { OutputSchema } from '../../runner/output-types.js';
 import type { StandardSchemaV1 } from '../../validation/standard-schema.js';
-import { finishOnPage, wireOutput } from './page-output.js';
+import { wireOutput } from './page-output.js';
 import { checkCount, checkResumed, checkRunOptions } from '../../runner/check-options.js';
-import { failureError, type RunFailure } from '../../runner/run-failure.js';
 import { EventChannel } from '../../runner/events.js';
 import type { RunResult } from '../../core/run.js';
 import { onAbort } from '../../util/abort-source.js';
@@ -22,6 +21,7 @@ import { PageHost } from './page-host.js';
 import { crossingApproval } from './crossing-approval.js';
 import { connectInWorker } from './worker-mcp.js';
 import { PageTrace } from './page-trace.js';
+import { type PageRun, PageRuns } from './page-runs.js';
 import type { EngineConfig } from '../../engines/config.js';
 import type { TabTools, TabToolsOptions } from '../../extension/tab-tools.js';
 import { refusedRun } from './refused-run.js';
@@ -32,24 +32,8 @@ import type { ToolWorkerSupervisor, WorkerSource, WorkerToolsOptions } from '../
 import { registerTransferHandlers } from '../wire/transfer-handlers.js';
 import { fromWireError, toWireReason } from '../wire/wire-error.js';
 import { Inflight, onWorkerDeath } from '../wire/worker-life.js';
-import type { RunEvent } from '../../core/run.js';
 import type { Cassette } from '../../engines/cassette/cassette.js';
 import { errorMessage } from '../../errors/error-message.js';
-
-/** A run as the page tracks it: its events arrive from the runner worker, and they settle its result. */
-interface PageRun {
-  channel: EventChannel;
-  resolve: (result: RunResult) => void;
-  reject: (error: unknown) => void;
-  /** Stops listening to the caller's signal. */
-  unhook?: () => void;
-  /** A Standard Schema output, parsed on the page before the run's result is given. */
-  standard?: StandardSchemaV1;
-  /** Events wait behind this while the page parses the final answer. */
-  pending?: Promise<void>;
-  /** The run's spans, made here from its events (a run given a tracer). */
-  trace?: PageTrace;
-}
 
 /** What `createWorkerRunner` takes: the runner worker's configuration, and how to start the worker. */
 export interface WorkerRunnerOptions extends RunnerConfig {
@@ -92,7 +76,7 @@ export class WorkerRunner {
   /** What the page serves to the worker, by tool name. */
   readonly #served = new Map<string, ToolInvoker>();
   readonly #onToolError: OnToolError | undefined;
-  readonly #runs = new Map<string, PageRun>();
+  readonly #runs = new PageRuns();
   readonly #host: PageHost;
   readonly #supervisors: ToolWorkerSupervisor[] = [];
   /** Calls to the worker in flight: each rejects if the worker dies first. */
@@ -116,8 +100,8 @@ export class WorkerRunner {
     this.#api = Comlink.wrap<RunnerWorkerApi>(this.#worker);
     this.#host = new PageHost(
       this.#served,
-      (runId, events) => this.#receive(runId, events),
-      (runId, callId) => this.#runs.get(runId)?.trace?.traceContext(callId),
+      (runId, events) => this.#runs.receive(runId, events),
+      (runId, callId) => this.#runs.traceContext(runId, callId),
     );
     Comlink.expose(this.#host, this.#worker);
     const { engine, concurrency, preamble, maxResultChars, database, leaf, validation, context, record } = options;
@@ -341,11 +325,11 @@ export class WorkerRunner {
       (resolve, reject) => (run = { channel, resolve, reject, ...(standard ? { standard } : {}), ...(trace ? { trace } : {}) }),
     );
     result.catch(() => {});
-    this.#runs.set(runId, run);
+    this.#runs.add(runId, run);
     // A run that fails to start (or a worker that dies first) still ends its events.
     started.catch((error: unknown) => {
       run.reject(error);
-      this.#endRun(runId, run, { code: isAmbiError(error) ? error.code : 'worker_crashed', message: errorMessage(error) });
+      this.#runs.end(runId, run, { code: isAmbiError(error) ? error.code : 'worker_crashed', message: errorMessage(error) });
     });
     const send = (action: () => Promise<void>) => void started.then(action).catch(() => {});
     const abort = (reason?: unknown) => send(() => this.#guard(this.#api.abort(runId, toWireReason(reason))));
@@ -376,49 +360,7 @@ export class WorkerRunner {
     for (const supervisor of this.#supervisors) supervisor.close();
     this.#inflight.end(error);
     this.#host.abortAll(error);
-    for (const [runId, run] of this.#runs) this.#endRun(runId, run, { code: error.code, message: error.message });
-  }
-
-  /** Events from the runner worker, in order; the run's own last event settles its result. */
-  #receive(runId: string, events: RunEvent[] | null): void {
-    const run = this.#runs.get(runId);
-    if (!run) return;
-    if (run.pending) run.pending = run.pending.then(() => this.#deliver(runId, run, events));
-    else this.#deliver(runId, run, events);
-  }
-
-  #deliver(runId: string, run: PageRun, events: RunEvent[] | null): void {
-    if (events === null) return this.#endRun(runId, run);
-    // Indexed, not `entries()`: no [index, event] pair made per event.
-    for (let at = 0; at < events.length; at++) {
-      const event = events[at]!;
-      const { standard } = run;
-      if (standard && !event.leafId && event.type === 'run_finished') {
-        // The rest of the batch, and later batches, wait until the answer is parsed here.
-        const rest = events.slice(at + 1);
-        run.standard = undefined;
-        run.pending = finishOnPage(standard, event).then((final) => this.#deliver(runId, run, [final, ...rest]));
-        return;
-      }
-      run.trace?.event(event);
-      run.channel.push(event);
-      if (event.leafId) continue;
-      if (event.type === 'run_finished') run.resolve(event.result);
-      if (event.type === 'run_failed') run.reject(failureError(event.error));
-    }
-  }
-
-  /** Close a run's events (with a `run_failed` first, which also settles its result, when the worker is gone) and forget it. */
-  #endRun(runId: string, run: PageRun, failure?: RunFailure): void {
-    if (this.#runs.get(runId) !== run) return;
-    this.#runs.delete(runId);
-    run.unhook?.();
-    if (failure) {
-      run.trace?.event({ type: 'run_failed', error: failure });
-      run.channel.push({ type: 'run_failed', error: failure });
-      run.reject(new AmbiError(failure.code, failure.message));
-    }
-    run.channel.close();
+    this.#runs.endAll({ code: error.code, message: error.message });
   }
 
   /** How the page runs `tool` for the runner worker, its own failures told to `onToolError`. */
