@@ -316,6 +316,8 @@ describe('useChat on ambiChatTransport: hostile and broken cases', () => {
     views.mount(chat, 'Assistant');
     await send('Assistant', 'Go slowly');
     await vi.waitFor(() => expect(started).toBe(true));
+    // Closed mid-response: once the reply's first chunks (the call) reached the chat, which may come after the tool started.
+    await vi.waitFor(() => expect(chat.messages.map((m) => m.role)).toEqual(['user', 'assistant']));
     runner.close();
 
     await expect.element(region('Assistant').getByRole('alert')).toHaveTextContent(/^closed: /);
