@@ -111,6 +111,13 @@ export class ExtensionSet implements CallHooks {
     return accepted;
   }
 
+  /** A message written from the latest model reply, as every extension adorns it (see RunExtension.reply). */
+  reply<M extends Message>(message: M): M {
+    let adorned = message;
+    for (const extension of this.#list) if (extension.reply) adorned = extension.reply(adorned) as M;
+    return adorned;
+  }
+
   event(event: RunEvent): RunEvent {
     let adorned = event;
     for (const extension of this.#events) adorned = extension.event(adorned);

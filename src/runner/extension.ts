@@ -12,6 +12,7 @@
  *   beforeCall   in a call's policy stage: run, ask, refuse, or a known result (src/call/policy.ts)
  *   afterCall    in a call's result stage, before the model reads the result
  *   answer       when the model answers without calls: accept the answer, or have it try again
+ *   reply        each message written from a model reply (the reply, the runtime's note on it) before it is kept: adorn it
  *   event        each event of the run, as it is emitted: adorn it, or watch it
  *   end          once, when the run settles, whatever the outcome
  *   traceContext a call's W3C trace context, for a tool that passes it to a server (a traced run)
@@ -39,6 +40,12 @@ export interface RunExtension {
   beforeCall?(call: RunCall): CallVerdict | undefined | Promise<CallVerdict | undefined>;
   afterCall?(call: RunCall, result: ToolResult): ToolResult | Promise<ToolResult>;
   answer?(text: string, lastTurn: boolean): AnswerVerdict | Promise<AnswerVerdict>;
+  /**
+   * A message the run writes from the latest model reply (the assistant message itself, or the
+   * runtime's note on it: calls it could not read, an answer that did not match), before it joins
+   * the conversation and its store: return it as it is, or adorned. Synchronous: nothing waits.
+   */
+  reply?(message: Message): Message;
   event?(event: RunEvent): RunEvent;
   end?(outcome: RunOutcome): void | Promise<void>;
   /** The W3C trace context of a call of the run or its leaves, for tools that pass it on (the first extension that has one gives it). */

@@ -16,20 +16,33 @@ export function isMarked(message: Message): boolean {
   return Boolean((message as { untrusted?: unknown }).untrusted);
 }
 
-/** The untrusted content of `messages` (a request as the engine gets it), or undefined when there is none: the turn is not exposed. */
+/**
+ * The untrusted content of `messages` (a request as the engine gets it), or undefined when there is
+ * none: the turn is not exposed. Its sources are the marked tool results, oldest first; a marked
+ * reply (what the model wrote after reading untrusted content) is a source only when no marked
+ * message comes before it, which is when what it read was trimmed out of the request: otherwise
+ * what came before says it already.
+ */
 export function exposureOf(messages: readonly Message[]): Exposure | undefined {
   let exposure: Exposure | undefined;
   for (const message of messages) {
-    if (!isMarked(message)) continue;
+    if (!isMarked(message) || (exposure && message.role !== 'tool')) continue;
     exposure ??= { sources: [], contents: [] };
     exposure.sources.push(sourceOf(message));
-    exposure.contents.push(typeof message.content === 'string' ? message.content : '');
+    // Flows point at call results only: a reply's words are the model's, and a flow names a call.
+    exposure.contents.push(message.role === 'tool' && typeof message.content === 'string' ? message.content : '');
   }
   return exposure;
 }
 
-/** A marked message as a source: the call whose result it holds (a marked message of another role, which the SDK never writes, is named by its role). */
+/**
+ * A marked message as a source: the call whose result it holds; a reply the model wrote after
+ * reading untrusted content (or the runtime's note on one); a marked message of another kind,
+ * which the SDK never writes, named by its role.
+ */
 function sourceOf(message: Message): UntrustedSource {
   if (message.role === 'tool') return { callId: (message as ToolMessage).toolCallId, name: (message as ToolMessage).name };
+  if (message.role === 'assistant') return { callId: '', name: 'assistant', kind: 'reply' };
+  if (message.role === 'user' && message.origin === 'runtime') return { callId: '', name: 'runtime', kind: 'reply' };
   return { callId: '', name: message.role };
 }

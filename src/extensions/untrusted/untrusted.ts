@@ -8,7 +8,7 @@ import type { RunExtension } from '../../runner/extension.js';
 import { DEFAULT_MAX_OUTPUT_RETRIES } from '../../runner/run-options.js';
 import type { RunSetup } from '../../runner/run-setup.js';
 import type { AfterUntrusted, Tool } from '../../tools/types.js';
-import { type Exposure, exposureOf } from './exposure.js';
+import { type Exposure, exposureOf, isMarked } from './exposure.js';
 import { flowsOf } from './flows.js';
 import { quarantined } from './quarantine.js';
 
@@ -25,6 +25,8 @@ import { quarantined } from './quarantine.js';
  *   holdsCall    a call it proposes that a person may have to see never starts while it streams
  *   beforeCall   such a call is tainted: its tool's `afterUntrusted` asks, refuses or lets it run,
  *                and a card says what it read and which arguments came from there (flows.ts)
+ *   reply        what the model wrote in an exposed turn is marked too (its reply, the runtime's
+ *                note quoting it): it may carry the words on after a context budget trims them out
  *
  * The mark lives on the messages themselves, so nothing else remembers what was read.
  */
@@ -88,6 +90,9 @@ export function untrustedExtension(setup: RunSetup): RunExtension {
       }
       // A tool gone since the call started cannot vouch for its result: marked too.
       return !tool || tool.untrusted || tool.quarantine ? marked(result) : result;
+    },
+    reply(message) {
+      return turn && !isMarked(message) ? { ...message, untrusted: true } : message;
     },
     event(event) {
       // A leaf's events come adorned by the leaf's own turns.
