@@ -196,7 +196,7 @@ describe('quarantine', () => {
     expect(isAmbiError(error) && error.code).toBe('budget_exceeded');
     expect(engine.requests.filter((r) => r.tools.length === 0)).toHaveLength(0);
     const { toolResults } = error as BudgetExceededError;
-    expect(toolResults[0]).toMatchObject({ ok: false, error: { code: 'invalid_output', message: expect.stringMatching(/token budget is spent/) } });
+    expect(toolResults[0]).toMatchObject({ ok: false, error: { code: 'budget_exceeded', message: expect.stringMatching(/token budget is spent/) } });
   });
 
   it("a tool failure is not read in quarantine: it is marked, as any untrusted tool's", async () => {
