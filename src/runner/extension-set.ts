@@ -47,6 +47,7 @@ export class ExtensionSet implements CallHooks {
     const opening: Opening = {};
     for (const extension of this.#list) {
       const found = await extension.open?.(history);
+      if (found?.results) (opening.results ??= []).push(...found.results);
       if (found?.messages) (opening.messages ??= []).push(...found.messages);
       if (found?.resume) opening.resume ??= found.resume;
     }

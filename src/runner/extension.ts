@@ -64,7 +64,13 @@ export interface History {
 
 /** How the run opens, where an extension says (see `open`). */
 export interface Opening {
-  /** Messages added to the conversation before anything else (say, results for calls an interrupted run left). */
+  /**
+   * Results for calls an interrupted run left without one (a recorded result, or what became of
+   * the call), added to the conversation before anything else. Each goes through the extensions'
+   * `afterCall` first, as any call's result does (a mark, a quarantine): a recorded result is the tool's own.
+   */
+  results?: Array<{ call: RunCall; result: ToolResult }>;
+  /** Messages added to the conversation before anything else but those results. */
   messages?: Message[];
   /** The interrupted run this one continues instead of starting on its input: its calls run first, then the model. */
   resume?: ResumePoint;

@@ -52,7 +52,9 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   for (const message of history.messages) if (message.role === 'assistant') for (const call of message.toolCalls ?? []) ctx.shared.callIds.claim(call.id);
   const opening = await extensions.open(history.messages);
   const resumed = opening.resume;
-  const added: Message[] = [...(opening.messages ?? [])];
+  // Results for calls an interrupted run left pass the result stage's hooks, as any result does.
+  const reported = await Promise.all((opening.results ?? []).map(({ call, result }) => extensions.after(call, result)));
+  const added: Message[] = [...reported.map((result) => toolMessage(result, agent.maxResultChars)), ...(opening.messages ?? [])];
   if (!resumed && history.length === 0 && agent.preamble) added.push({ role: 'system', content: agent.preamble });
   if (!resumed) added.push({ role: 'user', content: setup.input });
   const messages = [...history.messages, ...added];
