@@ -19,7 +19,8 @@ import { quarantined } from './quarantine.js';
  *
  *   afterCall    the result of a call of an untrusted tool that ran is marked (its tool message
  *                carries the mark into the conversation and its stores); a quarantined tool's
- *                output is first read by a separate request (quarantine.ts)
+ *                output is first read by a separate request (quarantine.ts); so is a recorded
+ *                result a new run reports for a call an interrupted run left
  *   beforeTurn   a turn whose request (as trimmed) holds a marked message, or offers a tool whose
  *                definition someone else wrote (`untrustedDefinition`), is exposed
  *   event        its `tool_call` and `iteration_finished` events say so, with the sources
