@@ -108,6 +108,13 @@ describe('untrusted content: the mark carried forward', () => {
     expect(note).toMatchObject({ untrusted: true });
   });
 
+  it("the stores keep a reply's mark as `true` and refuse anything else (storage_invalid)", async () => {
+    const store = new MemoryConversationStore();
+    await expect(store.append('x', [{ role: 'assistant', content: 'hi', untrusted: 'yes' } as never])).rejects.toMatchObject({ code: 'storage_invalid' });
+    await store.append('x', [{ role: 'assistant', content: 'hi', untrusted: true }]);
+    expect((await store.load('x'))[0]).toEqual({ role: 'assistant', content: 'hi', untrusted: true });
+  });
+
   it('never sends the mark of a reply to a server', async () => {
     const server = await startSseServer((_request, n) =>
       n === 0
