@@ -211,7 +211,11 @@ test.describe('a content script that never answers', () => {
       const runner = (globalThis as unknown as { kept: import('ambi-web/worker').WorkerRunner }).kept;
       const run = runner.run('go');
       let code: string | undefined;
-      for await (const event of run.events) if (event.type === 'tool_finished' && !event.result.ok) code = event.result.error.code;
+      for await (const event of run.events) {
+        // A request that offers tab tools is exposed (their definitions come from the tab): the call is asked first.
+        if (event.type === 'approval_requested') run.approve(event.call.id);
+        if (event.type === 'tool_finished' && !event.result.ok) code = event.result.error.code;
+      }
       runner.close();
       return code;
     });
@@ -343,7 +347,9 @@ test.describe('hostile names, values and sizes', () => {
       expect.objectContaining({ name: 'risky', ok: true, output: 'level 1' }),
       expect.objectContaining({ name: 'risky', ok: true, output: 'level 2' }),
     ]);
-    expect(outcome.approvals).toEqual(['risky']);
+    // Both asked: a request that offers tab tools is exposed (their definitions come from the tab), so a
+    // call that changes something asks whatever its rule says; the rule itself ran in the tab.
+    expect(outcome.approvals).toEqual(['risky', 'risky']);
     expect(await mark(page, 'riskyRuns')).toBe('2');
   });
 });

@@ -75,10 +75,21 @@ export interface RunResult<Output = unknown> {
   output?: Output;
 }
 
-/** A marked tool message in a model turn's request: the call whose result held untrusted content. */
+/**
+ * Untrusted content a model turn's request held. Without `kind`: a marked tool message, the result
+ * of call `callId` of tool `name`. `kind: 'reply'`: a message written from a reply the model gave
+ * after reading untrusted content (`callId` `''`; `name` `'assistant'`, or `'runtime'` for the
+ * runtime's note on that reply). `kind: 'definitions'`: tool definitions written by someone other
+ * than the app, offered in the request (`callId` `''`; `name` who wrote them, `tools` the names offered).
+ */
 export interface UntrustedSource {
+  /** The call whose result it is; `''` for a source that is no call's result. */
   callId: string;
+  /** The tool whose result it is; for other kinds, see `kind`. */
   name: string;
+  kind?: 'reply' | 'definitions';
+  /** For `kind: 'definitions'`: the tools whose definitions the request offered, as registered. */
+  tools?: string[];
 }
 
 /** A string argument of at least 8 characters found verbatim in an untrusted source: its JSON Pointer, and the source's call id. */

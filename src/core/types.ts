@@ -71,6 +71,8 @@ export interface UserMessage {
   content: string;
   /** `runtime`: written by ambi-web (e.g. a format error with no call id), not by a person. */
   origin?: 'user' | 'runtime';
+  /** A runtime note quoting a reply the model wrote after reading untrusted content (see `AssistantMessage.untrusted`). */
+  untrusted?: true;
 }
 
 export interface AssistantMessage {
@@ -79,6 +81,11 @@ export interface AssistantMessage {
   toolCalls?: ToolCall[];
   /** Provider fields the server needs echoed back with this message (kept verbatim). */
   provider?: Record<string, unknown>;
+  /**
+   * Written in a model turn whose request held untrusted content: it may carry others' words on, so
+   * a request that holds it is exposed, whatever else was trimmed out. Kept in stores, never sent to a server.
+   */
+  untrusted?: true;
 }
 
 export interface ToolMessage {

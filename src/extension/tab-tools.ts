@@ -150,6 +150,8 @@ function tabTool(target: TabTarget, descriptor: TabToolDescriptor, prefix: strin
     idempotent,
     ...(readOnly !== undefined ? { readOnly } : {}),
     untrusted: true,
+    // A web page wrote this definition too: a request that offers it is exposed.
+    untrustedDefinition: `tab:${target.tabId}`,
     // The tab's rule decides, within the tool's timeout: a tab that never answers does not hold the run.
     needsApproval:
       approval === 'ask' ? (args: unknown) => request((signal) => askTab(target, inTab, args, signal), AbortSignal.timeout(timeoutMs)) : approval === 'always',

@@ -40,6 +40,14 @@ export interface McpServerConfig {
    * `warning` (default 40 000, about 10 000 tokens).
    */
   maxPromptChars?: number;
+  /**
+   * The person (or the app, for a server it runs) has read this server's tool definitions when
+   * connecting and accepts them: an untrusted tool's definition then exposes no request (its
+   * results stay untrusted). Pinning holds the definitions to what was listed: one that changes
+   * after connection is withdrawn until `refresh()`, which accepts the list as it is then. Default
+   * false: a request that offers an untrusted tool of this server is exposed, naming the server.
+   */
+  acceptDefinitions?: boolean;
 }
 
 const POLICY_KEYS = new Set<keyof McpToolPolicy>([
@@ -78,13 +86,14 @@ export function mcpServer(config: McpServerConfig): McpServerConfig {
     throw new McpError('invalid_mcp_config', `mcpServer: ${detail}`);
   };
   if (typeof config !== 'object' || config === null) fail('expects an object with a `url`');
-  const { url, name, headers, tools, prefix, policy, timeoutMs, maxDescriptionChars, maxPromptChars } = config;
+  const { url, name, headers, tools, prefix, policy, timeoutMs, maxDescriptionChars, maxPromptChars, acceptDefinitions } = config;
   if (typeof url !== 'string' || !isHttpUrl(url)) fail(`url must be an http(s) URL (got ${typeof url === 'string' ? displayUrl(url) : typeof url})`);
   if (name !== undefined && (typeof name !== 'string' || name === '')) fail('name must be a non-empty string');
   if (headers !== undefined && !isStringRecord(headers)) fail('headers must map header names to strings');
   if (tools !== undefined && !(Array.isArray(tools) && tools.every((t) => typeof t === 'string'))) fail('tools must be an array of tool names');
   if (prefix !== undefined && (typeof prefix !== 'string' || prefix === '')) fail('prefix must be a non-empty string');
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) fail('timeoutMs must be a positive number');
+  if (acceptDefinitions !== undefined && typeof acceptDefinitions !== 'boolean') fail('acceptDefinitions must be true or false');
   for (const [field, value] of Object.entries({ maxDescriptionChars, maxPromptChars })) {
     if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) fail(`${field} must be a whole number > 0`);
   }

@@ -32,6 +32,8 @@ export function mcpTool(
     description: definition.description ?? definition.title ?? '',
     parameters: serverSchema(definition.inputSchema) as ParametersSchema,
     ...effects,
+    // The server wrote this definition: an untrusted tool's exposes the requests that offer it, unless accepted at connect.
+    ...(effects.untrusted && config.acceptDefinitions !== true ? { untrustedDefinition: `mcp:${displayUrl(config.url)}` } : {}),
     call: async (args, ctx) => {
       const onprogress = ({ progress, total, message }: { progress: number; total?: number; message?: string }) =>
         ctx.run?.emit({
@@ -67,6 +69,8 @@ export function withdrawnTool(tool: Tool, serverName: string): Tool {
     maxRetries: 0,
     retryDelayMs: tool.retryDelayMs,
     idempotent: true,
+    // It changes nothing (it only says the tool is withdrawn): a call of it is never worth a card.
+    readOnly: true,
     // A call that started before the withdrawal ends with this in the registry: its result stays untrusted.
     ...(tool.untrusted !== undefined ? { untrusted: tool.untrusted } : {}),
     call: () => {

@@ -47,6 +47,7 @@ export class ExtensionSet implements CallHooks {
     const opening: Opening = {};
     for (const extension of this.#list) {
       const found = await extension.open?.(history);
+      if (found?.results) (opening.results ??= []).push(...found.results);
       if (found?.messages) (opening.messages ??= []).push(...found.messages);
       if (found?.resume) opening.resume ??= found.resume;
     }
@@ -109,6 +110,13 @@ export class ExtensionSet implements CallHooks {
       if ('value' in verdict) accepted = verdict;
     }
     return accepted;
+  }
+
+  /** A message written from the latest model reply, as every extension adorns it (see RunExtension.reply). */
+  reply<M extends Message>(message: M): M {
+    let adorned = message;
+    for (const extension of this.#list) if (extension.reply) adorned = extension.reply(adorned) as M;
+    return adorned;
   }
 
   event(event: RunEvent): RunEvent {

@@ -12,6 +12,7 @@
  *   beforeCall   in a call's policy stage: run, ask, refuse, or a known result (src/call/policy.ts)
  *   afterCall    in a call's result stage, before the model reads the result
  *   answer       when the model answers without calls: accept the answer, or have it try again
+ *   reply        each message written from a model reply (the reply, the runtime's note on it) before it is kept: adorn it
  *   event        each event of the run, as it is emitted: adorn it, or watch it
  *   end          once, when the run settles, whatever the outcome
  *   traceContext a call's W3C trace context, for a tool that passes it to a server (a traced run)
@@ -39,6 +40,12 @@ export interface RunExtension {
   beforeCall?(call: RunCall): CallVerdict | undefined | Promise<CallVerdict | undefined>;
   afterCall?(call: RunCall, result: ToolResult): ToolResult | Promise<ToolResult>;
   answer?(text: string, lastTurn: boolean): AnswerVerdict | Promise<AnswerVerdict>;
+  /**
+   * A message the run writes from the latest model reply (the assistant message itself, or the
+   * runtime's note on it: calls it could not read, an answer that did not match), before it joins
+   * the conversation and its store: return it as it is, or adorned. Synchronous: nothing waits.
+   */
+  reply?(message: Message): Message;
   event?(event: RunEvent): RunEvent;
   end?(outcome: RunOutcome): void | Promise<void>;
   /** The W3C trace context of a call of the run or its leaves, for tools that pass it on (the first extension that has one gives it). */
@@ -57,7 +64,13 @@ export interface History {
 
 /** How the run opens, where an extension says (see `open`). */
 export interface Opening {
-  /** Messages added to the conversation before anything else (say, results for calls an interrupted run left). */
+  /**
+   * Results for calls an interrupted run left without one (a recorded result, or what became of
+   * the call), added to the conversation before anything else. Each goes through the extensions'
+   * `afterCall` first, as any call's result does (a mark, a quarantine): a recorded result is the tool's own.
+   */
+  results?: Array<{ call: RunCall; result: ToolResult }>;
+  /** Messages added to the conversation before anything else but those results. */
   messages?: Message[];
   /** The interrupted run this one continues instead of starting on its input: its calls run first, then the model. */
   resume?: ResumePoint;

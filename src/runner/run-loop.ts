@@ -1,5 +1,5 @@
 import type { RunResult } from '../core/run.js';
-import type { Message, ToolChoice, ToolResult } from '../core/types.js';
+import type { AssistantMessage, Message, ToolChoice, ToolResult } from '../core/types.js';
 import type { CallRun } from '../call/types.js';
 import { toolMessage } from '../call/result.js';
 import { isAmbiError } from '../errors/ambi-error.js';
@@ -52,7 +52,9 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   for (const message of history.messages) if (message.role === 'assistant') for (const call of message.toolCalls ?? []) ctx.shared.callIds.claim(call.id);
   const opening = await extensions.open(history.messages);
   const resumed = opening.resume;
-  const added: Message[] = [...(opening.messages ?? [])];
+  // Results for calls an interrupted run left pass the result stage's hooks, as any result does.
+  const reported = await Promise.all((opening.results ?? []).map(({ call, result }) => extensions.after(call, result)));
+  const added: Message[] = [...reported.map((result) => toolMessage(result, agent.maxResultChars)), ...(opening.messages ?? [])];
   if (!resumed && history.length === 0 && agent.preamble) added.push({ role: 'system', content: agent.preamble });
   if (!resumed) added.push({ role: 'user', content: setup.input });
   const messages = [...history.messages, ...added];
@@ -92,23 +94,25 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
     const scope = scopeOf(ctx, messages);
     // On the last allowed turn nothing starts early: calls it asks for are never run.
     const turn = await askModel(ctx, messages, scope, { iteration, userAt });
-    const assistant: Message = { role: 'assistant', content: turn.rawText, ...(turn.provider ? { provider: turn.provider } : {}) };
+    const assistant: AssistantMessage = { role: 'assistant', content: turn.rawText, ...(turn.provider ? { provider: turn.provider } : {}) };
     const wantsMore = turn.calls.length > 0 || turn.errors.length > 0;
     if (wantsMore && iteration >= ctx.maxIterations) {
       if (conversation !== undefined) await stopAtLimit({ conversation, agent, maxIterations: ctx.maxIterations }, toolResults, history.length);
       throw new MaxIterationsError(ctx.maxIterations, toolResults);
     }
     if (turn.calls.length > 0) assistant.toolCalls = turn.calls;
-    messages.push(assistant);
-    await save([assistant]);
+    const reply = extensions.reply(assistant);
+    messages.push(reply);
+    await save([reply]);
     if (!wantsMore) {
       const text = turn.text.trim();
       const verdict = await extensions.answer(text, iteration >= ctx.maxIterations);
       ctx.call.emit({ type: 'iteration_finished', iteration, finishReason: turn.finishReason, toolCalls: 0 });
       if (!verdict.ok) {
         // The model reads what was wrong with its answer and answers again.
-        messages.push(verdict.note);
-        await save([verdict.note]);
+        const note = extensions.reply(verdict.note);
+        messages.push(note);
+        await save([note]);
         continue;
       }
       const result: RunResult = { runId: setup.runId, text, messages, iterations: iteration, toolResults };
@@ -121,7 +125,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
     // Every call of the reply, in call order; early ones are already running.
     const results = await Promise.all(turn.calls.map((call, at) => turn.started.get(call) ?? runOrRefuse(call, at, turn.calls.length, ctx, scope)));
     const step: Message[] = results.map((result) => toolMessage(result, agent.maxResultChars));
-    if (turn.errors.length > 0) step.push(formatErrorMessage(turn.errors, agent.maxResultChars));
+    if (turn.errors.length > 0) step.push(extensions.reply(formatErrorMessage(turn.errors, agent.maxResultChars)));
     await finishBatch(step, results);
     ctx.call.emit({ type: 'iteration_finished', iteration, finishReason: turn.finishReason, toolCalls: turn.calls.length });
   }

@@ -36,6 +36,9 @@ export function checkTool(tool: Tool): void {
   }
   if (tool.untrusted !== undefined && typeof tool.untrusted !== 'boolean') fail('untrusted must be true or false');
   if (tool.afterUntrusted !== undefined && !AFTER_UNTRUSTED.has(tool.afterUntrusted)) fail('afterUntrusted must be "allow", "ask" or "refuse"');
+  const source = tool.untrustedDefinition;
+  if (source !== undefined && (typeof source !== 'string' || source === ''))
+    fail('untrustedDefinition must name who wrote the definition (a non-empty string)');
   if (tool.quarantine !== undefined) {
     const problem = quarantineFault(tool.quarantine);
     if (problem) fail(`quarantine ${problem}`);

@@ -40,6 +40,11 @@ export interface ToolSpecBase<S extends ParametersSchema | StandardSchemaV1, Out
   /** A call proposed after the model read untrusted content: `allow`, `ask` (default unless readOnly) or `refuse`. */
   afterUntrusted?: AfterUntrusted;
   /**
+   * Who wrote this definition, when not the app (a partner's tool the app passes on, say): a
+   * request that offers it is exposed, naming this. See `Tool.untrustedDefinition`.
+   */
+  untrustedDefinition?: string;
+  /**
    * Read the output in quarantine: a separate request, with no tools and no conversation, turns it
    * into a value of `output` (a JSON Schema), which the model then reads instead. Implies `untrusted`.
    */

@@ -120,11 +120,13 @@ export class ToolRegistry {
   }
 
   /**
-   * Whether any tool here may return words from someone other than the person (`untrusted`, or
-   * read in `quarantine`): what decides, with no scan per run, that a run watches for them.
+   * Whether any tool here may bring words from someone other than the person (`untrusted`, read in
+   * `quarantine`, or a definition someone else wrote): what decides, with no scan per run, that a run watches for them.
    */
   holdsUntrusted(): boolean {
-    this.#untrusted ??= [...this.#entries.values()].some(({ tool }) => tool.untrusted === true || tool.quarantine !== undefined);
+    this.#untrusted ??= [...this.#entries.values()].some(
+      ({ tool }) => tool.untrusted === true || tool.quarantine !== undefined || tool.untrustedDefinition !== undefined,
+    );
     return this.#untrusted;
   }
 

@@ -114,6 +114,13 @@ export interface Tool<Args = any, Output = unknown> extends ToolDefinition, Tool
    */
   afterUntrusted?: AfterUntrusted;
   /**
+   * The tool's definition (name, description, parameters) was written by someone other than the
+   * app, who is named here (`mcp:https://…` for an MCP server's untrusted tools, `webmcp:<origin>`
+   * for `listWebMcpTools({ untrusted: true })`, `tab:<id>` for a tab's tools). A model request that
+   * offers it is exposed, as one holding an untrusted result is, and its sources name this.
+   */
+  untrustedDefinition?: string;
+  /**
    * Read the tool's output in quarantine (the dual-LLM pattern): a separate, tool-less request to
    * the agent's engine turns it into a value of `output`, which becomes the call's output. The
    * tool is untrusted; its result carries no mark when `output` admits no free text.

@@ -22,6 +22,12 @@ export interface ListWebMcpToolsOptions {
    * `true` for a page you do not control. Default: each tool's `untrustedContentHint`.
    */
   untrusted?: boolean;
+  /**
+   * With `untrusted: true`, the tools' definitions (names, descriptions, schemas) are the page's
+   * words too, and a request that offers them is exposed, naming the page (`webmcp:<origin>`):
+   * unless the person has read and accepted them, which `true` says. Default false.
+   */
+  acceptDefinitions?: boolean;
 }
 
 /**
@@ -36,6 +42,8 @@ export async function listWebMcpTools(options: ListWebMcpToolsOptions = {}): Pro
   const timeoutMs = checkTimeout(options.timeoutMs);
   const waitMs = checkWaitMs(options.waitMs);
   if (options.untrusted !== undefined && typeof options.untrusted !== 'boolean') throw new InvalidOptionError('untrusted', 'must be true or false');
+  const { acceptDefinitions } = options;
+  if (acceptDefinitions !== undefined && typeof acceptDefinitions !== 'boolean') throw new InvalidOptionError('acceptDefinitions', 'must be true or false');
   const listed = checkListed(await afterLoadWithin('document.modelContext.getTools()', waitMs, () => context.getTools()));
   const chosen = listed.filter((tool) => !ownOffer(tool) && (!include || include.has(tool.name)) && !exclude?.has(tool.name));
   const byName = new Map<string, WebMcpRegisteredTool>();
@@ -45,7 +53,12 @@ export async function listWebMcpTools(options: ListWebMcpToolsOptions = {}): Pro
     if (other) throw collision(other, tool, name);
     byName.set(name, tool);
   }
-  return [...byName].map(([name, tool]) => pageTool(context, tool, name, timeoutMs, options.untrusted));
+  const made = {
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(options.untrusted !== undefined ? { untrusted: options.untrusted } : {}),
+    ...(acceptDefinitions !== undefined ? { acceptDefinitions } : {}),
+  };
+  return [...byName].map(([name, tool]) => pageTool(context, tool, name, made));
 }
 
 /** A tool this page offered itself: listed again by `getTools()`, from this window. */

@@ -23,18 +23,24 @@ export interface WebMcpToolInfo {
 /** A tool a page (or a same-origin frame) registered with WebMCP, callable as a main-thread tool. */
 export type WebMcpTool = Tool<Record<string, unknown>, JsonValue> & { readonly webMcp: WebMcpToolInfo };
 
+/** How `listWebMcpTools` makes its tools: per call, and what the app says of the page. */
+export interface PageToolOptions {
+  timeoutMs?: number;
+  /** What the tool returns is untrusted, whatever the page says (see `ListWebMcpToolsOptions.untrusted`). */
+  untrusted?: boolean;
+  /** The app accepted the page's definitions (see `ListWebMcpToolsOptions.acceptDefinitions`). */
+  acceptDefinitions?: boolean;
+}
+
 /**
  * Our tool for one listed WebMCP tool, named `name` (fitted). Its policy comes from the
  * annotations: read-only tools are idempotent and run freely, others need approval; what it
  * returns is untrusted where the page says so (`untrustedContentHint`), or where `untrusted` does.
+ * Where the app says the page is not its own (`untrusted: true`), its definition is someone
+ * else's words too (`untrustedDefinition`), unless the app accepted the definitions.
  */
-export function pageTool(
-  context: ModelContext,
-  listed: WebMcpRegisteredTool,
-  name: string,
-  timeoutMs: number = DEFAULT_POLICY.timeoutMs,
-  untrusted?: boolean,
-): WebMcpTool {
+export function pageTool(context: ModelContext, listed: WebMcpRegisteredTool, name: string, options: PageToolOptions = {}): WebMcpTool {
+  const { timeoutMs = DEFAULT_POLICY.timeoutMs, untrusted } = options;
   const readOnly = listed.annotations?.readOnlyHint === true;
   const untrustedContent = listed.annotations?.untrustedContentHint === true;
   const tool = defineTool({
@@ -45,6 +51,7 @@ export function pageTool(
     idempotent: readOnly,
     needsApproval: !readOnly,
     untrusted: untrusted ?? untrustedContent,
+    ...(untrusted === true && options.acceptDefinitions !== true ? { untrustedDefinition: `webmcp:${String(listed.origin)}` } : {}),
     timeoutMs,
     call: async (args, { signal }) => {
       let text: unknown;

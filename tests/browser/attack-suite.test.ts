@@ -55,7 +55,8 @@ class BrowserHost implements SuiteHost {
     await runner.workerTools(() => new Worker(new URL('./fixtures/attack-tools.worker.ts', import.meta.url), { type: 'module' }));
     const policy =
       defense === 'none' ? { afterUntrusted: 'allow' as const } : defense === 'ask every call' ? { needsApproval: true, afterUntrusted: 'allow' as const } : {};
-    await runner.mcp(mcpServer({ url: inject('attackMcpUrl'), prefix: 'mcp', policy: { '*': policy } }));
+    // The injections are in the documents it serves; its definitions hold none, and the person accepted them at connect.
+    await runner.mcp(mcpServer({ url: inject('attackMcpUrl'), prefix: 'mcp', policy: { '*': policy }, acceptDefinitions: true }));
     for (const tool of await listWebMcpTools({ include: ['webmcp_read_doc'] })) runner.tool(guarded(tool, defense));
     return runner;
   }

@@ -53,7 +53,8 @@ class NodeHost implements SuiteHost {
     agent.leaf({ store: new MemorySnapshotStore(), maxIterations: 6 });
     const policy =
       defense === 'none' ? { afterUntrusted: 'allow' as const } : defense === 'ask every call' ? { needsApproval: true, afterUntrusted: 'allow' as const } : {};
-    await agent.mcp(mcpServer({ url: this.mcpUrl, prefix: 'mcp', policy: { '*': policy } }));
+    // The injections are in the documents it serves; its definitions hold none, and the person accepted them at connect.
+    await agent.mcp(mcpServer({ url: this.mcpUrl, prefix: 'mcp', policy: { '*': policy }, acceptDefinitions: true }));
     return agent;
   }
 

@@ -81,7 +81,9 @@ describe('MCP tools', () => {
     const run = new ChatRunner().run(agent, 'fetch it');
     const events = await collect(run, (e) => e.type === 'approval_requested' && run.deny(e.call.id));
     expect((await run.result).toolResults[0]).toMatchObject({ ok: true, untrusted: true });
-    expect(approvals(events)).toMatchObject([{ untrusted: { sources: [{ callId: 'f1', name: 'fetch' }], flows: [{ path: '/to', from: 'f1' }] } }]);
+    // The server wrote the tool's definition too: it is named first, then the result the model read.
+    const definitions = { callId: '', name: `mcp:${server.url}`, kind: 'definitions', tools: ['fetch'] };
+    expect(approvals(events)).toMatchObject([{ untrusted: { sources: [definitions, { callId: 'f1', name: 'fetch' }], flows: [{ path: '/to', from: 'f1' }] } }]);
     expect(sent).toEqual([]);
   });
 });

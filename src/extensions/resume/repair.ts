@@ -1,26 +1,21 @@
-import type { Message, ToolCall, ToolMessage, ToolResult } from '../../core/types.js';
+import type { Message, ToolCall, ToolResult } from '../../core/types.js';
 import { journalled } from '../../call/journal.js';
-import { toolFailure, toolMessage } from '../../call/result.js';
+import { toolFailure } from '../../call/result.js';
 import type { Tool } from '../../tools/types.js';
 import type { CallRecords } from './records.js';
 import { cutOff } from './resumed-call.js';
 
 /**
- * Results for the calls a previous run left without one, when a new run starts on the
- * conversation instead of resuming it: the model is told what became of each. A recorded
- * result is used. A call is reported as not run only when its records prove it never started
- * (a journalled call with no journal entry, or one still waiting for its decision); any other is
- * never run again, and the model is told its outcome is unknown, so it checks before repeating it.
+ * The result for a call a previous run left without one, when a new run starts on the
+ * conversation instead of resuming it: the model is told what became of it. A recorded result
+ * is used: the tool's own, journalled before the result stage, so the run passes it through that
+ * stage's hooks before the model reads it (an untrusted tool's is marked, a quarantined tool's
+ * read in quarantine: see Opening.results). A call is reported as not run only when its records
+ * prove it never started (a journalled call with no journal entry, or one still waiting for its
+ * decision); any other is never run again, and the model is told its outcome is unknown, so it
+ * checks before repeating it.
  */
-export function repairedMessage(call: ToolCall, tool: Tool | undefined, records: CallRecords, maxChars: number): ToolMessage {
-  const result = repairedResult(call, tool, records);
-  // A recorded result was journalled as the tool gave it, before its mark: an untrusted tool's (or one
-  // no longer there to say) is marked here, as it would have been had the run stored it.
-  const untrusted = result.attempts > 0 && (!tool || tool.untrusted === true || tool.quarantine !== undefined);
-  return toolMessage(untrusted ? { ...result, untrusted: true } : result, maxChars);
-}
-
-function repairedResult(call: ToolCall, tool: Tool | undefined, records: CallRecords): ToolResult {
+export function repairedResult(call: ToolCall, tool: Tool | undefined, records: CallRecords): ToolResult {
   const { entry, approval, decided } = records;
   if (entry?.result) return entry.result;
   if (entry) return cutOff(call, 'after it started');

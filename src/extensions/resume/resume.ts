@@ -7,7 +7,7 @@ import { interruptedRun } from '../../runner/interrupted.js';
 import type { RunSetup } from '../../runner/run-setup.js';
 import { newIdempotencyKey } from '../../util/ids.js';
 import { readRecords } from './records.js';
-import { danglingCalls, repairedMessage } from './repair.js';
+import { danglingCalls, repairedResult } from './repair.js';
 import { resumedCallVerdict } from './resumed-call.js';
 
 /**
@@ -42,10 +42,10 @@ export function resumeExtension(setup: RunSetup): RunExtension {
       }
       const dangling = danglingCalls(history);
       if (dangling.length === 0) return undefined;
-      const messages = await Promise.all(
+      const results = await Promise.all(
         dangling.map(async (call) => {
           const tool = agent.registry.get(call.name);
-          return repairedMessage(call, tool, await readRecords(call, tool, agent.journal, approvals), agent.maxResultChars);
+          return { call: keyed(call), result: repairedResult(call, tool, await readRecords(call, tool, agent.journal, approvals)) };
         }),
       );
       // The model is told these calls ended: no decision recorded for them may decide anything again.
@@ -55,7 +55,7 @@ export function resumeExtension(setup: RunSetup): RunExtension {
           dangling.map((call) => call.id),
         )
         .catch(() => {});
-      return { messages };
+      return { results };
     },
     async beforeCall(call) {
       const stored = resumed.get(call.id);

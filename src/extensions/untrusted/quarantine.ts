@@ -1,13 +1,14 @@
 import type { RunEvent } from '../../core/run.js';
-import type { JsonValue, Message, ToolFailure, ToolResult, ToolSuccess } from '../../core/types.js';
+import type { JsonValue, Message, ToolFailure, ToolResult, ToolSuccess, Usage } from '../../core/types.js';
 import { capText, roundedMs, toolFailure } from '../../call/result.js';
-import type { Engine } from '../../engines/types.js';
+import type { Engine, EngineRequest } from '../../engines/types.js';
 import { errorMessage } from '../../errors/error-message.js';
 import type { Quarantine } from '../../tools/types.js';
 import type { ValidationMode } from '../../validation/types.js';
 import { answerFormat } from '../output/answer-format.js';
 import { outputNote } from '../output/answer-check.js';
 import { outputSpec, type OutputSpec } from '../output/output-spec.js';
+import { requestUsage } from '../../runner/request-usage.js';
 import { admitsFreeText } from './free-text.js';
 
 /** What the quarantined model is told before anything else: the same words for every tool, whatever the data says. */
@@ -25,7 +26,7 @@ export interface QuarantineHost {
   /** Answers that may be asked again after the first (the run's `maxOutputRetries`). */
   maxRetries: number;
   signal: AbortSignal;
-  /** Where the requests' usage is reported, as `usage` events (counted in the run's total and budget). */
+  /** Where each request's usage is reported, as a `usage` event (counted in the run's total and budget), and a warning about its counts. */
   emit(event: RunEvent): void;
   /** The tokens used so far if they passed the run's `maxTokens`: then no further request is made. */
   exceeded(): number | undefined;
@@ -55,8 +56,9 @@ export async function quarantined(result: ToolSuccess, quarantine: Quarantine, h
     { role: 'user', content: capText(typeof result.output === 'string' ? result.output : JSON.stringify(result.output), host.maxChars) },
   ];
   for (let answers = 1; ; answers++) {
+    // Checked before each request, as before each model turn: past the budget, none is made.
     const used = host.exceeded();
-    if (used !== undefined) return mark(failed(result, `the run's token budget is spent (${used} tokens used)`, took()));
+    if (used !== undefined) return mark(unread(result, used, took()));
     let text: string;
     try {
       text = await ask(host, messages, spec.schema);
@@ -79,16 +81,36 @@ function systemPrompt(quarantine: Quarantine, schema: Record<string, unknown>): 
   return `${QUARANTINE_PROMPT}${question}\n\nAnswer with only a JSON value that matches this JSON Schema, with no other text:\n${JSON.stringify(schema)}`;
 }
 
-/** One request to the engine: its text, its usage reported. */
+/**
+ * One request to the engine: its text. Its usage is counted as a model turn's is: one `usage`
+ * event when it answered, the server's last counts or, where it gave none or counts that cannot
+ * be right (then with an `invalid_usage` warning), an estimate of what was sent and answered.
+ */
 async function ask(host: QuarantineHost, messages: readonly Message[], schema: Record<string, unknown>): Promise<string> {
   let text = '';
+  let reported: Usage | undefined;
   const format = answerFormat(schema, undefined);
-  for await (const event of host.engine.stream({ messages: messages.slice(), tools: [], ...(format ? { output: format } : {}), signal: host.signal })) {
+  const request: EngineRequest = { messages: messages.slice(), tools: [], ...(format ? { output: format } : {}), signal: host.signal };
+  for await (const event of host.engine.stream(request)) {
     if (event.type === 'text') text += event.text;
-    else if (event.type === 'usage') host.emit({ type: 'usage', usage: event.usage });
+    else if (event.type === 'usage') reported = event.usage;
   }
   host.signal.throwIfAborted();
+  const { usage, problem } = requestUsage(reported, request, { rawText: text, calls: [] });
+  if (problem) host.emit({ type: 'warning', code: 'invalid_usage', message: problem });
+  host.emit({ type: 'usage', usage });
   return text.trim();
+}
+
+/** The call's failure when the run's token budget was spent before its output could be read. */
+function unread(result: ToolSuccess, used: number, durationMs: number): ToolFailure {
+  return toolFailure(
+    result,
+    'budget_exceeded',
+    `The output of "${result.name}" was not read in quarantine: the run's token budget is spent (${used} tokens used), so no further model request is made.`,
+    result.attempts,
+    durationMs,
+  );
 }
 
 /** The call's failure when quarantine gives no answer: the runtime's words only, none of the answers (which the data may have steered). */

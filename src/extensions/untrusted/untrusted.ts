@@ -8,7 +8,7 @@ import type { RunExtension } from '../../runner/extension.js';
 import { DEFAULT_MAX_OUTPUT_RETRIES } from '../../runner/run-options.js';
 import type { RunSetup } from '../../runner/run-setup.js';
 import type { AfterUntrusted, Tool } from '../../tools/types.js';
-import { type Exposure, exposureOf } from './exposure.js';
+import { definitionSources, type Exposure, exposureOf, isMarked } from './exposure.js';
 import { flowsOf } from './flows.js';
 import { quarantined } from './quarantine.js';
 
@@ -19,37 +19,43 @@ import { quarantined } from './quarantine.js';
  *
  *   afterCall    the result of a call of an untrusted tool that ran is marked (its tool message
  *                carries the mark into the conversation and its stores); a quarantined tool's
- *                output is first read by a separate request (quarantine.ts)
- *   beforeTurn   a turn whose request (as trimmed) holds a marked message is exposed
+ *                output is first read by a separate request (quarantine.ts); so is a recorded
+ *                result a new run reports for a call an interrupted run left
+ *   beforeTurn   a turn whose request (as trimmed) holds a marked message, or offers a tool whose
+ *                definition someone else wrote (`untrustedDefinition`), is exposed
  *   event        its `tool_call` and `iteration_finished` events say so, with the sources
  *   holdsCall    a call it proposes that a person may have to see never starts while it streams
  *   beforeCall   such a call is tainted: its tool's `afterUntrusted` asks, refuses or lets it run,
  *                and a card says what it read and which arguments came from there (flows.ts)
+ *   reply        what the model wrote in an exposed turn is marked too (its reply, the runtime's
+ *                note quoting it): it may carry the words on after a context budget trims them out
  *
  * The mark lives on the messages themselves, so nothing else remembers what was read.
  */
 export function untrustedExtension(setup: RunSetup): RunExtension {
   const { agent } = setup;
+  const toolOf = (name: string) => agent.registry.get(name);
   /** The untrusted content of the request of the turn whose calls run now (a resumed run: of the interrupted reply). */
   let turn: Exposure | undefined;
   return {
     name: 'untrusted',
     open(history) {
       // The interrupted reply's calls were proposed with what came before it in the conversation.
-      if (setup.resume)
-        turn = exposureOf(
-          history.slice(
+      // Its request's tools are not stored: those offered now stand for them (an untrusted server connected now was, most likely, then).
+      if (setup.resume) {
+        const before = history.slice(
+          0,
+          Math.max(
             0,
-            Math.max(
-              0,
-              history.findLastIndex((m) => m.role === 'assistant'),
-            ),
+            history.findLastIndex((m) => m.role === 'assistant'),
           ),
         );
+        turn = exposureOf(before, definitionSources(agent.registry.definitions(), toolOf));
+      }
       return undefined;
     },
     beforeTurn(request) {
-      turn = exposureOf(request.engine.messages);
+      turn = exposureOf(request.engine.messages, definitionSources(request.engine.tools, toolOf));
     },
     holdsCall(call) {
       const tool = agent.registry.get(call.name);
@@ -89,6 +95,9 @@ export function untrustedExtension(setup: RunSetup): RunExtension {
       // A tool gone since the call started cannot vouch for its result: marked too.
       return !tool || tool.untrusted || tool.quarantine ? marked(result) : result;
     },
+    reply(message) {
+      return turn && !isMarked(message) ? { ...message, untrusted: true } : message;
+    },
     event(event) {
       // A leaf's events come adorned by the leaf's own turns.
       if (!turn || event.leafId !== undefined) return event;
@@ -124,11 +133,22 @@ function contextOf(call: RunCall, exposure: Exposure): UntrustedContext {
 
 /** What the model reads of a refused call: why, and what to do instead. */
 function refusal(call: RunCall, exposure: Exposure): string {
-  const names = [...new Set(exposure.sources.map((source) => source.name))].join(', ');
   return (
-    `Tool "${call.name}" was not run: it was proposed while content from outside the app (results of ${names}) was in your context, ` +
+    `Tool "${call.name}" was not run: it was proposed while content from outside the app (${describeSources(exposure)}) was in your context, ` +
     'and this app does not run it then. Tell the user what you wanted to do and why, so they can decide and do it themselves.'
   );
+}
+
+/** The sources of a turn in words: results of which tools, definitions by whom, the model's own earlier replies. */
+function describeSources(exposure: Exposure): string {
+  const named = (kind: string | undefined) => [...new Set(exposure.sources.filter((source) => source.kind === kind).map((source) => source.name))];
+  const parts: string[] = [];
+  const results = named(undefined);
+  const definitions = named('definitions');
+  if (results.length > 0) parts.push(`results of ${results.join(', ')}`);
+  if (definitions.length > 0) parts.push(`tool definitions from ${definitions.join(', ')}`);
+  if (named('reply').length > 0) parts.push('your own earlier replies written after reading such content');
+  return parts.join('; ');
 }
 
 function marked(result: ToolResult): ToolResult {

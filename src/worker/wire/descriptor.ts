@@ -20,6 +20,7 @@ export function toDescriptor(tool: Tool): ToolDescriptor {
     ...(tool.identity !== undefined ? { identity: tool.identity } : {}),
     ...(tool.untrusted !== undefined ? { untrusted: tool.untrusted } : {}),
     ...(tool.afterUntrusted !== undefined ? { afterUntrusted: tool.afterUntrusted } : {}),
+    ...(tool.untrustedDefinition !== undefined ? { untrustedDefinition: tool.untrustedDefinition } : {}),
     ...(tool.quarantine !== undefined ? { quarantine: tool.quarantine } : {}),
   };
 }

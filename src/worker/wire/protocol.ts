@@ -18,10 +18,11 @@ import type { ValidationMode } from '../../validation/types.js';
 export interface ToolDescriptor extends ToolDefinition, ToolPolicy {
   /** `ask`: the tool's own realm decides from the arguments. */
   approval: 'never' | 'always' | 'ask';
-  /** See `Tool.identity`, `Tool.untrusted`, `Tool.afterUntrusted`, `Tool.quarantine` (the quarantine request is made where the run is). */
+  /** See `Tool.identity`, `Tool.untrusted`, `Tool.afterUntrusted`, `Tool.untrustedDefinition`, `Tool.quarantine` (the quarantine request is made where the run is). */
   identity?: string;
   untrusted?: boolean;
   afterUntrusted?: AfterUntrusted;
+  untrustedDefinition?: string;
   quarantine?: Quarantine;
 }
 
