@@ -1,0 +1,36 @@
+// The sandbox's dedicated worker: one program, then the host terminates it. QuickJS loads here
+// (its wasm from the URL the bundler gives, or a module the host compiled already), the program
+// runs, each tool call goes to the host as a message and its answer comes back as one.
+import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
+import wasmLocation from '@jitl/quickjs-wasmfile-release-sync/wasm?url';
+import { newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten-core';
+import type { CallAnswer, HostToSandbox, SandboxToHost, StartMessage } from './protocol.js';
+import { runInQuickJS } from './quickjs-program.js';
+
+const scope = self as unknown as { postMessage(message: SandboxToHost): void; addEventListener(type: 'message', listener: (event: MessageEvent<HostToSandbox>) => void): void };
+const waiting = new Map<number, (answer: CallAnswer) => void>();
+
+scope.addEventListener('message', (event) => {
+  const message = event.data;
+  if (message.type === 'answer') {
+    waiting.get(message.id)?.(message.answer);
+    waiting.delete(message.id);
+  } else if (message.type === 'start') {
+    start(message).catch((error: unknown) => scope.postMessage({ type: 'broken', message: error instanceof Error ? error.message : String(error) }));
+  }
+});
+
+async function start(message: StartMessage): Promise<void> {
+  const variant = newVariant(releaseSync, message.wasmModule ? { wasmModule: message.wasmModule } : { wasmLocation });
+  const quickjs = await newQuickJSWASMModuleFromVariant(variant);
+  scope.postMessage({ type: 'ready' });
+  const host = {
+    call: (name: string, args: string, id: number) =>
+      new Promise<CallAnswer>((resolve) => {
+        waiting.set(id, resolve);
+        scope.postMessage({ type: 'call', id, name, args });
+      }),
+  };
+  const { outcome } = await runInQuickJS(quickjs, { code: message.code, names: message.names, limits: message.limits }, host);
+  scope.postMessage({ type: 'done', outcome });
+}
