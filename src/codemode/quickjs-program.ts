@@ -18,26 +18,21 @@ export interface SandboxProgram {
   limits: SandboxLimits;
 }
 
-/** How a program ended; `broken`: the QuickJS instance is unusable from now on (drop it). */
-export interface SandboxRun {
-  outcome: SandboxOutcome;
-  broken: boolean;
-}
-
 /** C stack QuickJS allows a program: deep recursion throws inside the program long before the host's stack runs out. */
 const MAX_STACK_BYTES = 256 * 1024;
 /** Jobs run between checks of the program's own promise: a program that keeps queueing jobs after returning is not waited for. */
 const JOB_BATCH = 256;
 
 /**
- * Run one program in a fresh QuickJS runtime of `quickjs` (steps):
+ * Run one program in a runtime of `quickjs`, an instance of its own (steps):
  * 1. a runtime with the memory, stack and time limits; a context with the prelude's `tools` and `console`;
  * 2. the program compiled as the body of an async function (a syntax error is its `program_error`);
  * 3. a pump: run the sandbox's jobs, wait for a tool call's answer, settle it in the guest, again,
  *    until the program's promise settles, its time is up, it can never go on, or `signal` aborts;
- * 4. everything freed: the runtime holds nothing of this program afterwards.
+ * 4. everything freed, unless QuickJS broke (the host's stack ran out inside it): then the
+ *    instance is left to the garbage collector, never used again.
  */
-export function runInQuickJS(quickjs: QuickJSWASMModule, program: SandboxProgram, host: SandboxHost, signal?: AbortSignal): Promise<SandboxRun> {
+export function runInQuickJS(quickjs: QuickJSWASMModule, program: SandboxProgram, host: SandboxHost, signal?: AbortSignal): Promise<SandboxOutcome> {
   return new QuickJSProgram(quickjs, program, host, signal).run();
 }
 
@@ -71,7 +66,7 @@ class QuickJSProgram {
     this.#context = this.#runtime.newContext();
   }
 
-  async run(): Promise<SandboxRun> {
+  async run(): Promise<SandboxOutcome> {
     const abort = () => this.#wake?.();
     this.#signal?.addEventListener('abort', abort);
     let outcome: SandboxOutcome;
@@ -86,11 +81,12 @@ class QuickJSProgram {
     } catch (error) {
       this.#ended = true;
       this.#signal?.removeEventListener('abort', abort);
-      return { outcome: brokenFailure(error, this.#logs.lines()), broken: true };
+      return brokenFailure(error, this.#logs.lines());
     }
     this.#ended = true;
     this.#signal?.removeEventListener('abort', abort);
-    return { outcome, broken: !this.#dispose(handles) };
+    this.#dispose(handles);
+    return outcome;
   }
 
   /** The prelude and the program compiled; the promise of the program's envelope, or how it failed to start. */
@@ -225,16 +221,15 @@ class QuickJSProgram {
     }
   }
 
-  /** Free everything of this program; false when QuickJS broke doing so. */
-  #dispose(handles: QuickJSHandle[]): boolean {
+  /** Free everything of this program (if QuickJS breaks doing so, the instance is dropped all the same). */
+  #dispose(handles: QuickJSHandle[]): void {
     try {
       for (const handle of [...handles, ...this.#inFlight.values()]) handle.dispose();
       this.#inFlight.clear();
       this.#context.dispose();
       this.#runtime.dispose();
-      return true;
     } catch {
-      return false;
+      // Nothing to do: the instance is this program's alone.
     }
   }
 }

@@ -3,8 +3,8 @@
 // runs, each tool call goes to the host as a message and its answer comes back as one.
 import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
 import wasmLocation from '@jitl/quickjs-wasmfile-release-sync/wasm?url';
-import { newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten-core';
 import type { CallAnswer, HostToSandbox, SandboxToHost, StartMessage } from './protocol.js';
+import { newQuickJSInstance } from './quickjs-instance.js';
 import { runInQuickJS } from './quickjs-program.js';
 
 const scope = self as unknown as { postMessage(message: SandboxToHost): void; addEventListener(type: 'message', listener: (event: MessageEvent<HostToSandbox>) => void): void };
@@ -21,8 +21,7 @@ scope.addEventListener('message', (event) => {
 });
 
 async function start(message: StartMessage): Promise<void> {
-  const variant = newVariant(releaseSync, message.wasmModule ? { wasmModule: message.wasmModule } : { wasmLocation });
-  const quickjs = await newQuickJSWASMModuleFromVariant(variant);
+  const quickjs = await newQuickJSInstance(releaseSync, message.limits.memoryBytes, message.wasmModule ? { wasmModule: message.wasmModule } : { wasmLocation });
   scope.postMessage({ type: 'ready' });
   const host = {
     call: (name: string, args: string, id: number) =>
@@ -31,6 +30,6 @@ async function start(message: StartMessage): Promise<void> {
         scope.postMessage({ type: 'call', id, name, args });
       }),
   };
-  const { outcome } = await runInQuickJS(quickjs, { code: message.code, names: message.names, limits: message.limits }, host);
+  const outcome = await runInQuickJS(quickjs, { code: message.code, names: message.names, limits: message.limits }, host);
   scope.postMessage({ type: 'done', outcome });
 }
