@@ -5,6 +5,7 @@ import type { SandboxOutcome } from './protocol.js';
 import { newQuickJSInstance } from './quickjs-instance.js';
 import { runInQuickJS, type SandboxProgram } from './quickjs-program.js';
 import type { ProgramTools } from './types.js';
+import { wasmSource } from './wasm-location.js';
 
 /**
  * Run a program on this thread, in a QuickJS instance of its own (dropped after). The interrupt
@@ -13,7 +14,7 @@ import type { ProgramTools } from './types.js';
  */
 export async function runInProcess(program: SandboxProgram, tools: ProgramTools, signal?: AbortSignal): Promise<SandboxOutcome> {
   const quickjs = await import('@jitl/quickjs-wasmfile-release-sync')
-    .then((variant) => newQuickJSInstance(variant.default, program.limits.memoryBytes))
+    .then((variant) => newQuickJSInstance(variant.default, program.limits.memoryBytes, wasmSource()))
     .catch((error: unknown) => {
       throw new ProgramError('sandbox_unavailable', `QuickJS did not load here: ${errorMessage(error)}`);
     });

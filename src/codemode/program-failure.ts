@@ -21,7 +21,13 @@ export function thrownFailure(report: ThrownReport, memoryBytes: number, logs: s
   let message = report.thrown ? `Uncaught ${report.message}` : `${report.name}: ${report.message}`;
   if (report.name === 'InternalError' && report.message === 'out of memory') message += ` (the program's memory limit is ${memoryBytes} bytes)`;
   if (report.name === 'InternalError' && report.message === 'stack overflow') message += ' (recursion too deep)';
-  return { ok: false, code: 'program_error', message: line === undefined ? message : `${message} (line ${line})`, ...(line === undefined ? {} : { line }), logs };
+  return {
+    ok: false,
+    code: 'program_error',
+    message: line === undefined ? message : `${message} (line ${line})`,
+    ...(line === undefined ? {} : { line }),
+    logs,
+  };
 }
 
 /** A program stopped at its deadline. */

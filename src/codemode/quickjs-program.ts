@@ -19,7 +19,7 @@ export interface SandboxProgram {
 }
 
 /** C stack QuickJS allows a program: deep recursion throws inside the program long before the host's stack runs out. */
-const MAX_STACK_BYTES = 256 * 1024;
+const MAX_STACK_BYTES = 128 * 1024;
 /** Jobs run between checks of the program's own promise: a program that keeps queueing jobs after returning is not waited for. */
 const JOB_BATCH = 256;
 
@@ -137,7 +137,9 @@ class QuickJSProgram {
       const answers = this.#answers.splice(0);
       for (const { id, answer } of answers) this.#settle(id, answer);
       const jobs = this.#runtime.executePendingJobs(JOB_BATCH);
-      const ran = jobs.error ? (jobs.error.dispose(), 1) : jobs.value;
+      // A job that threw (a promise's handler) ran all the same; the program's own promise says how it ended.
+      jobs.error?.dispose();
+      const ran = jobs.error ? 1 : jobs.value;
       if (this.#settledState(promise)) return true;
       if (ran === 0 && this.#answers.length === 0) return false;
     }
@@ -240,5 +242,11 @@ function reportOf(dumped: unknown): ThrownReport {
   const error = dumped as Record<string, unknown>;
   const text = (value: unknown, fallback: string) => (typeof value === 'string' ? value : fallback);
   const line = typeof error.lineNumber === 'number' ? error.lineNumber : undefined;
-  return { name: text(error.name, 'Error'), message: text(error.message, ''), stack: text(error.stack, ''), ...(line === undefined ? {} : { line }), thrown: false };
+  return {
+    name: text(error.name, 'Error'),
+    message: text(error.message, ''),
+    stack: text(error.stack, ''),
+    ...(line === undefined ? {} : { line }),
+    thrown: false,
+  };
 }

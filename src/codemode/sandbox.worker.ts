@@ -1,13 +1,17 @@
 // The sandbox's dedicated worker: one program, then the host terminates it. QuickJS loads here
 // (its wasm from the URL the bundler gives, or a module the host compiled already), the program
 // runs, each tool call goes to the host as a message and its answer comes back as one.
+// Nothing here reads the page: the program reaches the host only through these messages.
 import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
-import wasmLocation from '@jitl/quickjs-wasmfile-release-sync/wasm?url';
 import type { CallAnswer, HostToSandbox, SandboxToHost, StartMessage } from './protocol.js';
 import { newQuickJSInstance } from './quickjs-instance.js';
 import { runInQuickJS } from './quickjs-program.js';
+import { wasmSource } from './wasm-location.js';
 
-const scope = self as unknown as { postMessage(message: SandboxToHost): void; addEventListener(type: 'message', listener: (event: MessageEvent<HostToSandbox>) => void): void };
+const scope = self as unknown as {
+  postMessage(message: SandboxToHost): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent<HostToSandbox>) => void): void;
+};
 const waiting = new Map<number, (answer: CallAnswer) => void>();
 
 scope.addEventListener('message', (event) => {
@@ -21,7 +25,7 @@ scope.addEventListener('message', (event) => {
 });
 
 async function start(message: StartMessage): Promise<void> {
-  const quickjs = await newQuickJSInstance(releaseSync, message.limits.memoryBytes, message.wasmModule ? { wasmModule: message.wasmModule } : { wasmLocation });
+  const quickjs = await newQuickJSInstance(releaseSync, message.limits.memoryBytes, message.wasmModule ? { wasmModule: message.wasmModule } : wasmSource());
   scope.postMessage({ type: 'ready' });
   const host = {
     call: (name: string, args: string, id: number) =>

@@ -55,7 +55,9 @@ export function runInWorker(
     const fail = (code: 'sandbox_unavailable', message: string) => end(() => reject(new ProgramError(code, message)));
     const onAbort = () => end(() => resolve({ ok: false, code: 'aborted', message: 'The program was aborted.', logs: [] }));
     const overstayed = () =>
-      end(() => resolve({ ok: false, code: 'program_timeout', message: `The program ran past its ${program.limits.timeoutMs} ms deadline and was stopped.`, logs: [] }));
+      end(() =>
+        resolve({ ok: false, code: 'program_timeout', message: `The program ran past its ${program.limits.timeoutMs} ms deadline and was stopped.`, logs: [] }),
+      );
     const running = () => {
       runningSince = performance.now();
       timer = setTimeout(overstayed, Math.max(0, program.limits.timeoutMs + BACKSTOP_GRACE_MS - ran));
@@ -66,7 +68,9 @@ export function runInWorker(
       clearTimeout(timer);
     };
     signal?.addEventListener('abort', onAbort);
-    worker.addEventListener('error', (event) => fail('sandbox_unavailable', `The sandbox's worker failed: ${(event as ErrorEvent).message || 'it did not load'}`));
+    worker.addEventListener('error', (event) =>
+      fail('sandbox_unavailable', `The sandbox's worker failed: ${(event as ErrorEvent).message || 'it did not load'}`),
+    );
     worker.addEventListener('messageerror', () => fail('sandbox_unavailable', "A message from the sandbox's worker could not be read."));
     worker.addEventListener('message', ({ data }) => {
       if (data.type === 'ready') {

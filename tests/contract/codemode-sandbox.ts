@@ -48,7 +48,23 @@ export function describeSandboxAttacks(label: string, isolation: Isolation): voi
         seen: [],
         imported: 'ReferenceError',
         dynamic: 'ReferenceError',
-        globals: ['console', 'decodeURI', 'decodeURIComponent', 'encodeURI', 'encodeURIComponent', 'escape', 'eval', 'globalThis', 'isFinite', 'isNaN', 'parseFloat', 'parseInt', 'tools', 'undefined', 'unescape'],
+        globals: [
+          'console',
+          'decodeURI',
+          'decodeURIComponent',
+          'encodeURI',
+          'encodeURIComponent',
+          'escape',
+          'eval',
+          'globalThis',
+          'isFinite',
+          'isNaN',
+          'parseFloat',
+          'parseInt',
+          'tools',
+          'undefined',
+          'unescape',
+        ],
       });
     });
 
@@ -172,8 +188,15 @@ export function describeSandboxAttacks(label: string, isolation: Isolation): voi
 
     it('deep recursion throws inside the program (catchable); uncaught, it is program_error', async () => {
       const { tools } = host([]);
-      const caught = await run('function f(n) { return f(n + 1) + 1; }\ntry { f(0); } catch (e) { return e.message; }', { tools });
-      expect(caught.result).toMatch(/stack overflow|call stack/i);
+      for (const recursion of [
+        'function f(n) { return f(n + 1) + 1; }',
+        'function f(n) { return [n].map(() => f(n + 1))[0]; }',
+        'function f(n) { return JSON.parse(JSON.stringify({ n }), () => f(n + 1)); }',
+        'const f = (n) => ({ toString: () => f(n + 1) + 1 }).toString();',
+      ]) {
+        const caught = await run(`${recursion}\ntry { f(0); } catch (e) { return e.message; }`, { tools });
+        expect(caught.result, recursion).toMatch(/stack overflow|call stack/i);
+      }
       const error = await fail('function f(n) { return f(n + 1) + 1; }\nf(0);', { tools });
       expect(error.code).toBe('program_error');
       expect(error.message).toMatch(/stack/i);
@@ -183,7 +206,7 @@ export function describeSandboxAttacks(label: string, isolation: Isolation): voi
       const { tools } = host([]);
       for (const code of [
         "JSON.parse('['.repeat(100000) + ']'.repeat(100000));",
-        "let o = []; for (let i = 0; i < 100000; i++) o = [o]; return JSON.stringify(o).length;",
+        'let o = []; for (let i = 0; i < 100000; i++) o = [o]; return JSON.stringify(o).length;',
         "eval('['.repeat(100000) + ']'.repeat(100000));",
         `return ${'['.repeat(20000)}${']'.repeat(20000)};`,
       ]) {
@@ -195,7 +218,9 @@ export function describeSandboxAttacks(label: string, isolation: Isolation): voi
     });
 
     it('__proto__ as a key crosses as data both ways, and as a tool name it is a tool; nothing is polluted', async () => {
-      const { tools, calls } = host(['__proto__', 'echo'], (name, args) => (name === '__proto__' ? 'proto tool' : JSON.parse('{"__proto__": {"polluted": true}, "ok": 1}')));
+      const { tools, calls } = host(['__proto__', 'echo'], (name) =>
+        name === '__proto__' ? 'proto tool' : JSON.parse('{"__proto__": {"polluted": true}, "ok": 1}'),
+      );
       const output = await run(
         `const sent = JSON.parse('{"__proto__": {"polluted": true}, "a": 1}');
          const back = await tools.echo(sent);
@@ -231,7 +256,10 @@ export function describeSandboxAttacks(label: string, isolation: Isolation): voi
     it('a tool call that never settles: abort ends the program at once and aborts the call', async () => {
       let started: (context: ProgramCallContext) => void = () => {};
       const callStarted = new Promise<ProgramCallContext>((resolve) => (started = resolve));
-      const tools = { names: ['hang'], call: (_name: string, _args: JsonValue, context: ProgramCallContext) => (started(context), new Promise<never>(() => {})) };
+      const tools = {
+        names: ['hang'],
+        call: (_name: string, _args: JsonValue, context: ProgramCallContext) => (started(context), new Promise<never>(() => {})),
+      };
       const controller = new AbortController();
       const program = fail('await tools.hang({});\nreturn 1;', { tools, signal: controller.signal, timeoutMs: 60_000 });
       const context = await callStarted;
@@ -243,7 +271,10 @@ export function describeSandboxAttacks(label: string, isolation: Isolation): voi
 
     it('the calls still in flight when the program returns are aborted', async () => {
       const contexts: ProgramCallContext[] = [];
-      const tools = { names: ['hang'], call: (_name: string, _args: JsonValue, context: ProgramCallContext) => (contexts.push(context), new Promise<never>(() => {})) };
+      const tools = {
+        names: ['hang'],
+        call: (_name: string, _args: JsonValue, context: ProgramCallContext) => (contexts.push(context), new Promise<never>(() => {})),
+      };
       const output = await run('tools.hang({}); tools.hang({});\nreturn 1;', { tools });
       expect(output.result).toBe(1);
       await expect.poll(() => contexts.length).toBe(2);
