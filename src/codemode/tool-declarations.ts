@@ -17,7 +17,7 @@ export interface DeclaredTool {
  */
 export function toolDeclarations(tools: readonly DeclaredTool[]): string {
   const members = tools.map((tool) => {
-    const usage = memberName(tool.name) === tool.name ? '' : `\nCall it as tools[${JSON.stringify(tool.name)}](args).`;
+    const usage = memberName(tool.name) === tool.name ? '' : `\nCall it as tools[${JSON.stringify(tool.name)}]({ ... }).`;
     const comment = `  ${docComment(`${tool.description}${usage}`, '  ')}`;
     const args = schemaToType(tool.parameters, '  ');
     const output = tool.outputSchema === undefined ? 'unknown' : schemaToType(tool.outputSchema, '  ');

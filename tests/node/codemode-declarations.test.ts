@@ -54,7 +54,7 @@ describe('toolDeclarations', () => {
         '  }>;',
         '  /**',
         '   * List the files',
-        '   * Call it as tools["list-files"](args).',
+        '   * Call it as tools["list-files"]({ ... }).',
         '   */',
         '  "list-files"(args: Record<string, unknown>): Promise<unknown>;',
         '};',
