@@ -126,4 +126,6 @@ test("without 'wasm-unsafe-eval' the sandbox cannot start: sandbox_unavailable, 
   policy = CODEMODE_CSP.replace(" 'wasm-unsafe-eval'", '');
   const { result } = await open(page, '?isolation=worker');
   for (const outcome of result as { code: string }[]) expect(outcome.code).toBe('sandbox_unavailable');
+  // The sandbox's worker was refused WebAssembly, and said so in a report: a worker's violations are seen too.
+  await expect.poll(() => JSON.stringify(reports)).toContain('wasm-eval');
 });
