@@ -12,20 +12,20 @@ const scope = self as unknown as {
   postMessage(message: SandboxToHost): void;
   addEventListener(type: 'message', listener: (event: MessageEvent<HostToSandbox>) => void): void;
 };
-const waiting = new Map<number, (answer: CallAnswer) => void>();
-
 scope.addEventListener('message', (event) => {
-  const message = event.data;
-  if (message.type === 'answer') {
-    waiting.get(message.id)?.(message.answer);
-    waiting.delete(message.id);
-  } else if (message.type === 'start') {
-    start(message).catch((error: unknown) => scope.postMessage({ type: 'broken', message: error instanceof Error ? error.message : String(error) }));
-  }
+  if (event.data.type !== 'start') return;
+  start(event.data).catch((error: unknown) => scope.postMessage({ type: 'broken', message: error instanceof Error ? error.message : String(error) }));
 });
 
+/** Run the one program this worker is for; each call's answer comes back as an `answer` message. */
 async function start(message: StartMessage): Promise<void> {
   const quickjs = await newQuickJSInstance(releaseSync, message.limits.memoryBytes, message.wasmModule ? { wasmModule: message.wasmModule } : wasmSource());
+  const waiting = new Map<number, (answer: CallAnswer) => void>();
+  scope.addEventListener('message', ({ data }) => {
+    if (data.type !== 'answer') return;
+    waiting.get(data.id)?.(data.answer);
+    waiting.delete(data.id);
+  });
   scope.postMessage({ type: 'ready' });
   const host = {
     call: (name: string, args: string, id: number) =>
