@@ -32,8 +32,15 @@ const JOB_BATCH = 256;
  * 4. everything freed, unless QuickJS broke (the host's stack ran out inside it): then the
  *    instance is left to the garbage collector, never used again.
  */
-export function runInQuickJS(quickjs: QuickJSWASMModule, program: SandboxProgram, host: SandboxHost, signal?: AbortSignal): Promise<SandboxOutcome> {
-  return new QuickJSProgram(quickjs, program, host, signal).run();
+export async function runInQuickJS(quickjs: QuickJSWASMModule, program: SandboxProgram, host: SandboxHost, signal?: AbortSignal): Promise<SandboxOutcome> {
+  let made: QuickJSProgram;
+  try {
+    made = new QuickJSProgram(quickjs, program, host, signal);
+  } catch (error) {
+    // No runtime or context within the limits: nothing of the program ran.
+    return brokenFailure(error, []);
+  }
+  return made.run();
 }
 
 class QuickJSProgram {

@@ -147,6 +147,12 @@ export function describeSandboxAttacks(label: string, isolation: Isolation): voi
       expect(held).toBeLessThan(2_560);
     });
 
+    it("a tool's answer too large for the sandbox's memory fails inside the program, which can catch it", async () => {
+      const { tools } = host(['dump'], () => 'x'.repeat(5_000_000));
+      const output = await run('try { return (await tools.dump({})).length; } catch (e) { return e.message; }', { tools, memoryBytes: 2 * 1024 * 1024 });
+      expect(output.result).toBe('out of memory');
+    });
+
     it('a string past the memory limit in one step fails the same way', async () => {
       const { tools } = host([]);
       const error = await fail("return 'x'.repeat(2 ** 28).length;", { tools, memoryBytes: 8 * 1024 * 1024 });
