@@ -17,8 +17,6 @@ export interface StartMessage {
   /** The names the program's `tools` object holds. */
   names: string[];
   limits: SandboxLimits;
-  /** The compiled QuickJS module, when the host has one (a worker then skips fetching and compiling it). */
-  wasmModule?: WebAssembly.Module;
 }
 
 /** A call the program made: `args` is JSON text, each opaque value replaced by its ref. */

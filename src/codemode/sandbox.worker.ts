@@ -1,5 +1,5 @@
 // The sandbox's dedicated worker: one program, then the host terminates it. QuickJS loads here
-// (its wasm from the URL the bundler gives, or a module the host compiled already), the program
+// (its wasm from the URL the bundler gives), the program
 // runs, each tool call goes to the host as a message and its answer comes back as one.
 // Nothing here reads the page: the program reaches the host only through these messages.
 import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
@@ -19,7 +19,7 @@ scope.addEventListener('message', (event) => {
 
 /** Run the one program this worker is for; each call's answer comes back as an `answer` message. */
 async function start(message: StartMessage): Promise<void> {
-  const quickjs = await newQuickJSInstance(releaseSync, message.limits.memoryBytes, message.wasmModule ? { wasmModule: message.wasmModule } : wasmSource());
+  const quickjs = await newQuickJSInstance(releaseSync, message.limits.memoryBytes, wasmSource());
   const waiting = new Map<number, (answer: CallAnswer) => void>();
   scope.addEventListener('message', ({ data }) => {
     if (data.type !== 'answer') return;

@@ -36,7 +36,6 @@ export function runInWorker(
   tools: ProgramTools,
   signal?: AbortSignal,
   start: () => SandboxWorker = startSandboxWorker,
-  wasmModule?: WebAssembly.Module,
 ): Promise<SandboxOutcome> {
   return new Promise<SandboxOutcome>((resolve, reject) => {
     const worker = start();
@@ -87,6 +86,6 @@ export function runInWorker(
       else if (data.type === 'broken') fail('sandbox_unavailable', `The sandbox did not start: ${data.message}`);
     });
     timer = setTimeout(() => fail('sandbox_unavailable', `The sandbox did not start within ${START_TIMEOUT_MS} ms.`), START_TIMEOUT_MS);
-    worker.postMessage({ type: 'start', code: program.code, names: [...program.names], limits: program.limits, ...(wasmModule ? { wasmModule } : {}) });
+    worker.postMessage({ type: 'start', code: program.code, names: [...program.names], limits: program.limits });
   });
 }
