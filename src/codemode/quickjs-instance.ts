@@ -6,9 +6,8 @@ const PAGE_BYTES = 65_536;
 /** The most a wasm32 build addresses here (the build's own ceiling, 2 GiB). */
 const MAX_PAGES = 32_768;
 
-/** Where this realm gets the QuickJS wasm: a module compiled already, or a URL to fetch; neither: the package's own way. */
+/** Where this realm gets the QuickJS wasm: a URL to fetch, or (none given) the package's own way. */
 export interface QuickJSSource {
-  wasmModule?: WebAssembly.Module;
   wasmLocation?: string;
 }
 
