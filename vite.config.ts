@@ -43,8 +43,10 @@ const app: ViteUserConfig = {
       // The traces tests' OpenTelemetry API and in-memory SDK.
       '@opentelemetry/api',
       '@opentelemetry/sdk-trace-base',
+      // Code Mode's sandbox (its wasm variant is left as is, as wllama is).
+      'quickjs-emscripten-core',
     ],
-    exclude: ['@wllama/wllama'],
+    exclude: ['@wllama/wllama', '@jitl/quickjs-wasmfile-release-sync'],
   },
   // The demo, and the AI SDK example (`useChat` on `ambi-web/ai-sdk`) as a page of its own.
   build: {

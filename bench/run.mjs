@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { appSizes, gzipSize } from './lib/bundle-graph.mjs';
+import { codemodeBundleFigures } from './codemode-bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(root);
@@ -17,7 +18,7 @@ const configFile = 'bench/vite.config.ts';
 const only = process.argv.slice(2);
 const wanted = (name) => only.length === 0 || only.includes(name);
 
-const NODE = ['loop-overhead', 'tools', 'runs', 'conversation', 'registration', 'parser-throughput', 'mcp-call', 'dispatch-one-thread'];
+const NODE = ['loop-overhead', 'tools', 'runs', 'conversation', 'registration', 'parser-throughput', 'mcp-call', 'dispatch-one-thread', 'codemode'];
 const BROWSER = [
   'worker-dispatch',
   'cold-start',
@@ -29,7 +30,7 @@ const BROWSER = [
   'footprint',
   'grammar-cost',
 ];
-const ALL = [...NODE, ...BROWSER, 'bundle-size', 'extension-size'];
+const ALL = [...NODE, ...BROWSER, 'bundle-size', 'extension-size', 'bundle-codemode'];
 for (const name of only) {
   if (!ALL.includes(name)) {
     console.error(`unknown benchmark "${name}"; one of: ${ALL.join(', ')}`);
@@ -48,6 +49,7 @@ const log = (line) => console.error(`[bench ${((performance.now() - started) / 1
 const modes = ['node'];
 if (BROWSER.some(wanted)) modes.push('browser');
 if (wanted('bundle-size') || wanted('cold-start')) modes.push('bundle-ours', 'bundle-ours-no-eval', 'bundle-theirs');
+if (wanted('bundle-codemode')) modes.push('bundle-codemode', 'bundle-codemode-without');
 for (const mode of modes) {
   log(`vite build (${mode})`);
   await build({ configFile, mode, logLevel: 'warn' });
@@ -164,6 +166,15 @@ function checkUnusedFeatures(sizes, dir) {
   const unused = /(ajv|resume|typed-output|context|run-leaf|connection|lazy-engine|wllama|indexeddb|snapshot|journal|tab-tools|tool-worker)/;
   const loaded = sizes.loadedLazy.items.filter((item) => unused.test(item.file));
   if (loaded.length > 0) throw new Error(`${dir}: a first answer loaded chunks of features it does not use: ${loaded.map((item) => item.file).join(', ')}`);
+}
+
+if (wanted('bundle-codemode')) {
+  try {
+    log('bundle-codemode: the sandbox chunk, and ambi-web without Code Mode');
+    measurements.push(...codemodeBundleFigures('dist/bench/bundle/codemode', 'dist/bench/bundle/codemode-without'));
+  } catch (error) {
+    crashes.push(`bundle-codemode: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 if (wanted('extension-size')) {

@@ -71,6 +71,9 @@ const configs: Record<string, UserConfig> = {
   'bundle-ours': page('bundle/ours', { index: here('bundle/ours/index.html') }, '../dist/bench/bundle/ours'),
   'bundle-ours-no-eval': page('bundle/ours', { 'no-eval': here('bundle/ours/no-eval.html') }, '../dist/bench/bundle/ours-no-eval'),
   'bundle-theirs': page('bundle/theirs', { index: here('bundle/theirs/index.html') }, '../dist/bench/bundle/theirs'),
+  // bundle-codemode: a page that runs a program, and all of ambi-web without Code Mode.
+  'bundle-codemode': page('bundle/codemode', { index: here('bundle/codemode/index.html') }, '../dist/bench/bundle/codemode'),
+  'bundle-codemode-without': page('bundle/codemode', { without: here('bundle/codemode/without.html') }, '../dist/bench/bundle/codemode-without'),
 };
 
 export default defineConfig(({ mode }) => {

@@ -1,5 +1,6 @@
 // Node benchmarks, one per process: `node dist/bench/node/main.js <name>` prints one line
 // `BENCH_RESULT <json>` (an array of measurements) that bench/run.mjs collects.
+import { codemode } from './codemode.js';
 import { dispatchOneThread } from './dispatch-one-thread.js';
 import { loopOverhead } from './loop-overhead.js';
 import { mcpCall } from './mcp-call.js';
@@ -17,6 +18,7 @@ const benches: Record<string, () => Promise<Measurement[]>> = {
   runs: runScaling,
   conversation: conversationScaling,
   registration,
+  codemode,
 };
 
 const name = process.argv[2] ?? '';

@@ -81,6 +81,17 @@ export type ExtensionErrorCode =
   /** The Chrome extension APIs are not available in this realm (a web page, say). */
   | 'extension_unavailable';
 
+/** Codes of a Code Mode program's failure (`ProgramError`). */
+export type ProgramErrorCode =
+  /** The program ran in the sandbox past its `timeoutMs` and was stopped. */
+  | 'program_timeout'
+  /** The program threw (or did not compile, ran out of memory, awaited what never settles): the message says what, and the line. */
+  | 'program_error'
+  /** The sandbox could not start here (its worker or its WebAssembly refused, by a CSP without 'wasm-unsafe-eval', say). */
+  | 'sandbox_unavailable'
+  /** The caller's signal stopped the program. */
+  | 'aborted';
+
 /**
  * Every code an ambi-web error can carry. `isAmbiError(e, code)` takes only these, so a typo
  * fails to compile, and narrows `e.code` to the code given.
@@ -94,6 +105,7 @@ export type AmbiErrorCode =
   | JournalErrorCode
   | WebMcpErrorCode
   | ExtensionErrorCode
+  | ProgramErrorCode
   // The tool core and the run.
   | 'tool_error'
   | 'duplicate_tool'

@@ -13,7 +13,7 @@ const FLOORS = [
   ['validation'],
   ['tools'],
   ['call'],
-  ['parser'],
+  ['parser', 'codemode'],
   ['engines'],
   ['runner'],
   ['extensions', 'leaf', 'mcp', 'webmcp'],

@@ -1,0 +1,3 @@
+import { describeSandboxAttacks } from '../contract/codemode-sandbox.js';
+
+describeSandboxAttacks('Node, in-process', 'in-process');
