@@ -92,7 +92,6 @@ test.describe('a tab call bound to the page it was proposed for', () => {
   test('a navigation between the card and its approval ends the call tab_gone; the new page never gets it', async ({ context, ids }) => {
     const { page, harness, tabId } = await setUp(context, ids.harness);
     const call = await proposeStamp(harness, tabId, 'for the plain page');
-    expect(call.target?.url).toBe(`${PAGES}/plain.html`);
     // The tab goes on to another page of the same site, whose content script serves the same tools.
     await page.goto(`${PAGES}/next.html`);
     await contentScriptsReady(harness, tabId);
@@ -102,6 +101,7 @@ test.describe('a tab call bound to the page it was proposed for', () => {
     ]);
     expect(await mark(page, 'stampRuns')).toBeNull();
     expect(await mark(page, 'stamped')).toBeNull();
+    expect(call.target?.url).toBe(`${PAGES}/plain.html`);
   });
 
   test('without approval too: a call waiting for a slot while the tab navigates ends tab_gone, not on the new page', async ({ context, ids }) => {
