@@ -165,4 +165,18 @@ test.describe('a tab call bound to the page it was proposed for', () => {
     expect(call.target).toMatchObject({ url: `${PAGES}/next.html`, title: 'Next page' });
     expect(await approveAndFinish(harness)).toEqual([{ name: 'stamp', ok: true, output: { stamped: 'next', url: `${PAGES}/next.html` } }]);
   });
+
+  test("a page's 1 MB title and address: the call's target keeps their first 200 and 2 000 characters", async ({ context, ids }) => {
+    const { page, harness, tabId } = await setUp(context, ids.harness);
+    await page.evaluate(() => {
+      document.title = `Approve me ${'t'.repeat(1024 * 1024)}`;
+      history.replaceState(null, '', `/plain.html?${'q'.repeat(100_000)}`);
+    });
+    const call = await proposeStamp(harness, tabId, 'long');
+    expect(String(call.target?.title)).toHaveLength(200);
+    expect(String(call.target?.url)).toHaveLength(2_000);
+    expect(String(call.target?.url).startsWith(`${PAGES}/plain.html?qqq`)).toBe(true);
+    // The same document (history.replaceState is no navigation): the call runs.
+    expect(await approveAndFinish(harness)).toEqual([expect.objectContaining({ name: 'stamp', ok: true })]);
+  });
 });

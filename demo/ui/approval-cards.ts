@@ -31,7 +31,7 @@ export class ApprovalCards {
     const question = `${leafId ? 'A helper agent asks: ' : ''}Allow ${call.name} ${JSON.stringify(call.arguments)}?`;
     const card = appendItem(this.chat, 'approval', '');
     card.append(...questionParts(question, call, untrusted));
-    if (typeof call.target?.url === 'string') card.append(pageLine(call.target.url, call.target.title));
+    if (typeof call.target?.url === 'string') card.append(pageLine(call.target.url));
     if (untrusted) card.append(untrustedContext(untrusted));
     card.dataset.callId = call.id;
     const open: OpenCard = { callId: call.id, leafId, card, question };
@@ -104,11 +104,11 @@ function questionParts(question: string, call: ToolCall, untrusted: UntrustedCon
   return parts;
 }
 
-/** A tab call's page (its target, named when the call was proposed): it runs there or not at all. */
-function pageLine(url: string, title: unknown): HTMLElement {
+/** A tab call's page (its target, named when the call was proposed): it runs there or not at all. Its address, not its title: the page chooses that. */
+function pageLine(url: string): HTMLElement {
   const line = document.createElement('p');
   line.className = 'target';
-  line.textContent = `On the page ${typeof title === 'string' && title !== '' ? `“${title}” ` : ''}(${url}), and nowhere else`;
+  line.textContent = `On the page at ${url}, and nowhere else`;
   return line;
 }
 

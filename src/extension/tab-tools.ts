@@ -187,7 +187,8 @@ async function where(target: TabTarget, signal: AbortSignal, timeoutMs: number):
   const { tabId, frameId, documentId, origin, url, title } = found ?? {};
   if (tabId !== target.tabId || frameId !== target.frameId || typeof documentId !== 'string' || typeof origin !== 'string')
     throw new AmbiError('tab_unavailable', `Tab ${target.tabId} answered with no page of its own: its content script is not this version's`);
-  return { tabId, frameId, documentId, origin, url: String(url), title: String(title) };
+  // Cut here too: a content script of another version may not.
+  return { tabId, frameId, documentId, origin, url: String(url).slice(0, 2_000), title: String(title).slice(0, 200) };
 }
 
 /** The document a call is bound to: the one its target names, if it is this tab's frame (a call made outside a run has none). */

@@ -5,6 +5,10 @@
 import type { ChromeMessageSender, ChromeRuntimeApi } from './chrome-api.js';
 import { WHICH_DOCUMENT, type TabDocument } from './protocol.js';
 
+/** The longest address and title a call's target keeps: a page chooses both, and they travel with every event and record of the call. */
+const MAX_URL = 2_000;
+const MAX_TITLE = 200;
+
 /** Where a page keeps that it answers already (a realm-wide mark, not a route: it decides no call). */
 const ANSWERING = Symbol.for('ambi-web.answers-which-document');
 
@@ -23,7 +27,7 @@ export function thisDocument(runtime: ChromeRuntimeApi): () => Promise<TabDocume
       known = undefined; // asked again next time: no page may have answered yet
       throw error;
     });
-    return { ...(await known), url: location.href, title: document.title };
+    return { ...(await known), url: location.href.slice(0, MAX_URL), title: document.title.slice(0, MAX_TITLE) };
   };
 }
 
