@@ -39,6 +39,8 @@ test('the walkthrough reads the page through tab tools; a card survives the pane
   await expect(panel.locator('#chat li.result[data-tool="save_note"]')).toContainText('saved');
   const card = panel.locator('#chat li.approval');
   await expect(card).toContainText('Allow fill_field');
+  // The card names the page the call is bound to (no permission of the example's gives it but the content script's answer).
+  await expect(card.locator('p.target')).toContainText('On the page at http://127.0.0.1:');
   await expect(panel.locator('#tab-label')).toContainText(`Tab ${tabId}: read_page, find_links, fill_field, click`);
 
   // The panel closes with the card unanswered: the run is cut off, nothing was typed.

@@ -32,6 +32,8 @@ export { DEFAULT_POLICY } from './tools/policy.js';
 export type { AfterUntrusted, ApprovalRule, ArgsOf, OnToolError, Quarantine, Tool, ToolContext, ToolErrorReport, ToolPolicy } from './tools/types.js';
 export type { ValidationMode } from './validation/types.js';
 export type { JsonValue, ParametersSchema, ToolCall, ToolDefinition, ToolErrorCode, ToolFailure, ToolResult, ToolSuccess } from './core/types.js';
+export type { CallTarget } from './core/types.js';
+export type { TargetRule } from './tools/types.js';
 
 // Parser
 export { TagToolCallParser, type TagParserOptions } from './parser/tag-parser.js';

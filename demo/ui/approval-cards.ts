@@ -31,6 +31,7 @@ export class ApprovalCards {
     const question = `${leafId ? 'A helper agent asks: ' : ''}Allow ${call.name} ${JSON.stringify(call.arguments)}?`;
     const card = appendItem(this.chat, 'approval', '');
     card.append(...questionParts(question, call, untrusted));
+    if (typeof call.target?.url === 'string') card.append(pageLine(call.target.url));
     if (untrusted) card.append(untrustedContext(untrusted));
     card.dataset.callId = call.id;
     const open: OpenCard = { callId: call.id, leafId, card, question };
@@ -101,6 +102,14 @@ function questionParts(question: string, call: ToolCall, untrusted: UntrustedCon
   });
   parts.push(document.createTextNode(`}${question.slice(at + json.length)}`));
   return parts;
+}
+
+/** A tab call's page (its target, named when the call was proposed): it runs there or not at all. Its address, not its title: the page chooses that. */
+function pageLine(url: string): HTMLElement {
+  const line = document.createElement('p');
+  line.className = 'target';
+  line.textContent = `On the page at ${url}, and nowhere else`;
+  return line;
 }
 
 /** "Proposed after the model read: read_page (page text)", then one line per argument found in what it read. */

@@ -27,6 +27,13 @@ if (new URLSearchParams(location.search).has('silent')) {
   // Takes every port and never answers, as a content script stuck in a loop of its own would.
   runtime.onConnect.addListener((port) => port.onMessage.addListener(() => count('silentRequests')));
 } else {
+  // Counts the page's requests to name the document a call is bound to (ambi-web's `where`), beside exposeTabTools' own listener.
+  runtime.onConnect.addListener((port) => {
+    if (port.name === 'ambi-web:tab-tools')
+      port.onMessage.addListener((message) => {
+        if ((message as { t?: string }).t === 'where') count('whereAsked');
+      });
+  });
   const inFrame = window !== window.top;
   exposeTabTools([
     defineTool({
@@ -103,6 +110,28 @@ if (new URLSearchParams(location.search).has('silent')) {
       call: ({ level }) => {
         count('riskyRuns');
         return `level ${level}`;
+      },
+    }),
+    defineTool({
+      name: 'stamp',
+      description: 'Writes its text on the page; the person approves each call',
+      parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      idempotent: false,
+      needsApproval: true,
+      call: ({ text }) => {
+        count('stampRuns');
+        mark('stamped', text);
+        return { stamped: text, url: location.href };
+      },
+    }),
+    defineTool({
+      name: 'tap',
+      description: 'Changes the page at once, without asking',
+      parameters: { type: 'object', properties: {} },
+      idempotent: false,
+      call: () => {
+        count('tapRuns');
+        return location.href;
       },
     }),
     defineTool({

@@ -174,8 +174,8 @@ export class AgUiWriter {
   }
 }
 
-/** The interrupt for a call that waits for a decision. */
-function interruptOf({ call, leafId }: WaitingCall): AgUiInterrupt {
+/** The interrupt for a call that waits for a decision; its metadata says what the model had read (`untrusted`) and whose call it is (`leafId`). */
+function interruptOf({ call, leafId, untrusted }: WaitingCall): AgUiInterrupt {
   const args = JSON.stringify(call.arguments ?? {});
   return {
     id: call.id,
@@ -183,6 +183,6 @@ function interruptOf({ call, leafId }: WaitingCall): AgUiInterrupt {
     toolCallId: call.id,
     message: `Allow ${call.name} with ${args.length > 200 ? `${args.slice(0, 200)}…` : args}?`,
     responseSchema: approvalResponseSchema(),
-    ...(leafId ? { metadata: { leafId } } : {}),
+    ...(leafId || untrusted ? { metadata: { ...(leafId ? { leafId } : {}), ...(untrusted ? { untrusted } : {}) } } : {}),
   };
 }

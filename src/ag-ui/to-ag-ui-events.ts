@@ -1,4 +1,5 @@
 import { AmbiError } from '../errors/ambi-error.js';
+import { InvalidOptionError } from '../errors/invalid-option-error.js';
 import type { Run } from '../runner/run-options.js';
 import { RunSegments } from '../ui/run-segments.js';
 import { AG_UI_PROTOCOL_VERSION, type AgUiEvent, type AgUiInterrupt, type AgUiResumeEntry } from './events.js';
@@ -32,9 +33,19 @@ export interface AgUiRun extends AsyncIterable<AgUiEvent> {
   resume(entries: readonly AgUiResumeEntry[], options?: { runId?: string }): AsyncIterable<AgUiEvent>;
 }
 
-/** AG-UI 1.0 events from a run (its `events` are read here: iterate only this). */
+/** AG-UI 1.0 events from a run (its `events` are read here: iterate only this). Options that are not options throw `invalid_option`, the run left unread. */
 export function toAgUiEvents(run: Run, options: AgUiEventsOptions = {}): AgUiRun {
+  checkIds(options, 'toAgUiEvents', ['threadId', 'runId']);
   return new AgUiRuns(run, options);
+}
+
+/** Refuse options that are not an object, or whose ids are not strings: AG-UI's ids are strings, and a UI would get events its schemas refuse. */
+function checkIds(options: unknown, where: string, ids: readonly string[]): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new InvalidOptionError(where, 'options must be an object');
+  for (const id of ids) {
+    const value = (options as Record<string, unknown>)[id];
+    if (value !== undefined && typeof value !== 'string') throw new InvalidOptionError(id, `must be a string (got ${typeof value})`);
+  }
 }
 
 class AgUiRuns implements AgUiRun {
@@ -69,7 +80,13 @@ class AgUiRuns implements AgUiRun {
   }
 
   resume(entries: readonly AgUiResumeEntry[], options: { runId?: string } = {}): AsyncIterable<AgUiEvent> {
-    const runId = options.runId ?? `${this.run.runId}-${++this.#runs}`;
+    const fallback = `${this.run.runId}-${++this.#runs}`;
+    try {
+      checkIds(options, 'resume', ['runId']);
+    } catch (error) {
+      return once(refused(this.#thread.threadId, fallback, error as AmbiError));
+    }
+    const runId = options.runId ?? fallback;
     const decisions = readResume(this.#open, entries);
     if (decisions instanceof AmbiError) return once(refused(this.#thread.threadId, runId, decisions));
     this.#open = [];

@@ -1,6 +1,7 @@
 import type { ChatTransport, UIMessage } from 'ai';
 import { AmbiError } from '../errors/ambi-error.js';
 import type { Decision } from '../ui/run-segments.js';
+import { checkMessages } from './ui-messages.js';
 
 /** An answer the AI SDK's `addToolApprovalResponse` left on a tool part. */
 export interface ApprovalResponse {
@@ -24,7 +25,8 @@ const isToolPart = (part: Part): part is ToolPart => part.type === 'dynamic-tool
 /**
  * Read a request of `useChat`. The conversation lives in the runner, so only the last message
  * counts: a person's message is run; an assistant message carries the approval responses that
- * let its waiting calls go on. Anything else is refused with a coded error, before anything runs.
+ * let its waiting calls go on. Anything else (malformed messages included) is refused with a coded
+ * error, before anything runs.
  */
 export function readRequest(trigger: Trigger, messages: readonly UIMessage[]): ChatRequest {
   if (trigger === 'regenerate-message') {
@@ -33,6 +35,9 @@ export function readRequest(trigger: Trigger, messages: readonly UIMessage[]): C
       'Regenerating is not supported: the conversation lives in the runner, which keeps the answer it gave. Send a new message instead.',
     );
   }
+  if (trigger !== 'submit-message')
+    throw new AmbiError('unsupported_trigger', `The trigger ${JSON.stringify(String(trigger).slice(0, 80))} is not one of the AI SDK's`);
+  checkMessages(messages);
   const last = messages.at(-1);
   if (last?.role === 'user') {
     const text = last.parts

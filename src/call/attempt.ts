@@ -47,6 +47,7 @@ export async function runAttempts(tool: Tool, call: ToolCall, args: unknown, opt
     options.onAttempt?.(attempt);
     const ctx: Omit<ToolContext, 'signal'> = { callId: call.id, attempt, idempotencyKey: options.idempotencyKey };
     if (options.scope) ctx.run = options.scope;
+    if (call.target) ctx.target = call.target;
     const outcome = await runAttempt(tool, args, ctx, signal, options.onToolError);
     if (!retries(tool, outcome, attempt)) return resultOf(call, tool, attempt, outcome, started);
     options.onRetry?.({ attempt, nextAttempt: attempt + 1, delayMs: tool.retryDelayMs });

@@ -3,7 +3,8 @@
  *
  *  1. decode    decode.ts     the arguments as JSON: absent is `{}`, text is parsed, deeper than 64 levels refused
  *  2. validate  validate.ts   checked against the tool's schema (ajv, no-eval, or its Standard Schema)
- *  3. policy    policy.ts     run, ask a person (approval.ts), or refuse: the run's extensions, then the tool's rule
+ *  3. policy    policy.ts     run, ask a person (approval.ts), or refuse: the run's extensions, then the tool's rule;
+ *                             a tool that names where a call acts (`target`: a tab's page) names it first
  *  4. slots     slots.ts      a slot of the run's concurrency limit, then of the shared budget
  *  5. journal   journal.ts    a `started` record before a journalled call runs
  *  6. attempt   attempt.ts    the tool's `call` under its timeout; retried after a timeout if idempotent

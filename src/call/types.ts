@@ -1,5 +1,5 @@
 // What a call goes through the pipeline with: its options, and, when a run makes it, the run's side.
-import type { ToolCall, ToolResult } from '../core/types.js';
+import type { CallTarget, ToolCall, ToolResult } from '../core/types.js';
 import type { ApprovalStore } from '../store/approval-types.js';
 import type { ToolCallJournal } from '../store/types.js';
 import type { OnToolError, RunScope } from '../tools/types.js';
@@ -65,13 +65,15 @@ export type RunCall = ToolCall & { idempotencyKey: string };
  * (`because` says why beyond the tool's own rule, and travels on `approval_requested`).
  * `refuse`: it does not run, and its result says why. `settled`: its result is known without
  * running it (a resumed call's recorded result). `decided`: a person's decision, given before.
+ * `target` on `ask` and `decided`: where the call was proposed to act, as recorded before (a
+ * resumed call keeps the page it was proposed for; see `Tool.target`).
  */
 export type CallVerdict =
   | { kind: 'run'; because?: AskContext; standing?: StandingScope }
-  | { kind: 'ask'; because?: AskContext; standing?: StandingScope }
+  | { kind: 'ask'; because?: AskContext; standing?: StandingScope; target?: CallTarget }
   | { kind: 'refuse'; code: string; message: string }
   | { kind: 'settled'; result: ToolResult }
-  | { kind: 'decided'; decision: ApprovalDecision };
+  | { kind: 'decided'; decision: ApprovalDecision; target?: CallTarget };
 
 /** What `approval_requested` says besides the call: why a person is asked beyond the tool's own rule. */
 export interface AskContext {

@@ -152,6 +152,8 @@ export type AmbiErrorCode =
   | 'unsupported_trigger'
   /** A request with no text of the person's to run and no approval answered. */
   | 'empty_message'
+  /** A UI message that is not one (no `parts`, `parts` not a list, a part without a `type`, an unknown role): nothing of the request is applied. */
+  | 'invalid_message'
   // Tool result codes a WebMCP caller's error can carry.
   | 'denied'
   | 'outcome_unknown'

@@ -17,6 +17,17 @@ export interface ToolCall {
   provider?: Record<string, unknown>;
   /** Set by the runner when the call is read: the key of every attempt, and of its journal entry. */
   idempotencyKey?: string;
+  /**
+   * Set by the runner when the call is proposed, for a tool that acts on a place that may change
+   * before the call starts (a tab's page, see `Tool.target`): where it runs, or not at all.
+   * `approval_requested` carries it, so a card can name the page.
+   */
+  target?: CallTarget;
+}
+
+/** Where a call acts, as its tool names it when the call is proposed (a tab tool: the tab, its frame and the document it shows). Plain JSON. */
+export interface CallTarget {
+  readonly [key: string]: JsonValue;
 }
 
 /** What the model is told about a tool. */

@@ -30,10 +30,26 @@ function decoded(value: string): string {
   }
 }
 
-/** `text` with the URLs in it redacted, and each of `secrets` replaced wherever it appears (a server may echo a key). */
+/** The mark a quote of a server's text ends with where it was cut short (see `preview`). */
+const CUT = '…';
+/** The shortest start of a secret taken out before a cut: fewer characters tell nothing of it. */
+const MIN_CUT_PIECE = 4;
+
+/**
+ * `text` with the URLs in it redacted, and each of `secrets` replaced wherever it appears (a
+ * server may echo a key), also where a quote was cut short inside one: its first characters
+ * before the `…` go too.
+ */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   let clean = redactURL(text);
   for (const secret of secrets) clean = clean.replaceAll(secret, REDACTED);
+  if (!clean.includes(CUT)) return clean;
+  for (const secret of secrets) {
+    for (let length = secret.length - 1; length >= MIN_CUT_PIECE; length--) {
+      const piece = `${secret.slice(0, length)}${CUT}`;
+      if (clean.includes(piece)) clean = clean.replaceAll(piece, `${REDACTED}${CUT}`);
+    }
+  }
   return clean;
 }
 

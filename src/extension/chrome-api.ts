@@ -16,17 +16,32 @@ export interface ChromeEvent<L> {
   removeListener(listener: L): void;
 }
 
-/** What an extension page uses: connect to a tab's content script, and ask whether the tab still exists. */
+/**
+ * What an extension page uses: connect to a tab's content script (to one document of it, with
+ * `documentId`: Chrome refuses the port when that document is no longer there), and ask whether
+ * the tab still exists.
+ */
 export interface ChromeTabsApi {
-  connect(tabId: number, info: { name: string; frameId?: number }): ChromePort;
+  connect(tabId: number, info: { name: string; frameId?: number; documentId?: string }): ChromePort;
   get(tabId: number): Promise<unknown>;
 }
 
-/** What a content script uses: be connected to. */
+/** Who sent a runtime message, as Chrome says it (for a content script: its tab, frame and document). */
+export interface ChromeMessageSender {
+  readonly id?: string;
+  readonly tab?: { id?: number };
+  readonly frameId?: number;
+  readonly documentId?: string;
+  readonly origin?: string;
+}
+
+/** What a content script uses: be connected to, and ask the extension's pages (which document it runs in). What a page uses: answer that. */
 export interface ChromeRuntimeApi {
   readonly id?: string;
   readonly lastError?: { message?: string };
   readonly onConnect: ChromeEvent<(port: ChromePort) => void>;
+  sendMessage?(message: unknown): Promise<unknown>;
+  readonly onMessage?: ChromeEvent<(message: unknown, sender: ChromeMessageSender, sendResponse: (response: unknown) => void) => void>;
 }
 
 interface ChromeGlobal {

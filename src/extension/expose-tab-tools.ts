@@ -8,7 +8,8 @@ import { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import type { ArgsValidator } from '../validation/types.js';
 import { chromeRuntime, type ChromePort } from './chrome-api.js';
-import { TAB_TOOLS_PORT, type TabReply, type TabRequest, type TabToolDescriptor } from './protocol.js';
+import { thisDocument } from './this-document.js';
+import { TAB_TOOLS_PORT, type TabDocument, type TabReply, type TabRequest, type TabToolDescriptor } from './protocol.js';
 
 /** What `exposeTabTools` returns: the names served, and how to stop serving them. */
 export interface ExposedTabTools {
@@ -44,6 +45,7 @@ export function exposeTabTools(tools: readonly Tool[]): ExposedTabTools {
   }
   const realm = globalThis as { [CURRENT]?: ExposedTabTools };
   realm[CURRENT]?.close();
+  const where = thisDocument(runtime);
 
   const running = new Set<AbortController>();
   const onConnect = (port: ChromePort) => {
@@ -56,7 +58,7 @@ export function exposeTabTools(tools: readonly Tool[]): ExposedTabTools {
     });
     const onMessage = (message: unknown) => {
       port.onMessage.removeListener(onMessage); // one request per port
-      void answer(registry, descriptors, message, controller.signal).then((reply) => {
+      void answer(registry, descriptors, where, message, controller.signal).then((reply) => {
         running.delete(controller);
         if (!controller.signal.aborted) send(port, reply);
       });
@@ -95,10 +97,21 @@ function describe(tool: Tool): TabToolDescriptor {
 }
 
 /** The reply to one request; never rejects (a failure is a `failed` reply). */
-async function answer(registry: ToolRegistry, descriptors: TabToolDescriptor[], message: unknown, signal: AbortSignal): Promise<TabReply> {
+async function answer(
+  registry: ToolRegistry,
+  descriptors: TabToolDescriptor[],
+  where: () => Promise<TabDocument>,
+  message: unknown,
+  signal: AbortSignal,
+): Promise<TabReply> {
   const request = message as Partial<TabRequest> | null;
   if (typeof request !== 'object' || request === null) return failed('internal_error', 'Not a tab tools request');
   if (request.t === 'list') return { t: 'tools', tools: descriptors };
+  if (request.t === 'where')
+    return where().then(
+      (value): TabReply => ({ t: 'done', value }),
+      (error: unknown) => failed('tab_unavailable', `This tab could not tell which page it shows: ${errorMessage(error)}`),
+    );
   if (request.t !== 'call' && request.t !== 'ask') return failed('internal_error', 'Not a tab tools request');
   const name = String(request.name);
   const entry = registry.entry(name);

@@ -4,9 +4,11 @@ import { AmbiError, isAmbiError } from '../errors/ambi-error.js';
 import { InvalidOptionError } from '../errors/invalid-option-error.js';
 import { TOOL_NAME_PATTERN } from '../tools/policy.js';
 import type { Tool } from '../tools/types.js';
-import { chromeTabs } from './chrome-api.js';
+import type { CallTarget } from '../core/types.js';
+import { chromeRuntime, chromeTabs } from './chrome-api.js';
 import { exchange, type TabTarget } from './tab-exchange.js';
-import type { TabToolDescriptor } from './protocol.js';
+import type { TabDocument, TabToolDescriptor } from './protocol.js';
+import { answerWhichDocument } from './this-document.js';
 
 /** How `runner.tabTools(tabId, options)` registers a tab's tools. */
 export interface TabToolsOptions {
@@ -37,10 +39,15 @@ export interface PageToolHost {
 
 const DEFAULT_LIST_TIMEOUT_MS = 5_000;
 
-/** `runner.tabTools(tabId, options)`: list the tab's tools and register them with the runner. Tab tools are untrusted. */
+/**
+ * `runner.tabTools(tabId, options)`: list the tab's tools and register them with the runner. Tab
+ * tools are untrusted, and each call is bound to the document the tab showed when it was proposed.
+ */
 export async function tabTools(host: PageToolHost, tabId: number, options: TabToolsOptions = {}): Promise<TabTools> {
   const target = checkTarget(tabId, options);
   chromeTabs(); // extension_unavailable on a web page, before anything is tried
+  // The tab's content script asks this page which document it runs in (see this-document.ts).
+  answerWhichDocument(chromeRuntime());
   const listTimeoutMs = options.listTimeoutMs ?? DEFAULT_LIST_TIMEOUT_MS;
   if (!(Number.isFinite(listTimeoutMs) && listTimeoutMs > 0)) throw new InvalidOptionError('listTimeoutMs', 'must be a positive number of milliseconds');
   const prefix = options.prefix === undefined ? '' : `${options.prefix}_`;
@@ -124,8 +131,9 @@ async function tabExists(tabId: number): Promise<boolean> {
 
 /**
  * One tab tool as a page tool: its definition and policy as the tab gave them (checked when it
- * is registered), `untrusted` (what it returns is a web page's words), and a `call` that crosses
- * to the tab with the arguments and the attempt's abort.
+ * is registered), `untrusted` (what it returns is a web page's words), a `target` (the document
+ * the tab shows when a call is proposed) and a `call` that crosses to that document only, with the
+ * arguments and the attempt's abort: a navigation between proposal and start ends it `tab_gone`.
  */
 function tabTool(target: TabTarget, descriptor: TabToolDescriptor, prefix: string, running: Set<AbortController>, closed: () => boolean): Tool {
   const { name, description, parameters, timeoutMs, maxRetries, retryDelayMs, idempotent, readOnly, approval } = descriptor;
@@ -155,16 +163,43 @@ function tabTool(target: TabTarget, descriptor: TabToolDescriptor, prefix: strin
     // The tab's rule decides, within the tool's timeout: a tab that never answers does not hold the run.
     needsApproval:
       approval === 'ask' ? (args: unknown) => request((signal) => askTab(target, inTab, args, signal), AbortSignal.timeout(timeoutMs)) : approval === 'always',
+    // Within the tool's timeout too: a tab that cannot say which page it shows does not hold the run.
+    target: (_args: unknown, { signal }) => request((inner) => where(target, inner, timeoutMs), AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])),
     call: (args: unknown, ctx) =>
       request(async (signal) => {
         const reply = await exchange(
           target,
           { t: 'call', name: inTab, args, callId: ctx.callId, attempt: ctx.attempt, idempotencyKey: ctx.idempotencyKey },
           signal,
+          boundDocument(target, ctx.target),
         );
         return reply.t === 'done' ? reply.value : null;
       }, ctx.signal),
   };
+}
+
+/** The document the tab's frame shows now, as its content script and Chrome tell it; `timeout` if it does not say within `timeoutMs`. */
+async function where(target: TabTarget, signal: AbortSignal, timeoutMs: number): Promise<TabDocument> {
+  const reply = await exchange(target, { t: 'where' }, signal).catch((error: unknown) => {
+    if ((error as { name?: unknown } | null)?.name === 'TimeoutError')
+      throw new AmbiError('timeout', `Tab ${target.tabId} did not say which page it shows within ${timeoutMs} ms`);
+    throw error;
+  });
+  const found = reply.t === 'done' ? (reply.value as Partial<TabDocument> | null) : null;
+  const { tabId, frameId, documentId, origin, url, title } = found ?? {};
+  if (tabId !== target.tabId || frameId !== target.frameId || typeof documentId !== 'string' || typeof origin !== 'string')
+    throw new AmbiError('tab_unavailable', `Tab ${target.tabId} answered with no page of its own: its content script is not this version's`);
+  // Cut here too: a content script of another version may not.
+  return { tabId, frameId, documentId, origin, url: String(url).slice(0, 2_000), title: String(title).slice(0, 200) };
+}
+
+/** The document a call is bound to: the one its target names, if it is this tab's frame (a call made outside a run has none). */
+function boundDocument(target: TabTarget, named: CallTarget | undefined): Pick<TabDocument, 'documentId' | 'url'> | undefined {
+  if (named === undefined) return undefined;
+  const { tabId, frameId, documentId, url } = named;
+  if (tabId !== target.tabId || frameId !== target.frameId || typeof documentId !== 'string')
+    throw new AmbiError('tab_gone', `This call was proposed for another tab or frame than tab ${target.tabId}: it does not run here`);
+  return { documentId, url: String(url) };
 }
 
 /** The tab's approval rule for these arguments. */

@@ -59,11 +59,12 @@ export async function pendingApprovals(store: ConversationStore, conversation: s
   const approvals = store.approvals;
   const interrupted = interruptedRun(await loadConversation(store, conversation));
   if (!approvals || !interrupted || interrupted.calls.length === 0) return [];
-  // The call as the conversation holds it: the record only says that it waits, and since when.
+  // The call as the conversation holds it: the record only says that it waits, since when, and where it would act.
   const waiting = new Map(interrupted.calls.map((call) => [call.id, call]));
   const records = await approvals.list(conversation);
-  return records.flatMap(({ callId, leafId, requestedAt, decision }) => {
+  return records.flatMap(({ callId, leafId, requestedAt, decision, call: asked }) => {
     const call = waiting.get(callId);
-    return call && !decision ? [{ callId, call, ...(leafId ? { leafId } : {}), requestedAt }] : [];
+    if (!call || decision) return [];
+    return [{ callId, call: asked.target ? { ...call, target: asked.target } : call, ...(leafId ? { leafId } : {}), requestedAt }];
   });
 }

@@ -31,6 +31,7 @@ export function checkTool(tool: Tool): void {
   if (approval !== undefined && typeof approval !== 'boolean' && typeof approval !== 'function') {
     fail('needsApproval must be a boolean or a function of the arguments');
   }
+  if (tool.target !== undefined && typeof tool.target !== 'function') fail('target must be a function of the arguments');
   if (tool.standardSchema !== undefined && !isStandardSchema(tool.standardSchema)) {
     fail('standardSchema must be a Standard Schema (an object with `~standard.validate`)');
   }

@@ -1,3 +1,4 @@
+import type { CallTarget } from '../core/types.js';
 import type { RunScope, ToolContext } from './types.js';
 
 /** Where a context's signal comes from when the tool reads it, and who hears its abort without one. */
@@ -19,6 +20,7 @@ class CallContext {
   declare readonly attempt: number;
   declare readonly idempotencyKey: string;
   declare run?: RunScope;
+  declare target?: CallTarget;
   declare readonly signal: AbortSignal;
 
   static {
@@ -37,6 +39,7 @@ class CallContext {
     this.attempt = ctx.attempt;
     this.idempotencyKey = ctx.idempotencyKey;
     if (ctx.run !== undefined || 'run' in ctx) this.run = ctx.run;
+    if (ctx.target !== undefined) this.target = ctx.target;
     this.#source = source;
     Object.defineProperty(this, 'signal', signalProperty);
   }

@@ -2,7 +2,7 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { RunEvent } from '../core/run.js';
 import type { ConcurrencyBudget } from '../util/limiter.js';
 import type { StandardSchemaV1 } from '../validation/standard-schema.js';
-import type { ParametersSchema, ToolDefinition, Message } from '../core/types.js';
+import type { CallTarget, ParametersSchema, ToolDefinition, Message } from '../core/types.js';
 
 /**
  * The arguments a schema describes: a Standard Schema's output type (after its
@@ -26,6 +26,8 @@ export interface ToolContext {
   attempt: number;
   /** The same for every attempt of one call: pass it to your server to deduplicate. */
   idempotencyKey: string;
+  /** Where the call was proposed to act (see `Tool.target`): run there, or fail (a tab tool: `tab_gone`). Absent for a tool without `target`. */
+  target?: CallTarget;
   /** The run this call belongs to, when a ChatRunner runs it (what delegation to a leaf needs). */
   run?: RunScope;
   /**
@@ -121,6 +123,14 @@ export interface Tool<Args = any, Output = unknown> extends ToolDefinition, Tool
    */
   untrustedDefinition?: string;
   /**
+   * Where a call acts, for a tool whose place can change between a call's proposal and its start
+   * (a tab's tools: the person approves a call on page A, the tab goes on to page B). Asked once
+   * when the call is proposed, before anyone is asked to approve it; the call carries it
+   * (`ToolCall.target`, shown on `approval_requested`) and gets it back as `ctx.target`, to run
+   * there or fail. A throw ends the call unstarted with the error's code.
+   */
+  target?: TargetRule<Args>;
+  /**
    * Read the tool's output in quarantine (the dual-LLM pattern): a separate, tool-less request to
    * the agent's engine turns it into a value of `output`, which becomes the call's output. The
    * tool is untrusted; its result carries no mark when `output` admits no free text.
@@ -141,6 +151,9 @@ export interface Quarantine {
   /** What to extract, said to the quarantined model after the fixed prompt (say "Is this a checkout page?"). */
   instructions?: string;
 }
+
+/** How a tool names where a call acts (see `Tool.target`): from the call's checked arguments, when it is proposed. */
+export type TargetRule<Args = unknown> = (args: Args, ctx: { signal: AbortSignal }) => CallTarget | Promise<CallTarget>;
 
 /** A tool's approval rule: decided from the call's arguments; anything truthy asks. */
 export type ApprovalRule<Args = unknown> = (args: Args, ctx: { signal: AbortSignal }) => boolean | Promise<boolean>;

@@ -1,11 +1,13 @@
 import type { ToolCall } from '../core/types.js';
-import type { RunEvent } from '../core/run.js';
+import type { RunEvent, UntrustedContext } from '../core/run.js';
 
 /** A call that waits for a person's decision, as the UI adapters show it. */
 export interface WaitingCall {
   call: ToolCall;
   /** Set when the call belongs to a leaf run. */
   leafId?: string;
+  /** Set when the call is tainted: the untrusted content its turn held, and which arguments came from it (as `approval_requested` said). */
+  untrusted?: UntrustedContext;
 }
 
 /**
@@ -30,7 +32,11 @@ export class RunWatch {
         break;
       case 'approval_requested':
         this.#running.delete(event.call.id);
-        this.#waiting.set(event.call.id, { call: event.call, ...(event.leafId ? { leafId: event.leafId } : {}) });
+        this.#waiting.set(event.call.id, {
+          call: event.call,
+          ...(event.leafId ? { leafId: event.leafId } : {}),
+          ...(event.untrusted ? { untrusted: event.untrusted } : {}),
+        });
         break;
       case 'approval_resolved':
         this.#settle(event.callId);

@@ -128,7 +128,7 @@ describe('spans of a run', () => {
     expect(flakySpan!.status.code).toBe(0 /* UNSET */);
     const [brokenSpan] = byName(spans(), 'execute_tool broken');
     expect(brokenSpan!.attributes).toMatchObject({ 'ambi.tool.attempts': 1, 'ambi.tool.outcome': 'tool_error', 'error.type': 'tool_error' });
-    expect(brokenSpan!.status).toEqual({ code: 2 /* ERROR */, message: 'no such note' });
+    expect(brokenSpan!.status).toEqual({ code: 2 /* ERROR */, message: 'tool_error: no such note' });
   });
 
   it('marks the request that failed and the run it failed, and makes no span for a request a budget stopped', async () => {

@@ -5,7 +5,8 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineTool, scriptedEngine, type ScriptedReply } from '../../src/worker/index.js';
 import type { RunEvent } from '../../src/runner/events.js';
-import { callHere } from '../../src/worker/tool-host/call-here.js';
+import { callHere, targetHere } from '../../src/worker/tool-host/call-here.js';
+import type { AbortSource } from '../../src/util/abort-source.js';
 import { toDescriptor } from '../../src/worker/wire/descriptor.js';
 import * as Comlink from 'comlink';
 import { PageHost } from '../../src/worker/page/page-host.js';
@@ -27,7 +28,14 @@ async function session(tool: Tool, replies: ScriptedReply[]) {
   const host = createRunnerHost(port1 as unknown as Comlink.Endpoint);
   Comlink.expose(host, port1 as unknown as Comlink.Endpoint);
   const served = new Map<string, ToolInvoker>([
-    [tool.name, { call: (args, ctx, abort) => callHere(tool, args, ctx, abort), needsApproval: async () => false }],
+    [
+      tool.name,
+      {
+        call: (args, ctx, abort) => callHere(tool, args, ctx, abort),
+        needsApproval: async () => false,
+        ...(tool.target ? { target: (args: unknown, abort: AbortSource) => targetHere(tool, args, abort) } : {}),
+      },
+    ],
   ]);
   const events: RunEvent[] = [];
   let ended = () => {};
@@ -99,5 +107,32 @@ describe('a page tool called across the session', () => {
     expect(await attempts[0]!.aborted).toBeDefined();
     expect(finished(events)).toMatchObject([{ ok: true, output: 'second', attempts: 2 }]);
     expect(events.filter((event) => event.type === 'tool_started').map((event) => event.type === 'tool_started' && event.attempt)).toEqual([1, 2]);
+  });
+
+  it('a tool that names its target: asked on the page when the call is proposed, handed back to the call as ctx.target', async () => {
+    let page = 'A';
+    const seen: unknown[] = [];
+    const tool: Tool = {
+      ...defineTool({
+        name: 'stamp',
+        description: 'Stamps the page it was proposed for',
+        parameters: { type: 'object', properties: { mark: { type: 'string' } } },
+        idempotent: false,
+        call: (_args, ctx) => {
+          seen.push(ctx.target);
+          return page;
+        },
+      }),
+      // The page moves on once its target was named: the call must still carry A.
+      target: (args: { mark?: string }) => {
+        const target = { page, mark: args.mark ?? null };
+        page = 'B';
+        return target;
+      },
+    };
+    const events = await session(tool, [{ toolCalls: [{ id: 's1', name: 'stamp', arguments: { mark: 'x' } }] }, 'done']);
+    expect(toDescriptor(tool)).toMatchObject({ name: 'stamp', targeted: true });
+    expect(seen).toEqual([{ page: 'A', mark: 'x' }]);
+    expect(finished(events)).toMatchObject([{ ok: true, output: 'B' }]);
   });
 });

@@ -9,26 +9,27 @@ import { chatCompletionsURL, requestBody, requestHeaders } from './request.js';
 import { decodeCompletion, decodeStream, FINISH_GRACE_MS } from './stream.js';
 import type { RequestLifetime } from './request-lifetime.js';
 import { readSse } from './sse-reader.js';
-import { urlSecrets, withoutURLSecrets } from '../url-secrets.js';
+import { withoutURLSecrets } from '../url-secrets.js';
+import { credentialSecrets } from '../credential-secrets.js';
 import { deferredStream } from '../deferred-stream.js';
 
 /** An Engine that streams from an OpenAI-compatible `/chat/completions` endpoint. */
 export function createOpenAICompatibleEngine(config: OpenAICompatibleConfig, fetchImpl: typeof fetch): Engine {
   return {
     nativeTools: config.nativeTools,
-    // Its errors redacted on the way out: fetch and servers may quote the URL (or a key from it) in
-    // what they say, and an error message reaches run events and the page.
+    // Its errors redacted on the way out: fetch and servers may quote the URL, the key or a header
+    // value in what they say, and an error reaches run events, rejections, cassettes and spans.
     stream: (request) =>
       deferredStream(
         () => streamChat(config, fetchImpl, request),
-        (error) => redacted(error, config.baseURL),
+        (error) => redacted(error, config),
       ),
   };
 }
 
-/** `error` with the secrets of `baseURL` (and of any URL it quotes) taken out. */
-function redacted(error: unknown, baseURL: string): unknown {
-  return withoutURLSecrets(error, urlSecrets(baseURL));
+/** `error` with the config's credentials (the URL's secrets, `apiKey`, header values, and any URL it quotes) taken out. */
+function redacted(error: unknown, config: OpenAICompatibleConfig): unknown {
+  return withoutURLSecrets(error, credentialSecrets({ url: config.baseURL, apiKey: config.apiKey, headers: config.headers }));
 }
 
 async function* streamChat(config: OpenAICompatibleConfig, fetchImpl: typeof fetch, request: EngineRequest): AsyncGenerator<EngineEvent> {

@@ -11,7 +11,8 @@ import type { CallRecords } from './records.js';
  * `started`, or nobody can tell) is not run again (`outcome_unknown`; `leaf_interrupted` for
  * a leaf). One that provably never started runs now: with the decision recorded for it, if the
  * tool is still the one the person decided on; asked again if it waited for a decision, or was
- * decided on another version of the tool, whatever the tool's policy says now.
+ * decided on another version of the tool, whatever the tool's policy says now. Either way it keeps
+ * the target its approval record names (the page it was proposed for, see `Tool.target`).
  */
 export function resumedCallVerdict(call: ToolCall, tool: Tool | undefined, records: CallRecords): CallVerdict | undefined {
   const { entry, approval, decided } = records;
@@ -24,6 +25,8 @@ export function resumedCallVerdict(call: ToolCall, tool: Tool | undefined, recor
   // waited for its decision (a call runs only after its decision is recorded).
   const neverStarted = entry === null || (approval !== undefined && decided?.approved !== true);
   if (!journalled(tool, approved) || neverStarted) {
+    // The place the call was proposed for (a tab's page) stays its place: recorded with its approval.
+    const target = approval?.call.target ? { target: approval.call.target } : {};
     if (decided)
       return {
         kind: 'decided',
@@ -32,8 +35,9 @@ export function resumedCallVerdict(call: ToolCall, tool: Tool | undefined, recor
           ...(decided.reason ? { reason: decided.reason } : {}),
           ...(decided.arguments !== undefined ? { arguments: decided.arguments } : {}),
         },
+        ...target,
       };
-    if (approval) return { kind: 'ask' };
+    if (approval) return { kind: 'ask', ...target };
     return undefined;
   }
   return { kind: 'settled', result: cutOff(call, 'and whether it started is not known') };

@@ -206,7 +206,7 @@ export class SpanBuilder {
     span.setAttributes({ 'ambi.tool.attempts': result.attempts, 'ambi.tool.outcome': result.ok ? 'ok' : result.error.code });
     if (!result.ok) {
       span.setAttribute('error.type', result.error.code);
-      span.setStatus({ code: this.#api.SpanStatusCode.ERROR, message: result.error.message });
+      span.setStatus({ code: this.#api.SpanStatusCode.ERROR, message: statusMessage(result.error) });
     }
     span.end(at);
     run.calls.delete(result.id);
@@ -236,7 +236,7 @@ export class SpanBuilder {
 
   #endWithError(span: Span, failure: Ending, at: number): void {
     span.setAttribute('error.type', failure.code);
-    span.setStatus({ code: this.#api.SpanStatusCode.ERROR, message: failure.message });
+    span.setStatus({ code: this.#api.SpanStatusCode.ERROR, message: statusMessage(failure) });
     span.end(at);
   }
 
@@ -261,6 +261,23 @@ type Ending = { code: string; message: string };
 
 /** Failures that happen before a model request is sent: no request span for them. */
 const NO_REQUEST = new Set(['budget_exceeded', 'context_overflow', 'suspended', 'nothing_to_resume', 'conversation_busy']);
+
+/** The longest status description a span gets: a failure's text can be megabytes (a tool's error, a server's page). */
+const MAX_STATUS_CHARS = 200;
+
+/**
+ * A failure's status description: its code, then its message on one line, cut so the whole stays
+ * within MAX_STATUS_CHARS. The rest of the text is the run's business (events, results), not the
+ * trace's: a tool's arguments and output are never recorded (opt-in in the GenAI conventions).
+ */
+function statusMessage(failure: Ending): string {
+  const head = `${failure.code}: `;
+  const room = MAX_STATUS_CHARS - head.length;
+  // Only the start is looked at: a 2 MB message is never copied whole.
+  const cut = failure.message.length > room;
+  const text = failure.message.slice(0, room).replace(/\s+/g, ' ').trim();
+  return head + (cut ? `${text.slice(0, room - 1)}…` : text);
+}
 
 function usageAttributes(usage: Usage): Attributes {
   const attributes: Attributes = { 'gen_ai.usage.input_tokens': usage.promptTokens, 'gen_ai.usage.output_tokens': usage.completionTokens };

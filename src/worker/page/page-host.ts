@@ -1,5 +1,5 @@
 import type { RunEvent } from '../../core/run.js';
-import type { JsonValue } from '../../core/types.js';
+import type { CallTarget, JsonValue } from '../../core/types.js';
 import { AmbiError } from '../../errors/ambi-error.js';
 import { LazyAbortController } from '../../util/abort-source.js';
 import type { PageHostApi, ToolInvoker, WireContext } from '../wire/protocol.js';
@@ -27,6 +27,15 @@ export class PageHost implements PageHostApi {
   /** An approval rule is stopped like a call: a tool worker's rule that spins gets its worker terminated. */
   needsApproval(tool: string, args: unknown, key: number): Promise<boolean> {
     return this.#run(key, (abort) => this.#tool(tool).needsApproval(args, abort));
+  }
+
+  /** Where a call acts: stopped like a rule when the run no longer waits for it. */
+  target(tool: string, args: unknown, key: number): Promise<CallTarget> {
+    return this.#run(key, (abort) => {
+      const invoker = this.#tool(tool);
+      if (!invoker.target) throw new AmbiError('internal_error', `The page's tool "${tool}" names no target`);
+      return invoker.target(args, abort);
+    });
   }
 
   abort(key: number, reason: WireReason): void {

@@ -13,6 +13,7 @@ export function reportedInvoker(tool: string, invoker: ToolInvoker, onToolError:
   if (!onToolError) return invoker;
   return {
     needsApproval: (args, abort) => invoker.needsApproval(args, abort),
+    ...(invoker.target ? { target: invoker.target.bind(invoker) } : {}),
     call: (args, ctx, abort) => {
       const report = (error: unknown) => {
         if (!isAmbiError(error)) callReporting(() => onToolError({ tool, callId: ctx.callId, attempt: ctx.attempt, error }));

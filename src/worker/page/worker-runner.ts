@@ -14,7 +14,7 @@ import type { OnToolError, Tool } from '../../tools/types.js';
 import { reportedInvoker } from './reported-invoker.js';
 import { defined } from '../../util/defined.js';
 import { toDescriptor } from '../wire/descriptor.js';
-import { askHere, callHere } from '../tool-host/call-here.js';
+import { askHere, callHere, targetHere } from '../tool-host/call-here.js';
 import type { McpServerConfig } from '../../mcp/config.js';
 import type { McpConnection, McpConnectOptions } from '../../mcp/connection.js';
 import { PageHost } from './page-host.js';
@@ -365,7 +365,11 @@ export class WorkerRunner {
 
   /** How the page runs `tool` for the runner worker, its own failures told to `onToolError`. */
   #invoker(tool: Tool): ToolInvoker {
-    const invoker: ToolInvoker = { call: (args, ctx, abort) => callHere(tool, args, ctx, abort), needsApproval: (args, abort) => askHere(tool, args, abort) };
+    const invoker: ToolInvoker = {
+      call: (args, ctx, abort) => callHere(tool, args, ctx, abort),
+      needsApproval: (args, abort) => askHere(tool, args, abort),
+      target: (args, abort) => targetHere(tool, args, abort),
+    };
     return reportedInvoker(tool.name, invoker, this.#onToolError);
   }
 

@@ -1,6 +1,6 @@
 import type * as Comlink from 'comlink';
 import type { RunEvent } from '../../core/run.js';
-import type { JsonValue } from '../../core/types.js';
+import type { CallTarget, JsonValue } from '../../core/types.js';
 import { joinTextDelta } from '../../runner/events.js';
 import type { PageHostApi, WireContext } from '../wire/protocol.js';
 import type { TraceContext } from '../../tools/types.js';
@@ -28,6 +28,10 @@ export class PageLink implements PageHostApi {
 
   needsApproval(tool: string, args: unknown, key: number): Promise<boolean> {
     return this.page.needsApproval(tool, args, key);
+  }
+
+  target(tool: string, args: unknown, key: number): Promise<CallTarget> {
+    return this.page.target(tool, args, key) as Promise<CallTarget>;
   }
 
   abort(key: number, reason: WireReason): void {

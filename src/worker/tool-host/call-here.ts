@@ -8,7 +8,7 @@ import { isThenable } from '../../util/thenable.js';
 import { toolContext } from '../../tools/tool-context.js';
 import type { AbortSource } from '../../util/abort-source.js';
 import type { Tool } from '../../tools/types.js';
-import type { JsonValue } from '../../core/types.js';
+import type { CallTarget, JsonValue } from '../../core/types.js';
 import type { WireContext } from '../wire/protocol.js';
 
 /**
@@ -35,6 +35,13 @@ export async function askHere(tool: Tool, args: unknown, abort: AbortSource): Pr
   if (typeof tool.needsApproval !== 'function') return Boolean(tool.needsApproval);
   const checked = await checkHere(tool, args);
   return checked.ok ? ruleAsks(tool, checked.value, abort.signal) : false;
+}
+
+/** Where a call acts (`Tool.target`), named in this realm on the Standard Schema's output; arguments it refuses fail later, unrun. */
+export async function targetHere(tool: Tool, args: unknown, abort: AbortSource): Promise<CallTarget> {
+  if (!tool.target) throw new AmbiError('internal_error', `Tool "${tool.name}" names no target`);
+  const checked = await checkHere(tool, args);
+  return tool.target(checked.ok ? checked.value : args, { signal: abort.signal });
 }
 
 function checkHere(tool: Tool, args: unknown): Promise<ArgsCheck> | ArgsCheck {

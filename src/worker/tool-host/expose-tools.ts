@@ -5,7 +5,7 @@ import { LazyAbortController } from '../../util/abort-source.js';
 import { checkTool } from '../../tools/check-tool.js';
 import type { Tool } from '../../tools/types.js';
 import { toDescriptor } from '../wire/descriptor.js';
-import { askHere, callHere } from './call-here.js';
+import { askHere, callHere, targetHere } from './call-here.js';
 import type { ToolHostApi } from '../wire/protocol.js';
 import { registerTransferHandlers } from '../wire/transfer-handlers.js';
 import { fromWireReason } from '../wire/wire-error.js';
@@ -41,6 +41,7 @@ export function exposeTools(tools: readonly Tool[], endpoint: Comlink.Endpoint =
     call: (name, args, ctx, callKey) => withAbort(callKey, (abort) => callHere(find(name), args, ctx, abort)),
     abort: async (callKey, reason) => running.get(callKey)?.abort(fromWireReason(reason)),
     needsApproval: (name, args, callKey) => withAbort(callKey, (abort) => askHere(find(name), args, abort)),
+    target: (name, args, callKey) => withAbort(callKey, (abort) => targetHere(find(name), args, abort)),
   };
   Comlink.expose(api, endpoint);
   if (endpoint === (globalThis as unknown)) announceClose(globalThis as unknown as Parameters<typeof announceClose>[0]);

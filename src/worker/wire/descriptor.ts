@@ -17,6 +17,7 @@ export function toDescriptor(tool: Tool): ToolDescriptor {
     idempotent: tool.idempotent,
     ...(tool.readOnly !== undefined ? { readOnly: tool.readOnly } : {}),
     approval: typeof rule === 'function' ? 'ask' : rule ? 'always' : 'never',
+    ...(tool.target ? { targeted: true as const } : {}),
     ...(tool.identity !== undefined ? { identity: tool.identity } : {}),
     ...(tool.untrusted !== undefined ? { untrusted: tool.untrusted } : {}),
     ...(tool.afterUntrusted !== undefined ? { afterUntrusted: tool.afterUntrusted } : {}),
@@ -34,16 +35,24 @@ let nextKey = 0;
  * there. Everything else (validation, timeout, retries, policy) happens here, in the pipeline.
  */
 export function remoteTool(descriptor: ToolDescriptor, page: PageHostApi): Tool {
-  const { approval, ...definition } = descriptor;
+  const { approval, targeted, ...definition } = descriptor;
   return {
     ...definition,
     needsApproval:
       approval === 'ask'
         ? (args, { signal }) => followed(sourceOf(signal), page, (key) => page.needsApproval(definition.name, args, key))
         : approval === 'always',
+    ...(targeted
+      ? { target: (args: unknown, { signal }: { signal: AbortSignal }) => followed(sourceOf(signal), page, (key) => page.target(definition.name, args, key)) }
+      : {}),
     call: (args, ctx): Promise<JsonValue> =>
       followed(abortOf(ctx), page, (key) =>
-        page.call(definition.name, args, { callId: ctx.callId, attempt: ctx.attempt, idempotencyKey: ctx.idempotencyKey }, key),
+        page.call(
+          definition.name,
+          args,
+          { callId: ctx.callId, attempt: ctx.attempt, idempotencyKey: ctx.idempotencyKey, ...(ctx.target ? { target: ctx.target } : {}) },
+          key,
+        ),
       ),
   };
 }

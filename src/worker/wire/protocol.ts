@@ -5,7 +5,7 @@ import type { ApproveOptions, DenyOptions } from '../../call/approvals.js';
 import type { PendingApproval } from '../../store/approval-types.js';
 import type { AbortSource } from '../../util/abort-source.js';
 import type { AfterUntrusted, Quarantine, ToolContext, ToolPolicy, TraceContext } from '../../tools/types.js';
-import type { JsonValue, ToolDefinition } from '../../core/types.js';
+import type { CallTarget, JsonValue, ToolDefinition } from '../../core/types.js';
 import type { McpServerConfig } from '../../mcp/config.js';
 import type { RunEvent } from '../../core/run.js';
 import type { WireError, WireReason } from './wire-error.js';
@@ -18,6 +18,8 @@ import type { ValidationMode } from '../../validation/types.js';
 export interface ToolDescriptor extends ToolDefinition, ToolPolicy {
   /** `ask`: the tool's own realm decides from the arguments. */
   approval: 'never' | 'always' | 'ask';
+  /** The tool names where a call acts (`Tool.target`), in its own realm, when the call is proposed. */
+  targeted?: true;
   /** See `Tool.identity`, `Tool.untrusted`, `Tool.afterUntrusted`, `Tool.untrustedDefinition`, `Tool.quarantine` (the quarantine request is made where the run is). */
   identity?: string;
   untrusted?: boolean;
@@ -34,6 +36,8 @@ export interface ToolInvoker {
   call(args: unknown, ctx: WireContext, abort: AbortSource): JsonValue | Promise<JsonValue>;
   /** The tool's approval rule; `abort` fires when the run no longer waits for it (the rule is stopped like a call). */
   needsApproval(args: unknown, abort: AbortSource): Promise<boolean>;
+  /** Where a call acts (`Tool.target`), asked when it is proposed; stopped like a rule. Served for a tool that names one. */
+  target?(args: unknown, abort: AbortSource): Promise<CallTarget>;
 }
 
 /**
@@ -46,6 +50,8 @@ export interface PageHostApi {
   call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<JsonValue>;
   /** Decide page tool `tool`'s approval rule for these arguments. */
   needsApproval(tool: string, args: unknown, key: number): Promise<boolean>;
+  /** Where a call of page tool `tool` with these arguments acts (`Tool.target`). */
+  target(tool: string, args: unknown, key: number): Promise<CallTarget>;
   /** The call or rule `key` is no longer awaited: its abort fires where it runs. */
   abort(key: number, reason: WireReason): void;
   /** Run events in the order they happened, in batches; `null` ends a run's events. */
@@ -140,4 +146,6 @@ export interface ToolHostApi {
   abort(callKey: number, reason: WireReason): Promise<void>;
   /** `callKey` names the rule for `abort`, as a call's does. */
   needsApproval(name: string, args: unknown, callKey: number): Promise<boolean>;
+  /** Where a call acts (`Tool.target`); `callKey` names it for `abort`. */
+  target(name: string, args: unknown, callKey: number): Promise<CallTarget>;
 }
