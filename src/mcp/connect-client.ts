@@ -10,6 +10,8 @@ import type { McpToolDefinition } from './tool-definition.js';
 import { guardedFetch } from './stream-guard.js';
 import { authFailure, isAuthError, loginRequired } from './auth/auth-failure.js';
 import type { TransportAuth } from './auth/transport-auth.js';
+import { withTaskResults } from './tasks/task-results.js';
+import { TASKS_EXTENSION } from './tasks/task-wire.js';
 
 /** A connected, initialised client, within `deadline`; `mcp_connect_failed` (or `aborted`) otherwise, with no secret in its message. */
 export async function connectClient(
@@ -24,6 +26,8 @@ export async function connectClient(
   const client = new mcp.Client(
     { name: 'ambi-web', version: '0.1.0' },
     {
+      // Calls the server answers with a task are followed (src/mcp/tasks): the Tasks extension.
+      capabilities: { extensions: { [TASKS_EXTENSION]: {} } },
       // Never asked to validate: outputs are checked by this SDK against the pinned schemas.
       jsonSchemaValidator: { getValidator: () => (input: unknown) => ({ valid: true, data: input as never, errorMessage: undefined }) },
       listChanged: {
@@ -38,11 +42,11 @@ export async function connectClient(
   );
   try {
     // Inside the try: the transport builds the request's Headers, which refuse (and quote) a bad value.
-    const transport = new mcp.StreamableHTTPClientTransport(new URL(config.url), {
-      fetch: guardedFetch(),
+    const transport = withTaskResults(new mcp.StreamableHTTPClientTransport(new URL(config.url), {
+      fetch: guardedFetch(undefined, config.url),
       ...(auth ? { authProvider: auth } : {}),
       ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
-    });
+    }));
     await deadline.within(client.connect(transport, { signal: deadline.signal, timeout: deadline.timeoutMs }));
     return client;
   } catch (error) {

@@ -1,11 +1,14 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { McpError } from '../errors/mcp-error.js';
+import { isAmbiError } from '../errors/ambi-error.js';
 import { errorMessage } from '../errors/error-message.js';
 import { callFailure, isSessionExpired } from './call-failure.js';
 import type { McpServerConfig } from './config.js';
 import { connectClient, connectFailure, loginFailure } from './connect-client.js';
 import { BrowserOAuthProvider } from './auth/browser-provider.js';
 import { TransportAuth } from './auth/transport-auth.js';
+import { followTask } from './tasks/follow-task.js';
+import { TASK_META, type McpTask } from './tasks/task-wire.js';
 import { ConnectDeadline, DEFAULT_CONNECT_TIMEOUT_MS } from './connect-deadline.js';
 import { loadMcpClient, type McpClientModule } from './load-client.js';
 import { configSecrets, hideSecrets } from './secrets.js';
@@ -23,6 +26,8 @@ export interface McpCallOptions {
   pinned: () => boolean;
   /** The W3C trace context of the call's span (a traced run): sent in the request's `_meta`. */
   trace?: TraceContext;
+  /** Told the id of the task the server answered the call with (the Tasks extension), before it is followed. */
+  onTask?: (taskId: string) => void;
 }
 
 /** Past our own deadline: the client's timer must never be the one that fires. */
@@ -100,7 +105,7 @@ export class McpSession {
       });
     const client = this.#client;
     try {
-      return (await send(client)) as McpCallResult;
+      return await this.#followed(client, name, (await send(client)) as McpCallResult, options);
     } catch (error) {
       if (signal.aborted) throw error;
       if (!isSessionExpired(this.mcp, error)) throw this.#failure(name, error);
@@ -111,15 +116,26 @@ export class McpSession {
       const fresh = await this.#reconnect(client);
       if (!options.pinned())
         throw new McpError('tool_changed', `Tool "${name}" changed on the MCP server while reconnecting; it is withdrawn until the connection is refreshed`);
-      return (await send(fresh)) as McpCallResult;
+      return await this.#followed(fresh, name, (await send(fresh)) as McpCallResult, options);
     } catch (error) {
       if (signal.aborted || error instanceof McpError) throw error;
       throw this.#failure(name, error);
     }
   }
 
+  /** The call's result: itself, or, where the server answered with a task, the task's (followed to its end). */
+  async #followed(client: Client, name: string, result: McpCallResult, options: McpCallOptions): Promise<McpCallResult> {
+    const task = (result as { _meta?: Record<string, unknown> })._meta?.[TASK_META] as McpTask | undefined;
+    if (task === undefined) return result;
+    options.onTask?.(task.taskId);
+    const follow = { signal: options.signal, requestTimeoutMs: options.timeoutMs + CLIENT_TIMEOUT_GRACE_MS, onprogress: options.onprogress, hide: (text: string) => this.hide(text) };
+    return followTask(client, name, task, follow);
+  }
+
   /** A failed call's error: the login's (`mcp_auth_*`) where it is one, else as `callFailure` says. */
   #failure(name: string, error: unknown): Error {
+    // Already this SDK's own (a task's failure, a login to give): as it is.
+    if (isAmbiError(error)) return error;
     const login = this.#auth && loginFailure(this.#auth, this.config.url, error, (text) => this.hide(text));
     return login ?? callFailure(this.mcp, name, error, (text) => this.hide(text));
   }
