@@ -86,7 +86,7 @@ export type { LeafOptions } from './leaf/leaf-options.js';
 export { ToolNotAllowedError } from './errors/tool-not-allowed-error.js';
 export { ConversationBusyError } from './errors/conversation-busy-error.js';
 export type { LockMode } from './runner/conversation-lock.js';
-export type { RunScope, TraceContext } from './tools/types.js';
+export type { CallHandle, RunScope, TraceContext } from './tools/types.js';
 export type { AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage } from './core/types.js';
 export { MaxIterationsError } from './errors/max-iterations-error.js';
 export { BudgetExceededError } from './errors/budget-exceeded-error.js';

@@ -28,6 +28,8 @@ export async function connectClient(
     {
       // Calls the server answers with a task are followed (src/mcp/tasks): the Tasks extension.
       capabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+      // The 2026-07-28 revision where the server speaks it (extensions are declared per request there), else the 2025 handshake.
+      versionNegotiation: { mode: 'auto' },
       // Never asked to validate: outputs are checked by this SDK against the pinned schemas.
       jsonSchemaValidator: { getValidator: () => (input: unknown) => ({ valid: true, data: input as never, errorMessage: undefined }) },
       listChanged: {
@@ -42,11 +44,13 @@ export async function connectClient(
   );
   try {
     // Inside the try: the transport builds the request's Headers, which refuse (and quote) a bad value.
-    const transport = withTaskResults(new mcp.StreamableHTTPClientTransport(new URL(config.url), {
-      fetch: guardedFetch(undefined, config.url),
-      ...(auth ? { authProvider: auth } : {}),
-      ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
-    }));
+    const transport = withTaskResults(
+      new mcp.StreamableHTTPClientTransport(new URL(config.url), {
+        fetch: guardedFetch(undefined, config.url),
+        ...(auth ? { authProvider: auth } : {}),
+        ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
+      }),
+    );
     await deadline.within(client.connect(transport, { signal: deadline.signal, timeout: deadline.timeoutMs }));
     return client;
   } catch (error) {

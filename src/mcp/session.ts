@@ -128,7 +128,12 @@ export class McpSession {
     const task = (result as { _meta?: Record<string, unknown> })._meta?.[TASK_META] as McpTask | undefined;
     if (task === undefined) return result;
     options.onTask?.(task.taskId);
-    const follow = { signal: options.signal, requestTimeoutMs: options.timeoutMs + CLIENT_TIMEOUT_GRACE_MS, onprogress: options.onprogress, hide: (text: string) => this.hide(text) };
+    const follow = {
+      signal: options.signal,
+      requestTimeoutMs: options.timeoutMs + CLIENT_TIMEOUT_GRACE_MS,
+      onprogress: options.onprogress,
+      hide: (text: string) => this.hide(text),
+    };
     return followTask(client, name, task, follow);
   }
 

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { commands, userEvent } from 'vitest/browser';
 import {
   browserOAuth,
+  finishMcpLogin,
   isAmbiError,
   type McpLoginRequest,
   mcpLogin,
@@ -19,6 +20,7 @@ import '../support/oauth/login-commands.js';
 const dcr = inject('oauthDcr');
 const cimd = inject('oauthCimd');
 const control = inject('oauthControlUrl');
+const corsMissing = inject('oauthCorsMissing');
 const runners = runnersClosedAfterEach();
 const redirectUri = new URL('./fixtures/oauth-callback.html', import.meta.url).href;
 const oauth = browserOAuth({ redirectUri });
@@ -43,19 +45,19 @@ async function signIn(request: McpLoginRequest, issuer: string, action: 'approve
   const button = document.createElement('button');
   button.textContent = 'Sign in';
   document.body.append(button);
-  let login: Promise<void> | undefined;
+  let login: Promise<unknown> | undefined;
   button.onclick = () => {
-    login = mcpLogin(request);
+    login = mcpLogin(request).then(
+      () => 'signed in',
+      (error: unknown) => error,
+    );
   };
   await userEvent.click(button);
   button.remove();
   const said = await commands.oauthConsent(issuer, action);
   // A refusal leaves the redirect page saying why; otherwise it closed the window.
   expect(said === 'closed' || action === 'deny', said).toBe(true);
-  return login?.then(
-    () => 'signed in',
-    (error: unknown) => error,
-  );
+  return login;
 }
 
 afterEach(async () => {
@@ -161,5 +163,86 @@ describe('MCP login in a popup (oidc-provider, real Chromium)', { timeout: 40_00
     expect((await seen()).dcr.requests).toContain('POST /token/revocation');
     const result = await runner.run('who?').result;
     expect(result.toolResults[0]).toMatchObject({ ok: false, error: { code: 'mcp_auth_required' } });
+  });
+});
+
+describe('the CORS a server must allow for browsers', () => {
+  it('a server whose CORS does not allow a header MCP sends fails mcp_connect_failed naming that header', async () => {
+    const runner = runners.runnerWith([]);
+    const error = await runner.mcp(mcpServer({ url: corsMissing.mcpUrl, auth: oauth })).then(
+      () => undefined,
+      (thrown: unknown) => thrown as Error,
+    );
+    expect(error).toMatchObject({ code: 'mcp_connect_failed' });
+    expect(error?.message).toContain(`the request header "${corsMissing.missing}"`);
+  });
+});
+
+describe('MCP login: what a hostile callback or page cannot do', () => {
+  it('a callback naming another authorization server (an issuer mix-up) is refused before its code is used, and stays refused', async () => {
+    const runner = runners.runnerWith([]);
+    const required = await loginAsked(() => runner.mcp(mcpServer({ url: dcr.mcpUrl, auth: oauth })));
+    const state = new URL(required.authorizationUrl).searchParams.get('state') ?? '';
+    const tokenRequests = async () => {
+      const now = await seen();
+      return [...now.dcr.requests, ...now.cimd.requests].filter((r) => r === 'POST /token').length;
+    };
+    const before = await tokenRequests();
+    const callback = `${redirectUri}?code=code-from-elsewhere&state=${state}&iss=${encodeURIComponent(cimd.issuer)}`;
+    const refused = await finishMcpLogin({ url: callback, navigate: false }).catch((error: Error) => error);
+    expect(refused).toMatchObject({ code: 'mcp_auth_failed' });
+    expect((refused as Error).message).toContain('mix-up');
+    // The issuer received is an attacker's word: never repeated.
+    expect((refused as Error).message).not.toContain(cimd.issuer);
+    expect(await tokenRequests()).toBe(before);
+    // The same callback again (a reload): the same refusal, still no code redeemed.
+    await expect(finishMcpLogin({ url: callback, navigate: false })).rejects.toMatchObject({ code: 'mcp_auth_failed' });
+    expect(await tokenRequests()).toBe(before);
+  });
+
+  it('a callback with a state no login began is refused', async () => {
+    await expect(finishMcpLogin({ url: `${redirectUri}?code=x&state=made-up`, navigate: false })).rejects.toMatchObject({ code: 'mcp_auth_failed' });
+  });
+
+  it('mcpLogin opens no window for a URL that is not an http(s) login (a javascript: URL from a hostile server)', async () => {
+    const opened: unknown[] = [];
+    const open = window.open;
+    window.open = (...args: unknown[]) => {
+      opened.push(args);
+      return null;
+    };
+    try {
+      await expect(mcpLogin({ authorizationUrl: 'javascript:alert(document.cookie)//?state=x' })).rejects.toMatchObject({ code: 'mcp_auth_failed' });
+    } finally {
+      window.open = open;
+    }
+    expect(opened).toEqual([]);
+  });
+
+  it('tokens stay out of localStorage, events and results: only IndexedDB holds them', async () => {
+    const runner = runners.runnerWith([callOf('whoami'), 'done']);
+    const server = mcpServer({ url: dcr.mcpUrl, auth: oauth });
+    expect(await signIn(await loginAsked(() => runner.mcp(server)), dcr.issuer)).toBe('signed in');
+    await runner.mcp(server);
+    const run = runner.run('who?');
+    const events: RunEvent[] = [];
+    for await (const event of run.events) events.push(event);
+    const result = await run.result;
+    const stored = await new Promise<{ tokens?: { access_token: string; refresh_token?: string } }>((resolve, reject) => {
+      const open = indexedDB.open('ambi-web');
+      open.onsuccess = () => {
+        const get = open.result.transaction('mcpAuth').objectStore('mcpAuth').get(dcr.mcpUrl);
+        get.onsuccess = () => {
+          open.result.close();
+          resolve(get.result);
+        };
+        get.onerror = () => reject(get.error);
+      };
+      open.onerror = () => reject(open.error);
+    });
+    const secrets = [stored.tokens?.access_token, stored.tokens?.refresh_token].filter((t): t is string => typeof t === 'string');
+    expect(secrets.length).toBe(2);
+    const seenByApp = JSON.stringify({ events, result, local: { ...localStorage }, session: { ...sessionStorage } });
+    for (const secret of secrets) expect(seenByApp).not.toContain(secret);
   });
 });

@@ -21,8 +21,8 @@ declare module 'vitest' {
     oauthDcr: OAuthPeers;
     /** Client ID metadata documents and registration; `metadataDocuments` is the documents' https origin. */
     oauthCimd: OAuthPeers & { metadataDocuments: string };
-    /** The registration-only authorization server in front of an MCP server whose CORS omits `mcp-method`. */
-    oauthNoMcpMethod: OAuthPeers;
+    /** The registration-only authorization server in front of an MCP server whose CORS omits `mcp-protocol-version`. */
+    oauthCorsMissing: OAuthPeers & { missing: string };
     /** POST `/ttl?server=dcr|cimd&access=S&refresh=S`, GET `/seen` (each server's requests and counts). */
     oauthControlUrl: string;
   }
@@ -32,15 +32,15 @@ export default async function setup(project: TestProject) {
   const documents = await startMetadataDocumentServer();
   let dcrMcp: ProtectedMcpServer | undefined;
   let cimdMcp: ProtectedMcpServer | undefined;
-  let noMethodMcp: ProtectedMcpServer | undefined;
+  let corsMissingMcp: ProtectedMcpServer | undefined;
   // The registration-only server issues tokens for either of its MCP servers (the one it is asked for).
-  const dcr = await startAuthorizationServer({ resources: () => [dcrMcp?.url ?? '', noMethodMcp?.url ?? ''] });
+  const dcr = await startAuthorizationServer({ resources: () => [dcrMcp?.url ?? '', corsMissingMcp?.url ?? ''] });
   const cimd = await startAuthorizationServer({ resources: () => [cimdMcp?.url ?? ''], metadataDocuments: true, fetch: documents.fetch });
   dcrMcp = await startProtectedMcpServer({ issuer: dcr.issuer });
   cimdMcp = await startProtectedMcpServer({ issuer: cimd.issuer });
-  noMethodMcp = await startProtectedMcpServer({
+  corsMissingMcp = await startProtectedMcpServer({
     issuer: dcr.issuer,
-    cors: { ...MCP_CORS, allowHeaders: MCP_CORS.allowHeaders.filter((header) => header !== 'mcp-method') },
+    cors: { ...MCP_CORS, allowHeaders: MCP_CORS.allowHeaders.filter((header) => header !== 'mcp-protocol-version') },
   });
   const servers: Record<string, { as: AuthorizationServer; mcp: ProtectedMcpServer }> = {
     dcr: { as: dcr, mcp: dcrMcp },
@@ -66,11 +66,11 @@ export default async function setup(project: TestProject) {
   await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
   project.provide('oauthDcr', { issuer: dcr.issuer, mcpUrl: dcrMcp.url });
   project.provide('oauthCimd', { issuer: cimd.issuer, mcpUrl: cimdMcp.url, metadataDocuments: new URL(documents.clientIdFor('x')).origin });
-  project.provide('oauthNoMcpMethod', { issuer: dcr.issuer, mcpUrl: noMethodMcp.url });
+  project.provide('oauthCorsMissing', { issuer: dcr.issuer, mcpUrl: corsMissingMcp.url, missing: 'mcp-protocol-version' });
   project.provide('oauthControlUrl', `http://127.0.0.1:${(control.address() as AddressInfo).port}`);
   return async () => {
     control.closeAllConnections();
     control.close();
-    await Promise.all([dcrMcp?.close(), cimdMcp?.close(), noMethodMcp?.close(), dcr.close(), cimd.close(), documents.close()]);
+    await Promise.all([dcrMcp?.close(), cimdMcp?.close(), corsMissingMcp?.close(), dcr.close(), cimd.close(), documents.close()]);
   };
 }

@@ -63,7 +63,10 @@ export class BrowserOAuthProvider implements OAuthClientProvider {
 
   state(): string {
     const bytes = crypto.getRandomValues(new Uint8Array(32));
-    return btoa(String.fromCharCode(...bytes)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+    return btoa(String.fromCharCode(...bytes))
+      .replaceAll('+', '-')
+      .replaceAll('/', '_')
+      .replace(/=+$/, '');
   }
 
   async clientInformation(): Promise<StoredOAuthClientInformation | undefined> {
@@ -141,6 +144,7 @@ export class BrowserOAuthProvider implements OAuthClientProvider {
   }
 
   #remember(tokens: StoredOAuthTokens | undefined): void {
-    for (const value of [tokens?.access_token, tokens?.refresh_token, tokens?.id_token]) if (typeof value === 'string' && value.length >= 6) this.#seen.add(value);
+    for (const value of [tokens?.access_token, tokens?.refresh_token, tokens?.id_token])
+      if (typeof value === 'string' && value.length >= 6) this.#seen.add(value);
   }
 }

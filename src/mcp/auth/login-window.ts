@@ -107,7 +107,10 @@ function loginUrl(request: Pick<McpLoginRequest, 'authorizationUrl'>): URL {
     url = undefined;
   }
   if (!url || !['http:', 'https:'].includes(url.protocol) || !url.searchParams.get('state'))
-    throw new McpError('mcp_auth_failed', 'mcpLogin: give it the mcp_auth_required error (or pendingMcpLogin(url)): its authorizationUrl is not an http(s) login URL');
+    throw new McpError(
+      'mcp_auth_failed',
+      'mcpLogin: give it the mcp_auth_required error (or pendingMcpLogin(url)): its authorizationUrl is not an http(s) login URL',
+    );
   return url;
 }
 

@@ -10,7 +10,7 @@ export interface McpLogoutOptions {
 export interface McpLogoutResult {
   /** Whether tokens were stored for the server (and are now forgotten). */
   forgotten: boolean;
-  /** Whether the authorization server accepted the revocation (RFC 7009) of each token sent. */
+  /** Whether the authorization server accepted the revocation (RFC 7009) of the grant's refresh token (else of the access token). */
   revoked: boolean;
 }
 
@@ -39,13 +39,10 @@ export async function mcpLogout(serverUrl: string, options: McpLogoutOptions = {
   const clientId = record?.client?.client_id;
   if (!tokens) return { forgotten: false, revoked: false };
   if (options.revoke === false || typeof endpoint !== 'string' || !clientId) return { forgotten: true, revoked: false };
-  // The refresh token first: revoking it ends the grant, and with it (at most servers) its access tokens.
-  const sent = [
-    ...(tokens.refresh_token ? [{ token: tokens.refresh_token, hint: 'refresh_token' }] : []),
-    { token: tokens.access_token, hint: 'access_token' },
-  ];
-  const answers = await Promise.all(sent.map(({ token, hint }) => revoke(endpoint, clientId, token, hint)));
-  return { forgotten: true, revoked: answers.every(Boolean) };
+  // The refresh token where there is one: revoking it ends the grant, and with it (at most servers) its
+  // access tokens; a JWT access token often cannot be revoked at all (it simply expires).
+  const [token, hint] = tokens.refresh_token ? [tokens.refresh_token, 'refresh_token'] : [tokens.access_token, 'access_token'];
+  return { forgotten: true, revoked: await revoke(endpoint, clientId, token, hint) };
 }
 
 async function revoke(endpoint: string, clientId: string, token: string, hint: string): Promise<boolean> {

@@ -51,7 +51,10 @@ export function checkOAuth(value: unknown, where: string): BrowserOAuth {
   if (typeof redirectUri !== 'string' || !isUrl(redirectUri, ['http:', 'https:']) || new URL(redirectUri).hash !== '')
     fail('auth.redirectUri must be an absolute http(s) URL without a fragment');
   // The MCP spec: a client ID metadata document's URL is https with a path.
-  if (clientMetadataUrl !== undefined && !(typeof clientMetadataUrl === 'string' && isUrl(clientMetadataUrl, ['https:']) && new URL(clientMetadataUrl).pathname !== '/'))
+  if (
+    clientMetadataUrl !== undefined &&
+    !(typeof clientMetadataUrl === 'string' && isUrl(clientMetadataUrl, ['https:']) && new URL(clientMetadataUrl).pathname !== '/')
+  )
     fail('auth.clientMetadataUrl must be an https URL with a path');
   if (scope !== undefined && (typeof scope !== 'string' || scope.trim() === '')) fail('auth.scope must be a non-empty string of space-separated scopes');
   if (clientName !== undefined && (typeof clientName !== 'string' || clientName === '')) fail('auth.clientName must be a non-empty string');

@@ -47,7 +47,12 @@ export const oauthConsent: BrowserCommand<[issuer: string, action: ConsentAction
         if (action === 'deny') await popup.locator('a', { hasText: 'Cancel' }).click();
         else await consent.click();
       }
-    } else if (await popup.locator('#status', { hasText: ':' }).isVisible().catch(() => false)) {
+    } else if (
+      await popup
+        .locator('#status', { hasText: ':' })
+        .isVisible()
+        .catch(() => false)
+    ) {
       // The redirect page did not close the window: it says why.
       const said = (await popup.locator('#status').textContent()) ?? '';
       await popup.close();

@@ -21,10 +21,27 @@ export interface MetadataDocumentServer {
 
 export async function startMetadataDocumentServer(): Promise<MetadataDocumentServer> {
   const dir = mkdtempSync(join(tmpdir(), 'ambi-cimd-'));
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
   const key = readFileSync(join(dir, 'key.pem'));
   const cert = readFileSync(join(dir, 'cert.pem'));
   rmSync(dir, { recursive: true, force: true });
