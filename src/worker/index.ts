@@ -30,7 +30,6 @@ export type { McpConnection, McpConnectOptions } from '../mcp/connection.js';
 export { McpError, type McpErrorCode } from '../errors/mcp-error.js';
 export { browserOAuth, type BrowserOAuth, type BrowserOAuthOptions } from '../mcp/auth/oauth-config.js';
 export { mcpLogin, pendingMcpLogin, type McpLoginOptions } from '../mcp/auth/login-window.js';
-export { finishMcpLogin, type FinishMcpLoginOptions, type McpLoginFinished } from '../mcp/auth/login-callback.js';
 export { mcpLogout, type McpLogoutOptions, type McpLogoutResult } from '../mcp/auth/logout.js';
 export type { McpLoginRequest } from '../mcp/auth/auth-failure.js';
 export type { Run, RunOptions, RunTracer } from '../runner/chat-runner.js';

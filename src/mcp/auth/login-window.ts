@@ -40,13 +40,13 @@ const CLOSED_GRACE_MS = 1_000;
  * } catch (error) {
  *   if (!isAmbiError(error, 'mcp_auth_required')) throw error;
  *   document.querySelector('button#sign-in')?.addEventListener('click', async () => {
- *     await mcpLogin(error as unknown as { authorizationUrl: string });
+ *     await mcpLogin(error);
  *     console.log((await runner.mcp(server)).tools);
  *   });
  * }
  * ```
  */
-export async function mcpLogin(request: Pick<McpLoginRequest, 'authorizationUrl'>, options: McpLoginOptions = {}): Promise<void> {
+export async function mcpLogin(request: Pick<McpLoginRequest, 'authorizationUrl'> | Error, options: McpLoginOptions = {}): Promise<void> {
   const url = loginUrl(request);
   const state = url.searchParams.get('state') as string;
   if (options.signal?.aborted) throw aborted(options.signal.reason);
@@ -98,7 +98,7 @@ export async function pendingMcpLogin(serverUrl: string): Promise<McpLoginReques
 }
 
 /** The request's URL, if it is one a login opens: http(s), with the `state` the login was kept under. */
-function loginUrl(request: Pick<McpLoginRequest, 'authorizationUrl'>): URL {
+function loginUrl(request: Pick<McpLoginRequest, 'authorizationUrl'> | Error): URL {
   const text = (request as { authorizationUrl?: unknown } | null)?.authorizationUrl;
   let url: URL | undefined;
   try {
@@ -114,9 +114,10 @@ function loginUrl(request: Pick<McpLoginRequest, 'authorizationUrl'>): URL {
   return url;
 }
 
-function again(request: Pick<McpLoginRequest, 'authorizationUrl'>, why: string): McpError {
+function again(request: Pick<McpLoginRequest, 'authorizationUrl'> | Error, why: string): McpError {
   const error = new McpError('mcp_auth_required', `The login is still to give: ${why}`);
-  return Object.assign(error, { ...('server' in request ? { server: (request as McpLoginRequest).server } : {}), authorizationUrl: request.authorizationUrl });
+  const { server, authorizationUrl } = request as Partial<McpLoginRequest>;
+  return Object.assign(error, { ...(server !== undefined ? { server } : {}), authorizationUrl });
 }
 
 function aborted(reason: unknown): AmbiError {
