@@ -28,8 +28,6 @@ export async function connectClient(
     {
       // Calls the server answers with a task are followed (src/mcp/tasks): the Tasks extension.
       capabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-      // The 2026-07-28 revision where the server speaks it (extensions are declared per request there), else the 2025 handshake.
-      versionNegotiation: { mode: 'auto' },
       // Never asked to validate: outputs are checked by this SDK against the pinned schemas.
       jsonSchemaValidator: { getValidator: () => (input: unknown) => ({ valid: true, data: input as never, errorMessage: undefined }) },
       listChanged: {

@@ -39,6 +39,7 @@ export async function startTaskServer(tools: Record<string, TaskScript>): Promis
   const requests: TaskServer['requests'] = [];
   const cancelled: string[] = [];
   const tasks = new Map<string, { script: TaskScript; started: number; cancelled: boolean }>();
+  let declaredAtInitialize = false;
 
   const taskState = (taskId: string) => {
     const entry = tasks.get(taskId);
@@ -96,7 +97,10 @@ export async function startTaskServer(tools: Record<string, TaskScript>): Promis
     const body = Buffer.concat(chunks).toString();
     if (body) {
       const message = JSON.parse(body) as { method?: string; params?: Record<string, unknown> & { _meta?: Record<string, unknown> } };
-      const capabilities = message.params?._meta?.['io.modelcontextprotocol/clientCapabilities'] as { extensions?: Record<string, unknown> } | undefined;
+      // Declared per request (2026-07-28), or once in `initialize` (the 2025 handshake).
+      const perRequest = message.params?._meta?.['io.modelcontextprotocol/clientCapabilities'] as { extensions?: Record<string, unknown> } | undefined;
+      if (message.method === 'initialize') declaredAtInitialize = (message.params?.capabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions?.[EXTENSION] !== undefined;
+      const capabilities = perRequest ?? (declaredAtInitialize ? { extensions: { [EXTENSION]: {} } } : undefined);
       requests.push({
         method: String(message.method),
         ...(typeof message.params?.taskId === 'string' ? { taskId: message.params.taskId } : {}),
