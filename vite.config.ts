@@ -5,7 +5,7 @@ import { playwright } from '@vitest/browser-playwright';
 import { chromiumArgs, chromiumArgsWithoutWebMcp, chromiumExecutable } from './chromium.config.js';
 import { packageAliases } from './scripts/package-aliases.js';
 import { withoutCfworkerFormats } from './scripts/without-cfworker-formats.js';
-import { oauthConsent } from './tests/support/oauth/login-commands.js';
+import { oauthConsent, oauthRedirectLogin } from './tests/support/oauth/login-commands.js';
 
 /** A strict policy: no eval (WebAssembly compilation only, for the local model), no inline code, no other origins. */
 export const DEMO_CSP =
@@ -94,7 +94,7 @@ const app: ViteUserConfig = {
           browser: {
             enabled: true,
             // The person in a login popup (another origin, out of the test page's reach).
-            commands: { oauthConsent },
+            commands: { oauthConsent, oauthRedirectLogin },
             headless: true,
             provider: playwright({ launchOptions: { executablePath: chromiumExecutable, args: chromiumArgs } }),
             instances: [

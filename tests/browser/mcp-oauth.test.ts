@@ -121,6 +121,32 @@ describe('MCP login in a popup (oidc-provider, real Chromium)', { timeout: 40_00
     expect(outcome.authorizationUrl).toBe(required.authorizationUrl);
   });
 
+  it('a login by redirect (a page that blocks popups): the tab goes to the authorization server and comes back signed in', async () => {
+    const runner = runners.runnerWith([]);
+    const server = mcpServer({ url: dcr.mcpUrl, auth: oauth });
+    const required = await loginAsked(() => runner.mcp(server));
+    const start = `${new URL('./fixtures/oauth-start.html', import.meta.url).href}?login=${encodeURIComponent(required.authorizationUrl)}`;
+    expect(await commands.oauthRedirectLogin(start, dcr.issuer)).toBe('back: signed in');
+    expect((await runner.mcp(server)).tools).toEqual(['whoami']);
+  });
+
+  it('two runner workers whose token is due refresh it once between them (the server lock), and neither is refused', async () => {
+    await setTtl('dcr', { access: 4 });
+    const server = mcpServer({ url: dcr.mcpUrl, auth: oauth });
+    const first = runners.runnerWith([callOf('whoami'), 'done']);
+    const second = runners.runnerWith([callOf('whoami'), 'done']);
+    expect(await signIn(await loginAsked(() => first.mcp(server)), dcr.issuer)).toBe('signed in');
+    await Promise.all([first.mcp(server), second.mcp(server)]);
+    const before = (await seen()).dcr;
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const results = await Promise.all([first.run('who?').result, second.run('who?').result]);
+    expect(results.map((r) => r.toolResults[0]?.ok)).toEqual([true, true]);
+    const after = (await seen()).dcr;
+    const refreshes = after.requests.filter((r) => r === 'POST /token').length - before.requests.filter((r) => r === 'POST /token').length;
+    expect(refreshes).toBe(1);
+    expect(after.refused).toBe(before.refused);
+  });
+
   it('an access token near its end is refreshed before a call, under the server lock', async () => {
     await setTtl('dcr', { access: 4 });
     const runner = runners.runnerWith([callOf('whoami'), callOf('whoami'), 'done']);

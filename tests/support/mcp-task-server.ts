@@ -99,7 +99,8 @@ export async function startTaskServer(tools: Record<string, TaskScript>): Promis
       const message = JSON.parse(body) as { method?: string; params?: Record<string, unknown> & { _meta?: Record<string, unknown> } };
       // Declared per request (2026-07-28), or once in `initialize` (the 2025 handshake).
       const perRequest = message.params?._meta?.['io.modelcontextprotocol/clientCapabilities'] as { extensions?: Record<string, unknown> } | undefined;
-      if (message.method === 'initialize') declaredAtInitialize = (message.params?.capabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions?.[EXTENSION] !== undefined;
+      if (message.method === 'initialize')
+        declaredAtInitialize = (message.params?.capabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions?.[EXTENSION] !== undefined;
       const capabilities = perRequest ?? (declaredAtInitialize ? { extensions: { [EXTENSION]: {} } } : undefined);
       requests.push({
         method: String(message.method),

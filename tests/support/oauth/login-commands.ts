@@ -66,8 +66,45 @@ export const oauthConsent: BrowserCommand<[issuer: string, action: ConsentAction
   return `still open at ${last}`;
 };
 
+/**
+ * A login by redirect, in a tab of its own: open the app page `startUrl` (it sends the tab to the
+ * authorization server at `issuer`), sign in and allow, and resolve with what the app page says
+ * once the redirect page has brought the tab back to it.
+ */
+export const oauthRedirectLogin: BrowserCommand<[startUrl: string, issuer: string]> = async ({ context }, startUrl, issuer) => {
+  const tab = await context.newPage();
+  try {
+    await tab.goto(startUrl);
+    await tab.waitForURL((url) => url.href.startsWith(issuer));
+    const deadline = Date.now() + PATIENCE_MS;
+    while (Date.now() < deadline) {
+      if (tab.url().startsWith(startUrl.split('?')[0] ?? startUrl)) {
+        const said =
+          (await tab
+            .locator('#status')
+            .textContent()
+            .catch(() => '')) ?? '';
+        if (said !== 'Starting…' && said !== '') return said;
+      } else if (tab.url().startsWith(issuer)) {
+        const login = tab.locator('input[name="login"]');
+        const consent = tab.locator('button[type="submit"]', { hasText: 'Continue' });
+        if (await login.isVisible().catch(() => false)) {
+          await login.fill('alice');
+          await tab.locator('input[name="password"]').fill('secret');
+          await tab.locator('button[type="submit"]').click();
+        } else if (await consent.isVisible().catch(() => false)) await consent.click();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return `still at ${tab.url()}`;
+  } finally {
+    await tab.close();
+  }
+};
+
 declare module 'vitest/browser' {
   interface BrowserCommands {
     oauthConsent(issuer: string, action: ConsentAction): Promise<string>;
+    oauthRedirectLogin(startUrl: string, issuer: string): Promise<string>;
   }
 }
