@@ -193,12 +193,16 @@ describe('MCP login in a popup (oidc-provider, real Chromium)', { timeout: 40_00
 });
 
 describe('the CORS a server must allow for browsers', () => {
-  it('a server whose CORS does not allow a header MCP sends fails mcp_connect_failed naming that header', async () => {
+  it('a server whose CORS does not allow a header MCP sends fails mcp_connect_failed naming that header', { timeout: 40_000 }, async () => {
     const runner = runners.runnerWith([]);
-    const error = await runner.mcp(mcpServer({ url: corsMissing.mcpUrl, auth: oauth })).then(
+    const server = mcpServer({ url: corsMissing.mcpUrl, auth: oauth });
+    // Signed in first: the handshake goes through (it carries no protocol header), the next request does not.
+    expect(await signIn(await loginAsked(() => runner.mcp(server)), corsMissing.issuer)).toBe('signed in');
+    const error = await runner.mcp(server).then(
       () => undefined,
       (thrown: unknown) => thrown as Error,
     );
+    await mcpLogout(corsMissing.mcpUrl, { revoke: false });
     expect(error).toMatchObject({ code: 'mcp_connect_failed' });
     expect(error?.message).toContain(`the request header "${corsMissing.missing}"`);
   });
