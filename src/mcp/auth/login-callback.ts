@@ -87,7 +87,6 @@ async function redeem(login: McpLoginRecord, params: URLSearchParams): Promise<M
     return { ok: true };
   } catch (error) {
     const failure = authFailure(mcp, login.serverUrl, error, hide);
-    const code = isAmbiError(failure, 'mcp_auth_denied') ? 'mcp_auth_denied' : 'mcp_auth_failed';
-    return { ok: false, code, message: failure.message };
+    return { ok: false, code: isAmbiError(failure, 'mcp_auth_denied') ? 'mcp_auth_denied' : 'mcp_auth_failed', message: failure.message };
   }
 }
