@@ -13,14 +13,14 @@ type Message = Record<string, unknown>;
  */
 export function withTaskResults<T extends Transport>(transport: T): T {
   const toolCalls = new Set<unknown>();
+  const send = (message: JSONRPCMessage, options?: unknown) => {
+    const { method, id } = message as Message;
+    if (method === 'tools/call' && id !== undefined) toolCalls.add(id);
+    return transport.send(message, options as never);
+  };
   return new Proxy(transport, {
     get(target, property) {
-      if (property === 'send')
-        return (message: JSONRPCMessage, options?: unknown) => {
-          const { method, id } = message as Message;
-          if (method === 'tools/call' && id !== undefined) toolCalls.add(id);
-          return target.send(message, options as never);
-        };
+      if (property === 'send') return send;
       const value = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },
