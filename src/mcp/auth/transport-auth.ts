@@ -38,6 +38,8 @@ export class TransportAuth implements AuthProvider {
 
   async onUnauthorized({ response, serverUrl, fetchFn }: { response: Response; serverUrl: URL; fetchFn: FetchLike }): Promise<void> {
     const { resourceMetadataUrl, scope } = this.mcp.extractWWWAuthenticateParams(response);
+    // A login an earlier 401 began is not this one's outcome: only what this flow begins is.
+    this.provider.pendingLogin = undefined;
     const refused = (await this.provider.tokens())?.access_token;
     await withServerLock(this.provider.server, async () => {
       // Another tab or worker refreshed while this one waited: its token is the one to try.
