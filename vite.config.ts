@@ -5,6 +5,7 @@ import { playwright } from '@vitest/browser-playwright';
 import { chromiumArgs, chromiumArgsWithoutWebMcp, chromiumExecutable } from './chromium.config.js';
 import { packageAliases } from './scripts/package-aliases.js';
 import { withoutCfworkerFormats } from './scripts/without-cfworker-formats.js';
+import { oauthConsent, oauthRedirectLogin } from './tests/support/oauth/login-commands.js';
 
 /** A strict policy: no eval (WebAssembly compilation only, for the local model), no inline code, no other origins. */
 export const DEMO_CSP =
@@ -90,9 +91,12 @@ const app: ViteUserConfig = {
           name: 'browser',
           include: ['tests/browser/**/*.test.ts'],
           // The reference MCP server, started in Node for the MCP tests (its URL comes through `inject`).
-          globalSetup: ['tests/support/mcp-browser-setup.ts'],
+          // And the MCP login tests' authorization servers (tests/support/oauth-browser-setup.ts).
+          globalSetup: ['tests/support/mcp-browser-setup.ts', 'tests/support/oauth-browser-setup.ts'],
           browser: {
             enabled: true,
+            // The person in a login popup (another origin, out of the test page's reach).
+            commands: { oauthConsent, oauthRedirectLogin },
             headless: true,
             provider: playwright({ launchOptions: { executablePath: chromiumExecutable, args: chromiumArgs } }),
             instances: [

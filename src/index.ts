@@ -88,7 +88,7 @@ export type { LeafOptions } from './leaf/leaf-options.js';
 export { ToolNotAllowedError } from './errors/tool-not-allowed-error.js';
 export { ConversationBusyError } from './errors/conversation-busy-error.js';
 export type { LockMode } from './runner/conversation-lock.js';
-export type { RunScope, TraceContext } from './tools/types.js';
+export type { CallHandle, RunScope, TraceContext } from './tools/types.js';
 export type { AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage } from './core/types.js';
 export { MaxIterationsError } from './errors/max-iterations-error.js';
 export { BudgetExceededError } from './errors/budget-exceeded-error.js';
@@ -122,6 +122,11 @@ export type { TabTools, TabToolsOptions } from './extension/tab-tools.js';
 export { mcpServer, type McpServerConfig, type McpToolPolicy } from './mcp/config.js';
 export type { McpConnection, McpConnectOptions } from './mcp/connection.js';
 export { McpError, type McpErrorCode } from './errors/mcp-error.js';
+export { browserOAuth, type BrowserOAuth, type BrowserOAuthOptions } from './mcp/auth/oauth-config.js';
+export { mcpLogin, pendingMcpLogin, type McpLoginOptions } from './mcp/auth/login-window.js';
+export { finishMcpLogin, type FinishMcpLoginOptions, type McpLoginFinished } from './mcp/auth/login-callback.js';
+export { mcpLogout, type McpLogoutOptions, type McpLogoutResult } from './mcp/auth/logout.js';
+export type { McpLoginRequest } from './mcp/auth/auth-failure.js';
 
 // Stores (IndexedDB via idb, and in memory)
 export { IndexedDbSnapshotStore } from './store/indexeddb-snapshot-store.js';

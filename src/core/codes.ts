@@ -48,6 +48,12 @@ export type McpErrorCode =
   | 'invalid_mcp_config'
   /** `@modelcontextprotocol/client` (an optional peer dependency) could not be imported. */
   | 'mcp_client_missing'
+  /** The server needs a login the person has not given yet: the error carries `authorizationUrl` for `mcpLogin`. */
+  | 'mcp_auth_required'
+  /** The person (or the authorization server) refused the login (`access_denied`, a closed consent). */
+  | 'mcp_auth_denied'
+  /** A login could not be completed: an issuer mix-up, an unknown or expired login, a refused code or registration. */
+  | 'mcp_auth_failed'
   /** The caller's signal stopped `mcp()` while it was connecting. */
   | 'aborted';
 

@@ -1,5 +1,6 @@
 import { McpError } from '../errors/mcp-error.js';
 import { displayUrl } from './display-url.js';
+import { checkOAuth, type BrowserOAuth } from './auth/oauth-config.js';
 import type { AfterUntrusted } from '../tools/types.js';
 
 /** Policy fields that override what a server's annotations imply, for one tool or for all (`'*'`). */
@@ -22,8 +23,10 @@ export interface McpServerConfig {
   url: string;
   /** Default: the name the server gives itself. */
   name?: string;
-  /** Sent with every request (a bearer token goes here: `{ Authorization: 'Bearer …' }`). */
+  /** Sent with every request (a static bearer token may go here: `{ Authorization: 'Bearer …' }`; with `auth`, no `Authorization`). */
   headers?: Record<string, string>;
+  /** A login by OAuth 2.1, in the browser: `browserOAuth({ redirectUri, ... })` (see docs/mcp.md, OAuth). */
+  auth?: BrowserOAuth;
   /** An allow-list of the server's tool names; a name the server does not have is ignored. */
   tools?: string[];
   /** Registered names become `${prefix}_${name}`. */
@@ -86,10 +89,13 @@ export function mcpServer(config: McpServerConfig): McpServerConfig {
     throw new McpError('invalid_mcp_config', `mcpServer: ${detail}`);
   };
   if (typeof config !== 'object' || config === null) fail('expects an object with a `url`');
-  const { url, name, headers, tools, prefix, policy, timeoutMs, maxDescriptionChars, maxPromptChars, acceptDefinitions } = config;
+  const { url, name, headers, auth, tools, prefix, policy, timeoutMs, maxDescriptionChars, maxPromptChars, acceptDefinitions } = config;
   if (typeof url !== 'string' || !isHttpUrl(url)) fail(`url must be an http(s) URL (got ${typeof url === 'string' ? displayUrl(url) : typeof url})`);
   if (name !== undefined && (typeof name !== 'string' || name === '')) fail('name must be a non-empty string');
   if (headers !== undefined && !isStringRecord(headers)) fail('headers must map header names to strings');
+  if (auth !== undefined) checkOAuth(auth, 'mcpServer');
+  if (auth !== undefined && Object.keys(headers ?? {}).some((header) => header.toLowerCase() === 'authorization'))
+    fail('headers must not set Authorization when auth is given: the login supplies it');
   if (tools !== undefined && !(Array.isArray(tools) && tools.every((t) => typeof t === 'string'))) fail('tools must be an array of tool names');
   if (prefix !== undefined && (typeof prefix !== 'string' || prefix === '')) fail('prefix must be a non-empty string');
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) fail('timeoutMs must be a positive number');

@@ -8,6 +8,10 @@ import type { McpClientModule } from './load-client.js';
 import { hideSecrets } from './secrets.js';
 import type { McpToolDefinition } from './tool-definition.js';
 import { guardedFetch } from './stream-guard.js';
+import { authFailure, isAuthError, loginRequired } from './auth/auth-failure.js';
+import type { TransportAuth } from './auth/transport-auth.js';
+import { withTaskResults } from './tasks/task-results.js';
+import { TASKS_EXTENSION } from './tasks/task-wire.js';
 
 /** A connected, initialised client, within `deadline`; `mcp_connect_failed` (or `aborted`) otherwise, with no secret in its message. */
 export async function connectClient(
@@ -16,10 +20,14 @@ export async function connectClient(
   secrets: readonly string[],
   deadline: ConnectDeadline,
   onToolsListed: (tools: McpToolDefinition[]) => void,
+  /** The login of a server with `auth`: the transport asks it for the token, and tells it of a 401. */
+  auth?: TransportAuth,
 ): Promise<Client> {
   const client = new mcp.Client(
     { name: 'ambi-web', version: '0.1.0' },
     {
+      // Calls the server answers with a task are followed (src/mcp/tasks): the Tasks extension.
+      capabilities: { extensions: { [TASKS_EXTENSION]: {} } },
       // Never asked to validate: outputs are checked by this SDK against the pinned schemas.
       jsonSchemaValidator: { getValidator: () => (input: unknown) => ({ valid: true, data: input as never, errorMessage: undefined }) },
       listChanged: {
@@ -34,26 +42,45 @@ export async function connectClient(
   );
   try {
     // Inside the try: the transport builds the request's Headers, which refuse (and quote) a bad value.
-    const transport = new mcp.StreamableHTTPClientTransport(new URL(config.url), {
-      fetch: guardedFetch(),
-      ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
-    });
+    const transport = withTaskResults(
+      new mcp.StreamableHTTPClientTransport(new URL(config.url), {
+        fetch: guardedFetch(undefined, config.url),
+        ...(auth ? { authProvider: auth } : {}),
+        ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
+      }),
+    );
     await deadline.within(client.connect(transport, { signal: deadline.signal, timeout: deadline.timeoutMs }));
     return client;
   } catch (error) {
     // Closing ends the transport's requests: one a server never answered is given up on.
     await client.close().catch(() => {});
-    throw connectFailure(config, secrets, error, 'connecting');
+    throw connectFailure(config, secrets, error, 'connecting', auth);
   }
 }
 
-/** What a failure to connect, initialise or list becomes: the deadline's own error, else `mcp_connect_failed` naming the URL safely, the HTTP status and the cause with the secrets taken out. */
-export function connectFailure(config: McpServerConfig, secrets: readonly string[], error: unknown, doing: string): McpError {
+/**
+ * What a failure to connect, initialise or list becomes: the deadline's own error; a login to give
+ * (`mcp_auth_required`) or a failed one (`mcp_auth_denied`, `mcp_auth_failed`); else
+ * `mcp_connect_failed` naming the URL safely, the HTTP status and the cause with the secrets taken out.
+ */
+export function connectFailure(config: McpServerConfig, secrets: readonly string[], error: unknown, doing: string, auth?: TransportAuth): McpError {
   if (error instanceof McpError && (error.code === 'aborted' || error.code === 'mcp_connect_failed')) return error;
+  if (auth) {
+    const failure = loginFailure(auth, config.url, error, (text) => hideSecrets(text, [...secrets, ...auth.provider.secrets()]));
+    if (failure) return failure;
+  }
   const status = (error as { status?: unknown } | null)?.status;
   const http = typeof status === 'number' ? ` (HTTP ${status})` : '';
   return new McpError(
     'mcp_connect_failed',
     `Could not use the MCP server at ${displayUrl(config.url)} (${doing})${http}: ${hideSecrets(errorMessage(error), secrets)}`,
   );
+}
+
+/** The login's part in a failure, if it has one: the login still to give, or why one failed. */
+export function loginFailure(auth: TransportAuth, serverUrl: string, error: unknown, hide: (text: string) => string): McpError | undefined {
+  const refused = (error as { status?: unknown } | null)?.status === 401;
+  if (!refused && !isAuthError(auth.mcp, error) && !(error instanceof McpError && error.code.startsWith('mcp_auth_'))) return undefined;
+  const pending = auth.provider.pendingLogin;
+  return pending ? loginRequired(serverUrl, pending) : authFailure(auth.mcp, serverUrl, error, hide);
 }

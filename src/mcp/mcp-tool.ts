@@ -45,7 +45,9 @@ export function mcpTool(
         });
       // A traced run's call carries its span's context to the server, in `_meta` as MCP's conventions put it.
       const trace = await ctx.run?.traceContext?.(ctx.callId);
-      const options = { signal: ctx.signal, timeoutMs: effects.timeoutMs, onprogress, pinned, ...(trace ? { trace } : {}) };
+      // The task a server answers with (the Tasks extension) is the call's handle: a run that journals it can follow it again.
+      const onTask = (taskId: string) => ctx.run?.noteHandle?.(ctx.callId, { kind: 'mcp_task', server: displayUrl(config.url), taskId });
+      const options = { signal: ctx.signal, timeoutMs: effects.timeoutMs, onprogress, pinned, onTask, ...(trace ? { trace } : {}) };
       const result = await session.callTool(definition.name, args, options, definition);
       return toolOutput(name, result, checkOutput);
     },

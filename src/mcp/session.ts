@@ -1,9 +1,14 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { McpError } from '../errors/mcp-error.js';
+import { isAmbiError } from '../errors/ambi-error.js';
 import { errorMessage } from '../errors/error-message.js';
 import { callFailure, isSessionExpired } from './call-failure.js';
 import type { McpServerConfig } from './config.js';
-import { connectClient, connectFailure } from './connect-client.js';
+import { connectClient, connectFailure, loginFailure } from './connect-client.js';
+import { BrowserOAuthProvider } from './auth/browser-provider.js';
+import { TransportAuth } from './auth/transport-auth.js';
+import { followTask } from './tasks/follow-task.js';
+import { TASK_META, type McpTask } from './tasks/task-wire.js';
 import { ConnectDeadline, DEFAULT_CONNECT_TIMEOUT_MS } from './connect-deadline.js';
 import { loadMcpClient, type McpClientModule } from './load-client.js';
 import { configSecrets, hideSecrets } from './secrets.js';
@@ -21,6 +26,8 @@ export interface McpCallOptions {
   pinned: () => boolean;
   /** The W3C trace context of the call's span (a traced run): sent in the request's `_meta`. */
   trace?: TraceContext;
+  /** Told the id of the task the server answered the call with (the Tasks extension), before it is followed. */
+  onTask?: (taskId: string) => void;
 }
 
 /** Past our own deadline: the client's timer must never be the one that fires. */
@@ -38,6 +45,8 @@ export class McpSession {
   #closed = false;
   /** The config's values that may be credentials, kept out of every message (see secrets.ts). */
   readonly #secrets: readonly string[];
+  /** The login of a server with `auth`: one per session, so a reconnect reuses what it discovered. */
+  readonly #auth: TransportAuth | undefined;
 
   private constructor(
     readonly mcp: McpClientModule,
@@ -47,9 +56,11 @@ export class McpSession {
     readonly onToolsListed: (tools: McpToolDefinition[]) => void,
     readonly serverName: string | undefined,
     secrets: readonly string[],
+    auth: TransportAuth | undefined,
   ) {
     this.#client = client;
     this.#secrets = secrets;
+    this.#auth = auth;
   }
 
   /** Connect and initialise within `deadline`; rejects with `mcp_connect_failed` or `aborted` (no credential in the message). */
@@ -57,9 +68,10 @@ export class McpSession {
     const mcp = await deadline.within(loadMcpClient());
     deadline.start();
     const secrets = configSecrets(config);
+    const auth = config.auth ? new TransportAuth(mcp, new BrowserOAuthProvider(config.url, config.auth), globalThis.fetch.bind(globalThis)) : undefined;
     let session: McpSession | undefined;
-    const client = await connectClient(mcp, config, secrets, deadline, (tools) => session?.onToolsListed(tools));
-    session = new McpSession(mcp, config, client, onToolsListed, client.getServerVersion()?.name, secrets);
+    const client = await connectClient(mcp, config, secrets, deadline, (tools) => session?.onToolsListed(tools), auth);
+    session = new McpSession(mcp, config, client, onToolsListed, client.getServerVersion()?.name, secrets, auth);
     return session;
   }
 
@@ -69,13 +81,13 @@ export class McpSession {
       const listing = this.#client.listTools(undefined, deadline ? { signal: deadline.signal, timeout: deadline.timeoutMs } : undefined);
       return ((await (deadline ? deadline.within(listing) : listing)).tools ?? []) as McpToolDefinition[];
     } catch (error) {
-      throw connectFailure(this.config, this.#secrets, error, 'listing its tools');
+      throw connectFailure(this.config, this.#secrets, error, 'listing its tools', this.#auth);
     }
   }
 
-  /** `text` with the config's credentials taken out. */
+  /** `text` with the config's credentials (and the login's tokens) taken out. */
   hide(text: string): string {
-    return hideSecrets(text, this.#secrets);
+    return hideSecrets(text, this.#auth ? [...this.#secrets, ...this.#auth.provider.secrets()] : this.#secrets);
   }
 
   /** Call `name`; a failure is thrown as a ToolError (the server's own error) or an McpError (`mcp_unavailable`, `invalid_output`). */
@@ -93,10 +105,10 @@ export class McpSession {
       });
     const client = this.#client;
     try {
-      return (await send(client)) as McpCallResult;
+      return await this.#followed(client, name, (await send(client)) as McpCallResult, options);
     } catch (error) {
       if (signal.aborted) throw error;
-      if (!isSessionExpired(this.mcp, error)) throw callFailure(this.mcp, name, error, (text) => this.hide(text));
+      if (!isSessionExpired(this.mcp, error)) throw this.#failure(name, error);
     }
     // The server forgot the session (it expired, or the server restarted): one new session, one more try,
     // unless the new session lists another definition of this tool (it is withdrawn by then).
@@ -104,11 +116,33 @@ export class McpSession {
       const fresh = await this.#reconnect(client);
       if (!options.pinned())
         throw new McpError('tool_changed', `Tool "${name}" changed on the MCP server while reconnecting; it is withdrawn until the connection is refreshed`);
-      return (await send(fresh)) as McpCallResult;
+      return await this.#followed(fresh, name, (await send(fresh)) as McpCallResult, options);
     } catch (error) {
       if (signal.aborted || error instanceof McpError) throw error;
-      throw callFailure(this.mcp, name, error, (text) => this.hide(text));
+      throw this.#failure(name, error);
     }
+  }
+
+  /** The call's result: itself, or, where the server answered with a task, the task's (followed to its end). */
+  async #followed(client: Client, name: string, result: McpCallResult, options: McpCallOptions): Promise<McpCallResult> {
+    const task = (result as { _meta?: Record<string, unknown> })._meta?.[TASK_META] as McpTask | undefined;
+    if (task === undefined) return result;
+    options.onTask?.(task.taskId);
+    const follow = {
+      signal: options.signal,
+      requestTimeoutMs: options.timeoutMs + CLIENT_TIMEOUT_GRACE_MS,
+      onprogress: options.onprogress,
+      hide: (text: string) => this.hide(text),
+    };
+    return followTask(client, name, task, follow);
+  }
+
+  /** A failed call's error: the login's (`mcp_auth_*`) where it is one, else as `callFailure` says. */
+  #failure(name: string, error: unknown): Error {
+    // Already this SDK's own (a task's failure, a login to give): as it is.
+    if (isAmbiError(error)) return error;
+    const login = this.#auth && loginFailure(this.#auth, this.config.url, error, (text) => this.hide(text));
+    return login ?? callFailure(this.mcp, name, error, (text) => this.hide(text));
   }
 
   /** End the session (the server is told, where it listens for that). */
@@ -125,8 +159,10 @@ export class McpSession {
         void stale.close().catch(() => {});
         const deadline = new ConnectDeadline(this.config.url, this.config.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
         deadline.start();
-        const client = await connectClient(this.mcp, this.config, this.#secrets, deadline, (tools) => this.onToolsListed(tools))
+        const client = await connectClient(this.mcp, this.config, this.#secrets, deadline, (tools) => this.onToolsListed(tools), this.#auth)
           .catch((error: unknown) => {
+            // A login to give (or a failed one) stays what it is: the person can act on it.
+            if (error instanceof McpError && error.code.startsWith('mcp_auth_')) throw error;
             throw new McpError('mcp_unavailable', `The MCP session expired and reconnecting failed: ${errorMessage(error)}`);
           })
           .finally(() => deadline.dispose());

@@ -1,14 +1,29 @@
+import { corsDiagnosis } from './cors-diagnosis.js';
+
 /** The JSON-RPC error code this SDK writes for a call whose response stream broke (in the implementation-defined range). */
 export const STREAM_LOST_CODE = -32099;
 
 /**
  * A fetch for the transport that turns a `tools/call` response stream that breaks before
  * its answer (the server died mid-call) into that call's JSON-RPC error. The client would
- * otherwise wait for an answer that cannot come, until its own timeout.
+ * otherwise wait for an answer that cannot come, until its own timeout. A request to `endpoint`
+ * that a browser refuses says which CORS header or method was refused (see cors-diagnosis).
  */
-export function guardedFetch(base: typeof fetch = globalThis.fetch.bind(globalThis)): typeof fetch {
+export function guardedFetch(base: typeof fetch = globalThis.fetch.bind(globalThis), endpoint?: string): typeof fetch {
+  let diagnosed = false;
+  const target = endpoint === undefined ? undefined : new URL(endpoint).href;
   return async (input, init) => {
-    const response = await base(input, init);
+    let response: Response;
+    try {
+      response = await base(input, init);
+    } catch (error) {
+      // A browser says only "Failed to fetch" when CORS refuses a request: once, find out which part it refused.
+      const url = String(input instanceof Request ? input.url : input);
+      if (!(error instanceof TypeError) || diagnosed || init?.signal?.aborted || url !== target) throw error;
+      diagnosed = true;
+      const why = await corsDiagnosis(base, url, init);
+      throw why ? new TypeError(`${error.message}: ${why}`, { cause: error }) : error;
+    }
     const id = toolsCallId(init?.body);
     const sse = response.headers.get('content-type')?.startsWith('text/event-stream');
     if (id === undefined || !sse || !response.body) return response;

@@ -3,6 +3,7 @@ import type { DBSchema, IDBPDatabase } from 'idb';
 import type { Message } from '../core/types.js';
 import type { JournalEntry, LeafSnapshot } from './types.js';
 import type { ApprovalRecord, StandingDecision } from './approval-types.js';
+import type { McpLoginRecord, McpServerAuthRecord } from '../mcp/auth/auth-records.js';
 
 /** One conversation message as stored: keyed `[conversationId, seq]` so a conversation is one key range. */
 export interface StoredMessage {
@@ -23,6 +24,8 @@ export interface AmbiDbSchema extends DBSchema {
   journal: { key: string; value: JournalEntry; indexes: { conversation: string } };
   approvals: { key: [string, string]; value: ApprovalRecord };
   standing: { key: [string, string]; value: StandingDecision };
+  mcpAuth: { key: string; value: McpServerAuthRecord };
+  mcpLogins: { key: string; value: McpLoginRecord; indexes: { createdAt: number } };
 }
 
 export type AmbiDatabase = IDBPDatabase<AmbiDbSchema>;
@@ -50,6 +53,11 @@ export const SCHEMA_STEPS: readonly ((db: AmbiDatabase) => void)[] = [
   (db) => {
     db.createObjectStore('approvals', { keyPath: ['conversation', 'callId'] });
     db.createObjectStore('standing', { keyPath: ['conversation', 'tool'] });
+  },
+  // 5: MCP servers' OAuth credentials (by server), and the logins begun and not yet finished (by state).
+  (db) => {
+    db.createObjectStore('mcpAuth', { keyPath: 'server' });
+    db.createObjectStore('mcpLogins', { keyPath: 'state' }).createIndex('createdAt', 'createdAt');
   },
 ];
 

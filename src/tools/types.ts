@@ -56,6 +56,19 @@ export interface RunScope {
    * `_meta`). Undefined, or resolving to undefined, when the run is not traced.
    */
   traceContext?(callId: string): Promise<TraceContext | undefined>;
+  /**
+   * Told what a call left running outside the run (an MCP server's task), so that a run picked up
+   * again after a reload can follow it rather than call again: where a runner journals its calls,
+   * it records the handle with the call.
+   */
+  noteHandle?(callId: string, handle: CallHandle): void;
+}
+
+/** What a call left running outside the run: an MCP server's task, by the server (its URL without secrets) and the task's id. */
+export interface CallHandle {
+  kind: 'mcp_task';
+  server: string;
+  taskId: string;
 }
 
 /** A span's W3C trace context, as the `traceparent` (and `tracestate`) headers carry it. */

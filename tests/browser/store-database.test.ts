@@ -28,7 +28,7 @@ describe('the ambi-web database', () => {
   it('a new database gets every store and index at the current schema version', async () => {
     const db = await openAmbiDatabase(freshName());
     expect(db.version).toBe(SCHEMA_VERSION);
-    expect([...db.objectStoreNames].sort()).toEqual(['approvals', 'conversations', 'journal', 'messages', 'snapshots', 'standing']);
+    expect([...db.objectStoreNames].sort()).toEqual(['approvals', 'conversations', 'journal', 'mcpAuth', 'mcpLogins', 'messages', 'snapshots', 'standing']);
     const tx = db.transaction(['snapshots', 'journal', 'messages']);
     expect([...tx.objectStore('snapshots').indexNames]).toEqual(['createdAt']);
     expect([...tx.objectStore('journal').indexNames]).toEqual(['conversation']);
