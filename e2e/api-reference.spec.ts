@@ -41,7 +41,7 @@ async function open(page: Page, file: string): Promise<string[]> {
 }
 
 test('opened from file://, the first page and a function page log no error, and their icons refer to the page itself', async ({ page }) => {
-  for (const file of ['index.html', 'functions/index.defineTool.html']) {
+  for (const file of ['index.html', 'functions/ambi-web.defineTool.html']) {
     expect(existsSync(join(out, file)), file).toBe(true);
     const errors = await open(page, file);
     const hrefs = await page.locator('use').evaluateAll((uses) => uses.map((use) => use.getAttribute('href') ?? ''));
