@@ -87,8 +87,9 @@ const app: ViteUserConfig = {
         test: {
           name: 'browser',
           include: ['tests/browser/**/*.test.ts'],
-          // The reference MCP server, started in Node for the MCP tests (its URL comes through `inject`).
-          globalSetup: ['tests/support/mcp-browser-setup.ts'],
+          // The reference MCP server, started in Node for the MCP tests (its URL comes through `inject`);
+          // the docs' snippets that run in a page, and their fake model server.
+          globalSetup: ['tests/support/mcp-browser-setup.ts', 'tests/support/docs-snippets-setup.ts'],
           browser: {
             enabled: true,
             headless: true,
