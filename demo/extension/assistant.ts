@@ -84,7 +84,8 @@ export async function follow(chat: HTMLElement, run: Run): Promise<void> {
   let bubble: HTMLLIElement | undefined;
   try {
     for await (const event of run.events) {
-      if (event.type === 'approval_requested') cards.ask(event.call, event.leafId);
+      // The card says what the model had read when it proposed the call (event.untrusted): the page's words, for a tab tool.
+      if (event.type === 'approval_requested') cards.ask(event.call, event.leafId, event.untrusted);
       if (event.leafId) continue;
       if (event.type === 'text_delta') {
         bubble ??= appendItem(chat, 'assistant', '');
