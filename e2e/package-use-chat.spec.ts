@@ -91,6 +91,14 @@ let workDir = '';
 let preview: ChildProcess | undefined;
 const installed: Record<string, string> = {};
 let workerKb = 0;
+let classicWorkerKb = 0;
+
+/** The size of the runner worker file a build wrote (kB), 0 if none. */
+function runnerWorkerKb(dist: string): number {
+  const assets = join(dist, 'assets');
+  const worker = readdirSync(assets).find((name) => /^runner\.worker.*\.js$/.test(name));
+  return worker ? statSync(join(assets, worker)).size / 1024 : 0;
+}
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
@@ -125,9 +133,15 @@ test.beforeAll(async () => {
   // The snippet type-checks against what was installed (a mismatched @ai-sdk/react fails here).
   await run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', app], app);
   await run(process.execPath, [join(app, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], app);
-  const assets = join(app, 'dist', 'assets');
-  const worker = readdirSync(assets).find((name) => /^runner\.worker.*\.js$/.test(name));
-  workerKb = worker ? statSync(join(assets, worker)).size / 1024 : 0;
+  workerKb = runnerWorkerKb(join(app, 'dist'));
+  // The same app without the guide's `worker: { format: 'es' }`: what the guide warns of.
+  writeFileSync(join(app, 'vite.classic.config.js'), 'export default {};\n');
+  await run(
+    process.execPath,
+    [join(app, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'vite.classic.config.js', '--outDir', 'dist-classic', '--logLevel', 'error'],
+    app,
+  );
+  classicWorkerKb = runnerWorkerKb(join(app, 'dist-classic'));
 
   preview = spawn(
     process.execPath,
@@ -166,12 +180,16 @@ async function ask(page: Page, text: string): Promise<void> {
   await page.getByRole('button', { name: 'Send' }).click();
 }
 
-test("the guide's install line gives ai 7, @ai-sdk/react 4 and the tarball; its snippet type-checks; the worker is an ES module", () => {
+test("the guide's install line gives ai 7, @ai-sdk/react 4 and the tarball; its snippet type-checks; worker.format es keeps the worker small", () => {
   expect(installed.ai).toMatch(/^7\./);
   expect(installed['@ai-sdk/react']).toMatch(/^4\./);
   expect(installed['ambi-web']).toBe(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version);
   expect(workerKb, 'the runner worker was built').toBeGreaterThan(0);
-  test.info().annotations.push({ type: 'runner worker, worker.format es', description: `${workerKb.toFixed(0)} kB` });
+  // Without the guide's vite.config.js, the worker is one classic script holding everything a run might load.
+  expect(classicWorkerKb, 'the worker without worker.format es').toBeGreaterThan(3 * workerKb);
+  test
+    .info()
+    .annotations.push({ type: 'runner worker', description: `${workerKb.toFixed(0)} kB with worker.format es, ${classicWorkerKb.toFixed(0)} kB without` });
 });
 
 test("the guide's chat: a card, Approve, the list cleared, the answer", async ({ page }) => {

@@ -50,10 +50,10 @@ describe.each(['auto', 'no-eval'] as const)('a type that is not one (%s)', (vali
 
   it('a huge list of made-up types, or a huge name, gives a message of bounded size', () => {
     const error = refusal(
-      { type: 'object', properties: { a: { type: Array.from({ length: 10_000 }, (_, i) => `t${i}`) }, b: { type: 'x'.repeat(100_000) } } },
+      { type: 'object', properties: { a: { type: Array.from({ length: 2_000 }, (_, i) => `t${i}`) }, b: { type: 'x'.repeat(100_000) } } },
       validation,
     );
-    expect(error.message).toContain('and 9995 more are not JSON Schema types');
+    expect(error.message).toContain('and 1995 more are not JSON Schema types');
     expect(error.message.length).toBeLessThan(2_000);
   });
 });
