@@ -90,9 +90,10 @@ const app: ViteUserConfig = {
         test: {
           name: 'browser',
           include: ['tests/browser/**/*.test.ts'],
-          // The reference MCP server, started in Node for the MCP tests (its URL comes through `inject`).
-          // And the MCP login tests' authorization servers (tests/support/oauth-browser-setup.ts).
-          globalSetup: ['tests/support/mcp-browser-setup.ts', 'tests/support/oauth-browser-setup.ts'],
+          // The reference MCP server, started in Node for the MCP tests (its URL comes through `inject`);
+          // the MCP login tests' authorization servers (tests/support/oauth-browser-setup.ts);
+          // the docs' snippets that run in a page, and their fake model server.
+          globalSetup: ['tests/support/mcp-browser-setup.ts', 'tests/support/oauth-browser-setup.ts', 'tests/support/docs-snippets-setup.ts'],
           browser: {
             enabled: true,
             // The person in a login popup (another origin, out of the test page's reach).

@@ -1,6 +1,8 @@
 // The demo as a person sees it, at three window sizes: the approval card's buttons and the whole
 // final answer inside the chat's visible rectangle (and the window), no sideways scrolling on a
-// phone, a timeline whose labels do not overlap, and no axis before any run.
+// phone, a timeline whose labels do not overlap, and no axis before any run. At 1280x800 and on a
+// phone, nothing covers the timeline; on a phone the assistant is the first screen, Approve comes
+// into view with a margin, and the statistics table scrolls sideways with a cue.
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { openDemo } from './demo-helpers.js';
 
@@ -96,4 +98,104 @@ test('before any run the timeline shows no time axis', async ({ page }) => {
   await expect(page.locator('#timeline .timeline-status')).toHaveText('No run yet.');
   await expect(page.locator('#timeline .axis')).toBeHidden();
   await expect(page.locator('#timeline')).not.toContainText('0 ms');
+});
+
+/**
+ * Points of the timeline panel's visible part where something else is on top (a sticky column, a
+ * bar): sampled on a grid; each says what covers it. Empty when nothing overlaps the timeline.
+ */
+function timelineCovered(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const run = document.querySelector('#run')!;
+    const box = run.getBoundingClientRect();
+    const [top, bottom] = [Math.max(box.top, 0), Math.min(box.bottom, innerHeight)];
+    const [left, right] = [Math.max(box.left, 0), Math.min(box.right, innerWidth)];
+    const covered: string[] = [];
+    if (bottom - top < 2 || right - left < 2) return covered; // not in view at this scroll
+    for (let fy = 0.02; fy < 1; fy += 0.06)
+      for (let fx = 0.02; fx < 1; fx += 0.06) {
+        const [x, y] = [left + (right - left) * fx, top + (bottom - top) * fy];
+        const hit = document.elementFromPoint(x, y);
+        if (hit && !run.contains(hit)) covered.push(`(${Math.round(x)}, ${Math.round(y)}): ${hit.closest('[id]')?.id ?? hit.tagName}`);
+      }
+    return covered;
+  });
+}
+
+/** The page's scroll positions worth looking at: the top, the timeline's top at the window's top, its bottom in view, the end. */
+async function scrollPositions(page: Page): Promise<number[]> {
+  return page.evaluate(() => {
+    const run = document.querySelector('#run')!.getBoundingClientRect();
+    const max = document.documentElement.scrollHeight - innerHeight;
+    const at = (y: number) => Math.max(0, Math.min(max, Math.round(y + scrollY)));
+    return [...new Set([0, at(run.top - 8), at(run.bottom - innerHeight + 8), max])];
+  });
+}
+
+async function expectTimelineUncovered(page: Page, when: string): Promise<void> {
+  for (const y of await scrollPositions(page)) {
+    await page.evaluate((top) => window.scrollTo(0, top), y);
+    expect(await timelineCovered(page), `${when}, scrolled to ${y}`).toEqual([]);
+  }
+}
+
+for (const size of [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+]) {
+  test(`${size.width}x${size.height}: nothing covers the run timeline, while the card waits and after`, async ({ page }) => {
+    await page.setViewportSize(size);
+    await openDemo(page);
+    await page.locator('#walkthrough').click();
+    await expect(page.locator('#timeline li.lane.call[data-name="delete_note"]')).toHaveAttribute('data-status', 'approval');
+    await expectTimelineUncovered(page, 'waiting for approval');
+    // The approval wait and the last rows are in the timeline, where a person scrolls to them.
+    await page.locator('#timeline li.lane.call[data-name="delete_note"]').scrollIntoViewIfNeeded();
+    expect(await timelineCovered(page)).toEqual([]);
+
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.locator('#chat li.approval button.approve').click();
+    await expect(page.locator('#timeline')).toHaveAttribute('data-status', 'finished');
+    await expectTimelineUncovered(page, 'after the run');
+  });
+}
+
+test('390x844: the assistant is the first screen, and the card brought into view keeps Approve a margin from the window edges', async ({ page }) => {
+  const margin = 16;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openDemo(page);
+  // Reachable with no scrolling: the box to ask in and the walkthrough's button.
+  for (const id of ['#ask-input', '#send', '#walkthrough']) expectInside(await rectOf(page.locator(id)), { left: 0, top: 0, right: 390, bottom: 844 }, id);
+
+  await page.locator('#walkthrough').click();
+  const approve = page.locator('#chat li.approval button.approve');
+  await expect(approve).toBeVisible();
+  const view = { left: 0, top: margin, right: 390, bottom: 844 - margin };
+  expectInside(await rectOf(approve), view, 'Approve');
+  await page.locator('#chat li.approval button.deny').click();
+  await expect(page.locator('body')).toHaveAttribute('data-run', 'idle');
+  // The person scrolled down to the timeline meanwhile: the card is brought back into view, with room around it.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await page.locator('#walkthrough').evaluate((button) => (button as HTMLButtonElement).click());
+  await expect(approve).toBeVisible();
+  expectInside(await rectOf(approve), view, 'Approve, brought into view from the page end');
+});
+
+test('390x844: the statistics table is wider than its panel: it scrolls sideways, with a cue that says so', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openDemo(page);
+  await page.locator('#walkthrough').click();
+  const scroller = page.locator('#stats .table-scroll');
+  await expect(scroller.locator('tr', { hasText: 'visitors' })).toContainText('1435');
+  const sizes = await scroller.evaluate((box) => ({ scroll: box.scrollWidth, client: box.clientWidth }));
+  expect(sizes.scroll, 'the table is wider than its panel').toBeGreaterThan(sizes.client);
+  await expect(page.locator('#stats .scroll-cue')).toBeVisible();
+  await expect(page.locator('#stats .scroll-cue')).toContainText('sideways');
+  expect(await overflowX(page), 'only the table scrolls, not the page').toBeLessThanOrEqual(0);
+  // Scrolled to its end, the last column is in the scroller's view.
+  await scroller.evaluate((box) => box.scrollTo({ left: box.scrollWidth }));
+  expectInside(await rectOf(scroller.locator('th', { hasText: 'stddev' })), await rectOf(scroller), 'the last column');
+  // Wide enough, no cue.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(page.locator('#stats .scroll-cue')).toBeHidden();
 });

@@ -59,6 +59,8 @@ test('an MCP server added in Settings lists its tools with their policies and se
   // The call has its lane on the timeline, and its detail shows the server's answer as text.
   const lane = page.locator('#timeline li.lane.call[data-name="mcp_echo"]');
   await expect(lane).toHaveAttribute('data-status', 'done');
+  // The MCP client came with chunks the AI SDK example's page shares: its stylesheet styles nothing here (the page keeps the window's width).
+  expect(await page.evaluate(() => document.body.getBoundingClientRect().width)).toBe(page.viewportSize()!.width);
   await lane.locator('.track').click();
   await expect(page.locator('#timeline .detail-result')).toHaveText(`Echo: ${message}`);
   expect(await page.locator('#timeline img, #chat img').count()).toBe(0);

@@ -37,8 +37,6 @@ test('the offline walkthrough shows every capability with no model at all', asyn
   await expect(timeline.locator('li.lane.call[data-name="delete_note"]')).toHaveAttribute('data-approved', 'true');
   await expect(timeline.locator('li.lane.call[data-name="delete_note"] .seg[data-kind="approval"]')).toHaveCount(1);
   await expect(timeline.locator('li.lane.call[data-depth="1"]')).toContainText('search_notes finished');
-  // The README's picture: `UPDATE_DEMO_SCREENSHOT=1 npx playwright test e2e/demo-offline.spec.ts`.
-  if (process.env.UPDATE_DEMO_SCREENSHOT) await page.screenshot({ path: 'docs/demo.png', fullPage: true });
 });
 
 test('two tabs on one conversation: the second is told the conversation is busy', async ({ context }) => {

@@ -133,3 +133,68 @@ test('a decision left by a reload while its call ran never approves a later call
   await expect(page.locator('#chat li.assistant').last()).toHaveText('Kept it.');
   await expect(page.locator('[data-note-id="n-lisbon"]')).toHaveCount(1);
 });
+
+test('reload mid-approval: the timeline keeps the rows from before the reload, and the resumed run goes on in them', async ({ page }) => {
+  await openDemo(page);
+  await walkUntilTheCard(page);
+  const calls = page.locator('#timeline li.lane.call');
+  const names = () => calls.evaluateAll((lanes) => lanes.map((lane) => `${(lane as HTMLElement).dataset.name}@${(lane as HTMLElement).dataset.depth}`));
+  await expect(page.locator('#timeline li.lane.call[data-name="delete_note"]')).toHaveAttribute('data-status', 'approval');
+  const before = await names();
+  expect(before).toEqual([
+    'add_note@0',
+    'fill_field@0',
+    'highlight@0',
+    'csv_stats@0',
+    'spawn_leaf@0',
+    'search_notes@1',
+    'read_page@0',
+    'search_notes@0',
+    'delete_note@0',
+  ]);
+  const modelTurns = await page.locator('#timeline li.lane.model').count();
+
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('#chat li.approval')).toContainText(DELETE_CARD);
+  // The rows from before the reload, the delete still waiting for the person.
+  expect(await names()).toEqual(before);
+  await expect(page.locator('#timeline li.lane.call[data-name="add_note"]')).toHaveAttribute('data-status', 'done');
+  await expect(page.locator('#timeline li.lane.call[data-name="delete_note"]')).toHaveAttribute('data-status', 'approval');
+  await expect(page.locator('#timeline')).toHaveAttribute('data-status', 'running');
+
+  await page.locator('#chat li.approval button.approve').click();
+  await expect(page.locator('#timeline')).toHaveAttribute('data-status', 'finished');
+  // One lane per call still: the delete ran in its own row, approved, after its wait (before and after the reload).
+  expect(await names()).toEqual(before);
+  const remove = page.locator('#timeline li.lane.call[data-name="delete_note"]');
+  await expect(remove).toHaveAttribute('data-status', 'done');
+  await expect(remove).toHaveAttribute('data-approved', 'true');
+  const waits = await remove.locator('.seg[data-kind="approval"]').evaluateAll((bars) => bars.map((bar) => Number((bar as HTMLElement).dataset.end)));
+  const [ran] = await remove.locator('.seg[data-kind="attempt"]').evaluateAll((bars) => bars.map((bar) => Number((bar as HTMLElement).dataset.start)));
+  expect(waits.length).toBeGreaterThanOrEqual(1);
+  expect(Math.max(...waits)).toBeLessThanOrEqual(ran!);
+  // The resumed run's answer is a model turn of its own, after the rows kept.
+  expect(await page.locator('#timeline li.lane.model').count()).toBeGreaterThan(modelTurns);
+  await expect(page.locator('#timeline li.lane.call[data-name="add_note"]')).toHaveAttribute('data-status', 'done');
+});
+
+test('a timeline kept for another conversation, or unreadable, is not drawn', async ({ page }) => {
+  await openDemo(page);
+  await walkUntilTheCard(page);
+  // Tamper with what the page keeps as it goes away: another conversation's rows, then garbage.
+  await page.evaluate(() =>
+    addEventListener('pagehide', () => {
+      const kept = JSON.parse(sessionStorage.getItem('ambi-demo:timeline') ?? '{}');
+      sessionStorage.setItem('ambi-demo:timeline', JSON.stringify({ ...kept, conversation: 'conv-someone-else' }));
+    }),
+  );
+  await page.reload();
+  await expect(page.locator('#chat li.approval')).toContainText(DELETE_CARD);
+  // Only the resumed run's own rows: the delete asked again.
+  await expect(page.locator('#timeline li.lane.call')).toHaveCount(1);
+  await page.evaluate(() => addEventListener('pagehide', () => sessionStorage.setItem('ambi-demo:timeline', '{"conversation": 1, "events": "x"')));
+  await page.reload();
+  await expect(page.locator('#chat li.approval')).toContainText(DELETE_CARD);
+  await expect(page.locator('#timeline li.lane.call')).toHaveCount(1);
+});

@@ -1,6 +1,6 @@
 // The demo's run timeline: one lane per tool call and per model turn on a shared time axis,
 // drawn live, with a leaf's calls nested under its spawn_leaf call; a click shows a call's
-// arguments and result as text. Also takes the picture in docs/demo.md (docs/timeline.png), with UPDATE_DEMO_SCREENSHOT.
+// arguments and result as text. (The docs' pictures of it: e2e/demo-pictures.spec.ts.)
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { ask, openDemo, script, useFakeModel } from './demo-helpers.js';
 
@@ -97,12 +97,6 @@ test('the walkthrough as a timeline: a lane per call, parallel calls overlap, th
   await lane(page, 'delete_note').locator('.lane-label').click();
   await expect(detail.locator('.detail-arguments')).toContainText('"id": "n-groceries"');
   await expect(detail.locator('h4')).toContainText('delete_note');
-
-  // The README's picture of the timeline after the walkthrough: written only when asked, never over the tracked file by a test run.
-  if (process.env.UPDATE_DEMO_SCREENSHOT) {
-    await lane(page, 'spawn_leaf').locator('.track').click();
-    await page.locator('#run').screenshot({ path: 'docs/timeline.png' });
-  }
 });
 
 test('fifty calls stay readable: one row each, none overlapping, every bar visible, a failure marked', async ({ page }) => {

@@ -1,40 +1,25 @@
 // The packed package in a fresh Vite app: `npm pack` (which builds dist/lib and dist/types),
 // install the tarball into a copy of e2e/consumer, `vite build` it and serve it on its own port.
+// Also its dev server, and a tool's own bug said once in the console there (development), not in the build.
 import { expect, test, type Page } from '@playwright/test';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { tinyGguf } from '../tests/support/tiny-gguf.js';
+import { env, packedTarball, root, run } from './packed-tarball.js';
 import { e2ePort } from './ports.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const packagePort = e2ePort('PACKAGE');
 const origin = `http://127.0.0.1:${packagePort}`;
 
 // Markers that survive minification: ajv's compiler, the tag parser, the loop's events.
 const loopMarkers = ['ajv/dist/runtime', 'strict mode', '[TOOL_CALL]', 'iteration_finished'];
 
-// An outer `npm test` leaves npm's own variables behind; a nested npm must see the temp app as its project.
-const env = Object.fromEntries(
-  Object.entries(process.env).filter(([key]) => !/^(npm_(package_|lifecycle_|command$|config_local_prefix$|config_call$)|INIT_CWD$)/i.test(key)),
-);
-
 let workDir = '';
 let app = '';
 const servers: ChildProcess[] = [];
-
-async function run(command: string, args: string[], cwd: string): Promise<void> {
-  try {
-    await promisify(execFile)(command, args, { cwd, env, maxBuffer: 32 * 1024 * 1024 });
-  } catch (error) {
-    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}\n${stdout.slice(-4000)}\n${stderr.slice(-4000)}`);
-  }
-}
 
 /** Start the consumer's own vite (`preview` or the dev server) on `port`; resolves once it answers. */
 async function startVite(args: string[], port: number): Promise<ChildProcess> {
@@ -89,19 +74,13 @@ const expectedResult = {
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   workDir = mkdtempSync(join(tmpdir(), 'ambi-web-package-'));
-  const packDir = join(workDir, 'pack');
   app = join(workDir, 'app');
-  mkdirSync(packDir);
-
-  // prepack builds and checks dist/lib and dist/types, so the tarball is always fresh.
-  await run('npm', ['pack', '--pack-destination', packDir, '--ignore-scripts=false', '--loglevel=error'], root);
-  const tarball = readdirSync(packDir).find((name) => name.endsWith('.tgz'));
-  if (!tarball) throw new Error(`npm pack wrote no tarball in ${packDir}`);
+  const tarball = await packedTarball();
 
   cpSync(join(root, 'e2e', 'consumer'), app, { recursive: true });
   const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'));
   const { devDependencies } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  manifest.dependencies = { 'ambi-web': `file:${join(packDir, tarball)}`, zod: devDependencies.zod };
+  manifest.dependencies = { 'ambi-web': `file:${tarball}`, zod: devDependencies.zod };
   manifest.devDependencies = { vite: devDependencies.vite };
   // The local model the `local` case runs: tiny, random weights, made on the spot.
   mkdirSync(join(app, 'public'));
@@ -215,6 +194,30 @@ test("validation 'no-eval' under a CSP without 'unsafe-eval': calls are checked,
   expect(violations).toEqual([]);
 });
 
+/** The console lines of `page` that ambi-web's development log of a tool's bug would write. */
+function toolBugLines(page: Page): string[] {
+  const lines: string[] = [];
+  page.on('console', (message) => {
+    if (message.text().includes('ambi-web: the tool')) lines.push(`${message.type()}: ${message.text()}`);
+  });
+  return lines;
+}
+
+const toolBugResult = {
+  text: 'It failed twice.',
+  toolResults: [
+    { name: 'buggy', ok: false, error: { code: 'crashed', message: expect.stringContaining('length') } },
+    { name: 'buggy', ok: false, error: { code: 'crashed', message: expect.stringContaining('length') } },
+  ],
+};
+
+test("a tool's bug in the production build: the model reads `crashed`, the console says nothing", async ({ page }) => {
+  const lines = toolBugLines(page);
+  await page.goto(`${origin}/?case=tool-bug`);
+  expect(await settledResult(page)).toEqual(toolBugResult);
+  expect(lines).toEqual([]);
+});
+
 test('localModel runs the tiny GGUF with llama.cpp from the installed package, in the production build', async ({ page }) => {
   test.setTimeout(120_000);
   await page.goto(`${origin}/?case=local`);
@@ -230,6 +233,12 @@ test("the packed package also runs under the consumer's dev server, which pre-bu
     await page.goto(`http://127.0.0.1:${e2ePort('PACKAGE_DEV')}/`);
     expect(await settledResult(page)).toEqual(expectedResult);
     expect(existsSync(join(app, 'node_modules', '.vite', 'deps', 'ambi-web_worker.js')), 'vite pre-bundled ambi-web/worker').toBe(true);
+    // Development: a tool's bug is said once in the console (two calls crashed), naming the tool and onToolError.
+    const lines = toolBugLines(page);
+    await page.goto(`http://127.0.0.1:${e2ePort('PACKAGE_DEV')}/?case=tool-bug`);
+    expect(await settledResult(page)).toEqual(toolBugResult);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^error: ambi-web: the tool "buggy" threw \(call .+, attempt 1\).*onToolError/s);
   } finally {
     await stop(dev);
   }

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Runs the official MCP conformance suite (client mode) against ambi-web's MCP client
 // (scripts/mcp-conformance-client.mjs), for the scenarios that apply to a tools client.
-// The suite needs Node 22 (fs.globSync): scripts/conformance holds it and the `node` package's
-// Node 22 binary, apart from the project (a `node` in the project's node_modules/.bin would
-// replace the machine's Node in every npm script). Our client itself runs on the machine's Node.
+// The suite lives in scripts/conformance (its own package.json, apart from the project's
+// dependencies) and runs on the project's Node (22 or later: the suite needs fs.globSync), as does
+// the client under test.
 // Writes reports/conformance.json ({ passed, failed, skipped }) and prints one line per scenario.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,6 @@ import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const tools = join(root, 'scripts/conformance');
-const node22 = join(tools, 'node_modules/.bin/node');
 const suite = join(tools, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const out = join(root, 'reports/conformance');
 
@@ -32,10 +31,10 @@ const finish = () => {
   process.exit(report.failed === 0 ? 0 : 1);
 };
 
-if (!existsSync(node22) || !existsSync(suite)) {
-  console.log('== installing the conformance suite and Node 22 (scripts/conformance)');
+if (!existsSync(suite)) {
+  console.log('== installing the conformance suite (scripts/conformance)');
   const { status } = spawnSync('npm', ['ci', '--prefix', tools, '--no-audit', '--no-fund'], { stdio: 'inherit' });
-  if (status !== 0 || !existsSync(node22)) {
+  if (status !== 0 || !existsSync(suite)) {
     console.log('could not install scripts/conformance');
     report.failed += 1;
     finish();
@@ -47,7 +46,7 @@ for (const scenario of SCENARIOS) {
   const dir = join(out, scenario.replaceAll('/', '_'));
   mkdirSync(dir, { recursive: true });
   const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, 'scripts/mcp-conformance-client.mjs'))}`;
-  const run = spawnSync(node22, [suite, 'client', '--command', command, '--scenario', scenario, '-o', dir], { cwd: root, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [suite, 'client', '--command', command, '--scenario', scenario, '-o', dir], { cwd: root, encoding: 'utf8' });
   const checks = readdirSync(dir)
     .map((entry) => join(dir, entry, 'checks.json'))
     .filter((file) => existsSync(file))

@@ -8,7 +8,17 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { findChromium } from './find-chromium.mjs';
 
 const quick = process.argv.includes('--quick');
-const conformanceInstalled = existsSync('scripts/conformance/node_modules/.bin/node');
+const conformanceInstalled = existsSync('scripts/conformance/node_modules/@modelcontextprotocol/conformance');
+
+// Node 22 is the floor (package.json `engines`): the AI SDK 7 packages and the conformance suite need it.
+if (Number(process.versions.node.split('.')[0]) < 22) {
+  console.error(
+    `ambi-web needs Node 22 or later; this is Node ${process.version}. Install one (nvm: \`nvm install 22\`), ` +
+      'or run `bash .ci/run`, which brings Node 22 from the npm registry into scripts/node22/ when the machine has an older one.',
+  );
+  console.log('tests: 0 passed, 1 failed');
+  process.exit(1);
+}
 
 // Rough durations, measured on a 2-core machine shared with other work (a quiet one is faster).
 const STEPS = [
@@ -20,7 +30,7 @@ const STEPS = [
   {
     id: 'conformance',
     label: 'MCP conformance suite (client mode)',
-    about: conformanceInstalled ? '30 s' : '1.5 min: its first run installs the suite and Node 22, which it needs, into scripts/conformance/',
+    about: conformanceInstalled ? '30 s' : '1 min: its first run installs the suite into scripts/conformance/',
     full: true,
   },
   { id: 'e2e', label: 'Playwright e2e: builds the demo, then the demo, strict CSP and the packed package in a fresh Vite app', about: '5 min', full: true },
@@ -32,7 +42,7 @@ if (quick) console.log('   (npm test runs these and the lint, cycle, browser, MC
 
 // The browser projects need a Chromium: find it before anything runs, or stop here with how to get one.
 if (!quick) {
-  const browser = findChromium();
+  const browser = await findChromium();
   if (!browser.path) {
     console.error(browser.why);
     console.log('tests: 0 passed, 1 failed');

@@ -19,7 +19,7 @@ export { ContextOverflowError } from './errors/context-overflow-error.js';
 
 // Tools
 export { defineTool, type ToolEffects, type ToolSpec, type ToolSpecBase } from './tools/define-tool.js';
-export type { IsJsonCompatible, JsonOutputCheck } from './tools/json-compatible.js';
+export type { EffectsOrJsonRule, IsJsonCompatible, JsonOutputCheck, JsonOutputRule } from './tools/json-compatible.js';
 export { ToolRegistry, type ToolRegistryOptions } from './tools/registry.js';
 export { ToolManager, type ExecuteOptions, type ToolManagerOptions } from './call/tool-manager.js';
 export type { AskContext, CallHooks, CallRun, CallVerdict, RunCall, StandingScope } from './call/types.js';

@@ -84,6 +84,7 @@ export async function follow(chat: HTMLElement, run: Run): Promise<void> {
   let bubble: HTMLLIElement | undefined;
   try {
     for await (const event of run.events) {
+      // The card says what the model had read when it proposed the call (event.untrusted): the page's words, for a tab tool.
       if (event.type === 'approval_requested') cards.ask(event.call, event.leafId, event.untrusted);
       if (event.leafId) continue;
       if (event.type === 'text_delta') {

@@ -3,6 +3,8 @@ import { appendItem, asProblem, describeError } from '../ui/render.js';
 import { conversationId, follow, makeRunner, newConversation, offlineScript, resumeInterrupted } from './assistant.js';
 import { allNotes, onNotesChanged } from './notes.js';
 import { loadSettings, mountSettings } from './settings.js';
+import { offerTabs } from './tab-picker.js';
+import { targetTab } from './target-tab.js';
 import { RESUMED_OFFLINE, WALKTHROUGH_PROMPT } from './walkthrough.js';
 
 const chat = document.querySelector<HTMLOListElement>('#chat')!;
@@ -12,15 +14,36 @@ const send = document.querySelector<HTMLButtonElement>('#send')!;
 const stop = document.querySelector<HTMLButtonElement>('#stop')!;
 const walkthrough = document.querySelector<HTMLButtonElement>('#walkthrough')!;
 let asking: AbortController | undefined;
+/** Whether there is a tab to work on: without one the walkthrough, which is all about the page, does not run. */
+let hasTab = false;
 
 function busy(running: boolean): void {
-  send.disabled = walkthrough.disabled = running;
+  send.disabled = running;
+  walkthrough.disabled = running || !hasTab;
+  walkthrough.title = hasTab ? '' : 'Pick a tab to work on first';
   stop.disabled = !running;
   document.body.dataset.run = running ? 'running' : 'idle';
 }
 
+/** Find the tab to work on; with none, say so and offer the open tabs. Resolves with whether there is one. */
+async function checkTab(): Promise<boolean> {
+  const tab = await targetTab().catch(() => undefined);
+  hasTab = tab !== undefined;
+  document.body.dataset.tab = hasTab ? String(tab) : 'none';
+  const noTab = document.querySelector<HTMLElement>('#no-tab')!;
+  if (hasTab) noTab.hidden = true;
+  else {
+    document.querySelector<HTMLElement>('#tab-label')!.textContent = 'No tab';
+    await offerTabs(noTab);
+  }
+  busy(asking !== undefined);
+  return hasTab;
+}
+
 /** One question: a runner made for it (the tab may have changed since the last one), run, then closed. */
 async function ask(text: string): Promise<void> {
+  // The walkthrough reads and changes the page: with no tab it would only meet missing tools.
+  if (text === WALKTHROUGH_PROMPT && !(await checkTab())) return;
   const stopping = new AbortController();
   asking = stopping;
   appendItem(chat, 'user', text);
@@ -61,6 +84,7 @@ mountSettings();
 onNotesChanged(() => void showNotes());
 busy(false);
 void showNotes();
+await checkTab();
 document.body.dataset.ready = 'true';
 // A run cut off when the panel closed, with approvals waiting, comes back here.
 void resumeInterrupted(chat, loadSettings(), RESUMED_OFFLINE).finally(() => {

@@ -6,7 +6,12 @@ import type { Run, ToolCall, UntrustedContext } from 'ambi-web/worker';
 import { appendItem, button, scrollToEnd } from './render.js';
 
 /** What each untrusted source is, in the person's words. */
-const SOURCE_LABELS: Record<string, string> = { read_page: 'page text', search_notes: 'notes', spawn_leaf: "a helper agent's answer" };
+const SOURCE_LABELS: Record<string, string> = {
+  read_page: 'page text',
+  find_links: "the page's links",
+  search_notes: 'notes',
+  spawn_leaf: "a helper agent's answer",
+};
 const labelOf = (name: string) => SOURCE_LABELS[name] ?? `${name}'s result`;
 
 interface OpenCard {

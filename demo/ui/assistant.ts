@@ -13,6 +13,8 @@ import { connectMcpServers, mcpServerConfigs } from './mcp-settings.js';
 import { appendItem, asProblem, describeError, growLast } from './render.js';
 import { showStats } from './stats-view.js';
 import { RunTimeline } from './timeline.js';
+import { keepTimelineAcrossReloads } from './timeline-keep.js';
+import type { StampedEvent } from './timeline-layout.js';
 import { loadSettings, pickedModel, type Settings } from './settings.js';
 
 export const DATABASE = 'ambi-demo';
@@ -26,6 +28,11 @@ const chat = () => document.querySelector<HTMLOListElement>('#chat')!;
 let drawn: RunTimeline | undefined;
 /** The run timeline panel (made on first use). */
 const timeline = () => (drawn ??= new RunTimeline(document.querySelector<HTMLElement>('#timeline')!));
+
+/** Draw again the rows a page before this one showed of the run about to be resumed. */
+export function restoreTimeline(events: readonly StampedEvent[]): void {
+  timeline().restore(events);
+}
 
 /** The conversation this tab continues (kept across reloads). */
 export function conversationId(): string {
@@ -266,6 +273,12 @@ export async function mountAssistant(): Promise<void> {
   });
   showRunning(false);
   timeline();
+  // A reload while a run goes on (a card waits): the next page resumes it, and draws these rows first.
+  keepTimelineAcrossReloads(
+    () => timeline().events,
+    () => following !== undefined,
+    conversationId,
+  );
 
   await showHistory(chat(), DATABASE, conversationId());
   void refreshLeaves(DATABASE);

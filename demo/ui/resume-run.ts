@@ -3,7 +3,8 @@
 // conversation's lock if another tab is running it, and asks again in this tab only if it gets there.
 // While it is resumed it is the run this tab follows: Stop ends it, and a question waits for it.
 import { createWorkerRunner, isAmbiError, scriptedEngine } from 'ambi-web/worker';
-import { beginRun, conversationId, DATABASE, endRun, type Following, follow, makeRunner } from './assistant.js';
+import { beginRun, conversationId, DATABASE, endRun, type Following, follow, makeRunner, restoreTimeline } from './assistant.js';
+import { takeKeptTimeline } from './timeline-keep.js';
 import { appendItem, asProblem, describeError } from './render.js';
 import { loadSettings } from './settings.js';
 
@@ -26,10 +27,13 @@ export async function resumeInterrupted(chat: HTMLElement): Promise<void> {
       .pendingApprovals(conversation)
       .catch(() => [])
       .finally(() => lister.close());
+    // The rows the page before this one drew of the interrupted run, drawn again before its resumed events.
+    const kept = takeKeptTimeline(conversation);
     if (pending.length === 0) {
       status?.remove();
       return;
     }
+    if (kept) restoreTimeline(kept);
     const waiting = `Interrupted: ${pending.map((p) => p.call.name).join(', ')} waits for your approval.`;
     status ??= appendItem(chat, 'tool resume', '');
     status.textContent = `${waiting} Resuming…`;

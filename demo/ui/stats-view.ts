@@ -11,6 +11,8 @@ interface ColumnStats {
 }
 
 const HEADINGS = ['column', 'count', 'mean', 'min', 'max', 'stddev'] as const;
+/** Watches the table shown now, to show its scroll cue only while it is wider than its panel. */
+let watching: ResizeObserver | undefined;
 
 /** Show a finished csv_stats call in the data panel (a failure says why); other results are ignored. */
 export function showStats(result: ToolResult): void {
@@ -34,10 +36,27 @@ export function showStats(result: ToolResult): void {
     row.append(...HEADINGS.map((key) => text('td', String(column?.[key] ?? ''))));
     table.append(row);
   }
+  // Wider than the panel (a phone): the table scrolls sideways, and a line says so.
+  const scroller = document.createElement('div');
+  scroller.className = 'table-scroll';
+  scroller.tabIndex = 0; // scrollable with the keyboard too
+  scroller.setAttribute('role', 'region');
+  scroller.setAttribute('aria-label', 'Statistics (scrolls sideways)');
+  scroller.append(table);
+  const cue = text('p', 'Scroll the table sideways for its other columns →');
+  cue.className = 'scroll-cue';
   panel.replaceChildren(
     text('p', `Statistics of ${String(output?.rows ?? '?')} rows, computed in the ${String(output?.computedIn ?? '?')} by csv_stats:`),
-    table,
+    scroller,
+    cue,
   );
+  const showCue = () => {
+    cue.hidden = scroller.scrollWidth <= scroller.clientWidth + 1;
+  };
+  showCue();
+  watching?.disconnect();
+  watching = new ResizeObserver(showCue);
+  watching.observe(scroller);
 }
 
 function text(tag: string, value: string): HTMLElement {

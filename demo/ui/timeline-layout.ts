@@ -77,6 +77,8 @@ interface RunNode {
   turns: number;
   parentCallId: string | undefined;
   depth: number;
+  /** Since when the run waits on the model with no turn drawn: the last result, or the end of the last turn. */
+  idleSince?: number;
 }
 
 const TOP = '(top)';
@@ -122,10 +124,11 @@ export function layoutTimeline(events: readonly StampedEvent[], now: number): Ti
     run.turn = turn;
     run.rows.push(turn);
   };
-  // The model spoke at `at`: its turn lasts at least until then.
+  // The model spoke at `at`: its turn lasts at least until then. With no turn open (a resumed run,
+  // an answer asked again), one opens from when the run began to wait on the model.
   const modelSpoke = (run: RunNode, at: number) => {
-    const turn = run.turn;
-    if (!turn) return;
+    if (!run.turn) openTurn(run, run.idleSince ?? at);
+    const turn = run.turn!;
     turn.end = Math.max(turn.end ?? at, at);
     turn.segments[0]!.end = turn.end;
     turn.status = 'done';
@@ -157,8 +160,13 @@ export function layoutTimeline(events: readonly StampedEvent[], now: number): Ti
   };
 
   for (const { at, event } of events) {
+    const known = runs.has(event.leafId ?? TOP);
     const run = runOf(event.leafId, at);
     switch (event.type) {
+      case 'run_started':
+        // The same run again: resumed after a reload. Its next model turn is a new row, not the one drawn before.
+        if (known) run.turn = undefined;
+        break;
       case 'text_delta':
       case 'format_error':
         modelSpoke(run, at);
@@ -210,6 +218,7 @@ export function layoutTimeline(events: readonly StampedEvent[], now: number): Ti
         closeOpen(lane, at);
         lane.result = event.result;
         lane.end = at;
+        run.idleSince = at;
         if (event.result.ok) lane.status = 'done';
         else {
           const { code } = event.result.error;
@@ -227,8 +236,9 @@ export function layoutTimeline(events: readonly StampedEvent[], now: number): Ti
       case 'iteration_finished':
         if (event.untrusted && run.turn) run.turn.untrusted = sourceNames(event.untrusted.sources);
         // An answer ends with its turn; a turn with calls ended with its last call, not after them.
-        if (event.toolCalls === 0 || run.turn?.end === undefined) modelSpoke(run, at);
+        if (run.turn && (event.toolCalls === 0 || run.turn.end === undefined)) modelSpoke(run, at);
         run.turn = undefined;
+        run.idleSince = at;
         // A turn with calls is followed by another model turn; a final answer is not.
         if (event.toolCalls > 0) openTurn(run, at);
         break;

@@ -84,6 +84,18 @@ export class RunTimeline {
     }
   }
 
+  /** The run's events so far, as stamped on receipt (what a reload keeps: timeline-keep.ts). */
+  get events(): readonly StampedEvent[] {
+    return this.#opened ? [] : this.#events;
+  }
+
+  /** Go on from events a page before this one received (their times on this page's clock). */
+  restore(events: readonly StampedEvent[]): void {
+    this.reset();
+    this.#events = [...events];
+    this.#draw();
+  }
+
   push(event: RunEvent): void {
     if (this.#opened) this.reset();
     this.#events.push({ at: performance.now(), event });

@@ -1,5 +1,5 @@
 // A consumer of the packed package: the page facade only, the loop in ambi-web's runner worker.
-// `?case=` picks what the page runs: the quick start (default), a zod tool, `no-eval`, a local model.
+// `?case=` picks what the page runs: the quick start (default), a zod tool, `no-eval`, a tool with a bug, a local model.
 import { createWorkerRunner, defineTool, localModel, scriptedEngine } from 'ambi-web/worker';
 
 const result = document.querySelector('#result');
@@ -76,6 +76,25 @@ const cases = {
       ]),
     }).tool(add);
     return summary(await runner.run('add 2 and 3').result);
+  },
+
+  // A page tool with a bug, called twice: the model reads `crashed`; in development (the dev
+  // server) the console says it once, with the stack; a production build says nothing.
+  async 'tool-bug'() {
+    const buggy = defineTool({
+      name: 'buggy',
+      description: 'Count the notes (it has a bug)',
+      parameters: { type: 'object', properties: {} },
+      idempotent: false,
+      call: () => {
+        const notes = JSON.parse('null');
+        return notes.length;
+      },
+    });
+    const runner = createWorkerRunner({
+      engine: scriptedEngine([{ toolCalls: [{ name: 'buggy', arguments: {} }] }, { toolCalls: [{ name: 'buggy', arguments: {} }] }, 'It failed twice.']),
+    }).tool(buggy);
+    return summary(await runner.run('count the notes').result);
   },
 
   // A GGUF model run by llama.cpp (wasm) in the runner worker; the tiny test model writes nonsense, so only the shape is checked.

@@ -6,6 +6,7 @@ import type { ToolCallParser } from '../parser/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ToolManager } from '../call/tool-manager.js';
 import type { OnToolError, Tool } from '../tools/types.js';
+import { developmentToolErrorLog } from '../tools/tool-error-log.js';
 import type { ValidationMode } from '../validation/types.js';
 import type { LeafOptions } from '../leaf/leaf-options.js';
 import { spawnLeafTool, type StartLeaf } from '../leaf/spawn-leaf.js';
@@ -50,6 +51,8 @@ export interface AgentOptions {
   /**
    * Told what a tool threw when it failed of itself (anything but a `ToolError`): the model reads
    * only `crashed` and its message; this gets the thrown value, stack and all, to log or report.
+   * Default: in development (`process.env.NODE_ENV` neither `production` nor `test`), the first
+   * throw of each tool is logged to the console; otherwise nothing.
    */
   onToolError?: OnToolError;
   /** Extensions of your own, called after the built-in ones at each hook of every run (see RunExtension). */
@@ -105,7 +108,7 @@ export class Agent implements RunAgent {
       ...standardExtensions({ context: options.context, tokens, observe: (observer) => this.observe(observer) }),
       ...(options.extensions ?? []),
     ];
-    this.onToolError = options.onToolError;
+    this.onToolError = options.onToolError ?? developmentToolErrorLog();
     this.#options = options;
     this.engineInfo = made.info ?? engine.info ?? { provider: '_OTHER' };
     this.#recorder = made.recorder;
@@ -120,7 +123,11 @@ export class Agent implements RunAgent {
   derive(tools: readonly Tool[]): Agent {
     const { conversations: _, ...rest } = this.#options;
     // The same engine: a recording one records the leaf's requests too.
-    const agent = new Agent(this.engine, { ...rest, parser: this.parser }, { info: this.engineInfo });
+    const agent = new Agent(
+      this.engine,
+      { ...rest, parser: this.parser, ...(this.onToolError ? { onToolError: this.onToolError } : {}) },
+      { info: this.engineInfo },
+    );
     for (const tool of tools) agent.tool(tool);
     return agent;
   }

@@ -2,7 +2,7 @@ import { DEFAULT_POLICY } from './policy.js';
 import { isStandardSchema, toParametersSchema, type StandardSchemaV1 } from '../validation/standard-schema.js';
 import type { AfterUntrusted, ApprovalRule, ArgsOf, Quarantine, Tool, ToolContext } from './types.js';
 import type { ParametersSchema } from '../core/types.js';
-import type { JsonOutputCheck } from './json-compatible.js';
+import type { EffectsOrJsonRule } from './json-compatible.js';
 
 /** What `defineTool` takes: a definition, a policy (defaults filled in) and the call itself. */
 export type ToolSpec<S extends ParametersSchema | StandardSchemaV1, Output> = ToolSpecBase<S, Output> & ToolEffects;
@@ -75,7 +75,7 @@ export interface ToolSpecBase<S extends ParametersSchema | StandardSchemaV1, Out
  * ```
  */
 export function defineTool<const S extends ParametersSchema | StandardSchemaV1, Output>(
-  spec: ToolSpec<S, Output> & JsonOutputCheck<Output>,
+  spec: ToolSpecBase<S, Output> & EffectsOrJsonRule<ToolEffects, Output>,
 ): Tool<ArgsOf<S>, Output> {
   const { jsonSchema, parameters, ...rest } = spec;
   const policy = {

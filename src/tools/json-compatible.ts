@@ -31,6 +31,17 @@ export type IsJsonCompatible<T> = unknown extends T
               : true
             : false;
 
-/** Added to `defineTool`'s spec when the output is not JSON: a property nobody can give, named for the problem. */
-export type JsonOutputCheck<Output> =
-  false extends IsJsonCompatible<Output> ? { 'the tool must return a JSON value (no Map, Set, function, bigint or symbol)': never } : unknown;
+/** The property `defineTool`'s spec gains when the output is not JSON: nobody can give it, and its name says the rule. */
+export type JsonOutputRule = { 'the tool must return a JSON value (no Map, Set, function, bigint or symbol)': never };
+
+/** `JsonOutputRule` when the output is not JSON, else nothing more. */
+export type JsonOutputCheck<Output> = false extends IsJsonCompatible<Output> ? JsonOutputRule : unknown;
+
+/**
+ * What a spec says of its effects (`Effects`, a union), unless the output is not JSON: then a
+ * single object type with the rule's property, so the compiler's one complaint is the JSON rule
+ * (a union would be explained by its last member, "Property 'idempotent' is missing", even where
+ * `readOnly: true` was given).
+ */
+export type EffectsOrJsonRule<Effects, Output> =
+  false extends IsJsonCompatible<Output> ? { readOnly?: boolean; idempotent?: boolean } & JsonOutputRule : Effects;

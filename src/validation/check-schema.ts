@@ -4,6 +4,7 @@ import { jsonView } from './json-view.js';
 import { problemsOf } from './no-eval/no-eval-problems.js';
 import { checkStrictSchema, prepareSchema, type PreparedSchema } from './no-eval/no-eval-schema.js';
 import { checkRefCycles } from './ref-cycles.js';
+import { unknownTypes } from './unknown-types.js';
 
 const checked = new WeakMap<object, PreparedSchema>();
 let metaSchema: PreparedSchema | undefined;
@@ -32,5 +33,8 @@ function checkAgainstMetaSchema(schema: object): void {
   const result = validate(data, metaSchema.root, '2019-09', metaSchema.lookup, false);
   if (result.valid) return;
   const problems = problemsOf(result.errors, metaSchema, data);
-  throw new Error(`schema is invalid: ${problems.map((p) => `data${p.instancePath} ${p.message}`).join(', ')}`);
+  // A `type` that is not one of JSON Schema's: said in a word, instead of the meta-schema's three complaints about it.
+  const types = unknownTypes(schema, problems);
+  const others = problems.filter((p) => !types.some((t) => p.instancePath === t.path || p.instancePath.startsWith(`${t.path}/`)));
+  throw new Error(`schema is invalid: ${[...types.map((t) => t.message), ...others.map((p) => `data${p.instancePath} ${p.message}`)].join(', ')}`);
 }

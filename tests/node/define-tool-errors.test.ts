@@ -1,5 +1,6 @@
 // What the compiler says to a newcomer: a tool that forgets `idempotent` is a type error that
-// names `idempotent` (not `readOnly`, the other way to say a tool is safe to retry). Compiled
+// names `idempotent` (not `readOnly`, the other way to say a tool is safe to retry); a tool that
+// returns a Map names the JSON rule, whatever it says of its effects. Compiled
 // with the TypeScript API, as an app would, so the message itself is what is checked.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +20,9 @@ const cases = {
   readOnlyFalse: `defineTool({ name: 'put', description: 'Put', parameters: { type: 'object', properties: {} }, readOnly: false, call: () => 1 });`,
   readOnly: `defineTool({ name: 'now', description: 'Now', parameters: { type: 'object', properties: {} }, readOnly: true, call: () => 1 });`,
   idempotent: `defineTool({ name: 'put', description: 'Put', parameters: { type: 'object', properties: {} }, idempotent: false, call: () => 1 });`,
+  readOnlyMap: `defineTool({ name: 'index', description: 'Index', parameters: { type: 'object', properties: {} }, readOnly: true, call: () => new Map([['a', 1]]) });`,
+  idempotentSet: `defineTool({ name: 'tags', description: 'Tags', parameters: { type: 'object', properties: {} }, idempotent: true, call: async () => ({ tags: new Set(['a']) }) });`,
+  noEffectsMap: `defineTool({ name: 'index', description: 'Index', parameters: { type: 'object', properties: {} }, call: () => new Map() });`,
 };
 
 /** Each case as a file of its own; the messages of its errors, flattened. */
@@ -54,6 +58,12 @@ describe('defineTool without idempotent', () => {
     expect(found[name]).toHaveLength(1);
     expect(found[name]![0]).toContain("Property 'idempotent' is missing");
     expect(found[name]![0]).not.toContain("Property 'readOnly' is missing");
+  });
+
+  it.each(['readOnlyMap', 'idempotentSet', 'noEffectsMap'] as const)('a tool whose output is not JSON is one type error, naming the JSON rule (%s)', (name) => {
+    expect(found[name]).toHaveLength(1);
+    expect(found[name]![0]).toContain('the tool must return a JSON value (no Map, Set, function, bigint or symbol)');
+    expect(found[name]![0]).not.toContain("Property 'idempotent' is missing");
   });
 
   it('compiles with readOnly: true, or with idempotent stated', () => {

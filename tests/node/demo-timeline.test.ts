@@ -56,6 +56,39 @@ describe('demo timeline layout', () => {
     expect(b!.start < a!.end! && a!.start < b!.end!).toBe(true);
   });
 
+  it('a run resumed after a reload goes on in the rows kept: the waiting call continues, the answer is a turn of its own', () => {
+    const layout = layoutTimeline(
+      at(
+        // Before the reload (kept by the page, times below zero on the new page's clock).
+        [-500, started],
+        [-480, { type: 'tool_call', call: call('d', 'delete_note', { id: 'n-1' }) }],
+        [-479, { type: 'approval_requested', call: call('d', 'delete_note', { id: 'n-1' }) }],
+        // The resumed run.
+        [10, started],
+        [11, { type: 'approval_requested', call: call('d', 'delete_note', { id: 'n-1' }) }],
+        [40, { type: 'approval_resolved', callId: 'd', approved: true }],
+        [41, { type: 'tool_started', callId: 'd', name: 'delete_note', attempt: 1 }],
+        [50, { type: 'tool_finished', result: ok('d', 'delete_note', 'deleted') }],
+        [70, { type: 'text_delta', text: 'Deleted.' }],
+        [71, { type: 'iteration_finished', iteration: 1, finishReason: 'stop', toolCalls: 0 }],
+        [72, finished],
+      ),
+      100,
+    );
+    expect(layout.lanes.map((lane) => [lane.kind, lane.name])).toEqual([
+      ['model', 'model turn 1'],
+      ['call', 'delete_note'],
+      ['model', 'model turn 2'],
+    ]);
+    const [turn1, remove, turn2] = layout.lanes;
+    expect([turn1!.start, turn1!.end]).toEqual([-500, -480]);
+    // The answer's turn starts when the resumed call's result came back.
+    expect([turn2!.start, turn2!.end]).toEqual([50, 71]);
+    expect(remove).toMatchObject({ status: 'done', approved: true, start: -480, end: 50 });
+    expect(remove!.segments.map((segment) => segment.kind)).toEqual(['queued', 'approval', 'approval', 'attempt']);
+    expect(layout).toMatchObject({ start: -500, end: 72, status: 'finished' });
+  });
+
   it('marks an exposed turn and the calls it proposed with the sources it read; a turn before them stays unmarked', () => {
     const sources = [{ callId: 'a', name: 'read_page' }];
     const layout = layoutTimeline(

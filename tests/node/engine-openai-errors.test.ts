@@ -38,6 +38,40 @@ describe('OpenAI-compatible engine: HTTP errors and retries', () => {
     expect(error.message).toContain('Does `baseURL` end in `/v1`?');
   });
 
+  it('does not ask about /v1 when baseURL ends in /v1 (or another version)', async () => {
+    const engine = await engineFor(() => errorReply(404, 'page not found'));
+    const error = await rejection(collect(engine));
+    expect(error.message).toContain('page not found');
+    expect(error.message).not.toContain('/v1`?');
+    const versioned = createEngine(openAICompatible({ baseURL: `${local.server.baseURL.replace(/\/v1\/?$/, '')}/v1beta/openai`, model: 'm' }));
+    expect((await rejection(collect(versioned))).message).not.toContain('/v1`?');
+  });
+
+  it("names `ollama pull` and the model for Ollama's 404 of a model it does not have", async () => {
+    // Ollama's OpenAI-compatible endpoint, for a model never pulled: its own words, in OpenAI's error shape.
+    const engine = await engineFor(() => errorReply(404, 'model "qwen2.5:7b" not found, try pulling it first'), { model: 'qwen2.5:7b' });
+    const error = await rejection(collect(engine));
+    expect(error.status).toBe(404);
+    expect(error.message).toContain('model "qwen2.5:7b" not found');
+    expect(error.message).toContain('`ollama pull qwen2.5:7b`');
+    expect(error.message).not.toContain('/v1`?');
+    // Its native error shape ({ error: "…" }), at a root without /v1, says the same and not the /v1 question.
+    const server = await local.start(() => ({
+      status: 404,
+      headers: { 'content-type': 'application/json' },
+      pieces: [JSON.stringify({ error: "model 'llama3' not found, try pulling it first" })],
+    }));
+    const bare = createEngine(openAICompatible({ baseURL: server.baseURL.replace(/\/v1\/?$/, ''), model: 'llama3' }));
+    const native = await rejection(collect(bare));
+    expect(native.message).toContain('`ollama pull llama3`');
+    expect(native.message).not.toContain('/v1`?');
+  });
+
+  it('never pastes a model name that is not one into the `ollama pull` line', async () => {
+    const engine = await engineFor(() => errorReply(404, 'model not found'), { model: 'x; rm -rf ~' });
+    expect((await rejection(collect(engine))).message).toContain('`ollama pull <model>`');
+  });
+
   it('shows the URL of a failed request without its secrets', async () => {
     const server = await local.start(() => errorReply(404, 'nope'));
     const engine = createEngine(openAICompatible({ baseURL: `${server.baseURL}?deployment=secret-deployment-name`, model: 'm' }));

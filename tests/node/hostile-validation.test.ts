@@ -245,7 +245,7 @@ describe('the mode applies to the registry whenever it is set', () => {
     }
     expect(isAmbiError(error, 'invalid_tool')).toBe(true);
     expect((error as Error).message).toMatch(
-      /^Tool "add": invalid parameters schema: schema is invalid: data\/properties\/a\/type must be equal to one of the allowed values/,
+      /^Tool "add": invalid parameters schema: schema is invalid: \/properties\/a\/type is "numbr": "numbr" is not a JSON Schema type; use one of "string"/,
     );
     expect(compile).not.toHaveBeenCalled();
   });

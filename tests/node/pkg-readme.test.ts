@@ -134,6 +134,27 @@ describe('README and guides', () => {
     expect(check([...blocks, ...examples])).toEqual([]);
   });
 
+  it("send the API reference's first page (docs/start.md) on to every guide in its Where next", () => {
+    const start = readFileSync(join(root, 'docs/start.md'), 'utf8');
+    const whereNext = start.slice(start.indexOf('## Where next'));
+    const guides = documents.filter((d) => d.startsWith('docs/') && !['docs/README.md', 'docs/start.md'].includes(d)).map((d) => d.slice('docs/'.length));
+    expect(guides.filter((guide) => !whereNext.includes(`](${guide})`))).toEqual([]);
+  });
+
+  it("give Ollama the dev server's origin wherever they name OLLAMA_ORIGINS", () => {
+    const dev = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.dev as string;
+    const origin = `http://${dev.match(/--host (\S+)/)![1]}:${dev.match(/--port (\d+)/)![1]}`;
+    // Each document that gives the variable a value lists that origin among its values.
+    const named = documents
+      .map((doc) => ({
+        doc,
+        origins: [...readFileSync(join(root, doc), 'utf8').matchAll(/OLLAMA_ORIGINS=([^`\s]+)/g)].flatMap(([, list]) => list!.split(',')),
+      }))
+      .filter(({ origins }) => origins.length > 0);
+    expect(named.map(({ doc }) => doc)).toContain('README.md');
+    for (const { doc, origins } of named) expect(origins, doc).toContain(origin);
+  });
+
   it('link only to files in the repository, and every guide is in the index', () => {
     const missing: string[] = [];
     for (const doc of userFacing) {

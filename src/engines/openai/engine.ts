@@ -46,6 +46,7 @@ async function* streamChat(config: OpenAICompatibleConfig, fetchImpl: typeof fet
     // A config made by hand may lack it; Infinity means no limit (a timer cannot wait that long).
     timeoutMs: Number.isFinite(config.timeoutMs) ? config.timeoutMs : config.timeoutMs === undefined ? DEFAULT_OPENAI_TIMEOUT_MS : undefined,
     signal: request.signal,
+    model: config.model,
   });
   try {
     yield* decodeResponse(response, lifetime);

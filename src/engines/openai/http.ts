@@ -3,6 +3,7 @@ import { EngineHttpError } from '../../errors/engine-http-error.js';
 import { sleep } from '../abort.js';
 import { redactURL } from '../url-redact.js';
 import { startLifetime, type RequestLifetime } from './request-lifetime.js';
+import { notFoundHint } from './not-found-hint.js';
 import { serverMessageFromText } from './server-message.js';
 
 /** The longest server-requested wait we honour; a longer Retry-After is cut to this. */
@@ -16,6 +17,8 @@ export interface PostOptions {
   maxRetries: number;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The model asked for: a 404 that says it is missing names it. */
+  model?: string;
 }
 
 /** A 2xx response, with the lifetime that still guards the reading of its body. */
@@ -45,7 +48,7 @@ async function attemptOnce(url: string, init: RequestInit, options: PostOptions)
     const response = await options.fetch(url, { ...init, signal: lifetime.signal });
     lifetime.touch();
     if (response.ok) return { response, lifetime };
-    const error = await httpError(response, `${init.method ?? 'POST'} ${url}`);
+    const error = await httpError(response, init.method ?? 'POST', url, options.model);
     lifetime.dispose();
     return error;
   } catch (error) {
@@ -68,14 +71,14 @@ function retryDelayMs(error: EngineError, attempt: number): number {
 
 /**
  * A non-2xx response as a coded error carrying the status, the request (method and URL, its
- * secrets redacted) and the server's own message. A 404 is most often a `baseURL` without its
- * `/v1`, which `/chat/completions` is appended to: the message asks.
+ * secrets redacted) and the server's own message. A 404 gets a hint of its likely cause: a model
+ * not pulled (Ollama), or a `baseURL` without its `/v1` (`not-found-hint.ts`).
  */
-async function httpError(response: Response, request: string): Promise<EngineHttpError> {
+async function httpError(response: Response, method: string, url: string, model: string | undefined): Promise<EngineHttpError> {
   const text = await response.text().catch(() => '');
   const detail = text.trim() === '' ? response.statusText : serverMessageFromText(text);
-  const hint = response.status === 404 ? ' Does `baseURL` end in `/v1`? `/chat/completions` is appended to it.' : '';
-  const message = `The model server answered ${response.status} to ${redactURL(request)}${detail ? `: ${detail}` : ''}.${hint}`;
+  const hint = response.status === 404 ? notFoundHint(url, detail, model) : '';
+  const message = `The model server answered ${response.status} to ${redactURL(`${method} ${url}`)}${detail ? `: ${detail}` : ''}.${hint}`;
   return new EngineHttpError(response.status, message, retryAfterMs(response.headers));
 }
 

@@ -11,6 +11,7 @@ import type { RunResult } from '../../core/run.js';
 import { onAbort } from '../../util/abort-source.js';
 import { checkTool } from '../../tools/check-tool.js';
 import type { OnToolError, Tool } from '../../tools/types.js';
+import { developmentToolErrorLog } from '../../tools/tool-error-log.js';
 import { reportedInvoker } from './reported-invoker.js';
 import { defined } from '../../util/defined.js';
 import { toDescriptor } from '../wire/descriptor.js';
@@ -41,7 +42,8 @@ export interface WorkerRunnerOptions extends RunnerConfig {
   worker?: () => Worker;
   /**
    * Told, on the page, what a page tool or a tool worker's tool threw when it failed of itself
-   * (anything but a `ToolError`): the model reads only `crashed` and its message.
+   * (anything but a `ToolError`): the model reads only `crashed` and its message. Default: in
+   * development, each tool's first throw is logged to the console (see `AgentOptions.onToolError`).
    */
   onToolError?: OnToolError;
 }
@@ -93,7 +95,7 @@ export class WorkerRunner {
     checkCount('leaf.maxDepth', options.leaf?.maxDepth);
     checkCount('leaf.maxIterations', options.leaf?.maxIterations);
     registerTransferHandlers();
-    this.#onToolError = options.onToolError;
+    this.#onToolError = options.onToolError ?? developmentToolErrorLog();
     this.#worker = options.worker?.() ?? new Worker(new URL('../../../workers/runner.worker.ts', import.meta.url), { type: 'module' });
     onWorkerDeath(this.#worker, 'runner worker', (error) => this.#die(error));
     // One protocol both ways on the worker's own channel: the page calls the runner's API, the runner calls the page's tools.

@@ -58,6 +58,8 @@ export function createRunnerHost(endpoint: Comlink.Endpoint): RunnerWorkerApi {
       const made = await Agent.make(config.engine, {
         ...defined({ preamble, maxResultChars, validation, context, record }),
         ...(stores ? { conversations: stores.conversations, journal: stores.journal } : {}),
+        // A page tool's or tool worker's throw is told on the page (WorkerRunner's onToolError), not here again.
+        onToolError: () => {},
       });
       // The memory snapshot store loads only for a runner with leaves and no database.
       if (config.leaf) made.leaf({ ...config.leaf, store: stores?.snapshots ?? (await memorySnapshots()) });
