@@ -27,8 +27,10 @@ try {
   const replies = scripts[scenario];
   if (!replies) throw new Error(`no script for scenario ${scenario}`);
   const agent = await Agent.make(scriptedEngine([...replies, 'done']));
-  // The suite's servers do not annotate their tools (so each would wait for approval): approve them here.
-  const connection = await agent.mcp(mcpServer({ url, policy: { '*': { needsApproval: false } } }));
+  // The suite's servers do not annotate their tools, so each would wait for approval, and their
+  // definitions would expose every request (unannotated tools are untrusted): accept both here, as
+  // the person running the suite does.
+  const connection = await agent.mcp(mcpServer({ url, acceptDefinitions: true, policy: { '*': { needsApproval: false } } }));
   console.log(`connected to ${connection.name}: ${connection.tools.join(', ')}`);
   if (replies.length > 0) {
     const result = await new ChatRunner().run(agent, `conformance scenario ${scenario}`).result;

@@ -46,7 +46,8 @@ for (const scenario of SCENARIOS) {
   const dir = join(out, scenario.replaceAll('/', '_'));
   mkdirSync(dir, { recursive: true });
   const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, 'scripts/mcp-conformance-client.mjs'))}`;
-  const run = spawnSync(process.execPath, [suite, 'client', '--command', command, '--scenario', scenario, '-o', dir], { cwd: root, encoding: 'utf8' });
+  // A scenario that hangs (a client waiting on something the suite never sends) fails, bounded.
+  const run = spawnSync(process.execPath, [suite, 'client', '--command', command, '--scenario', scenario, '-o', dir], { cwd: root, encoding: 'utf8', timeout: 180_000 });
   const checks = readdirSync(dir)
     .map((entry) => join(dir, entry, 'checks.json'))
     .filter((file) => existsSync(file))

@@ -3,7 +3,6 @@ import type { DBSchema, IDBPDatabase } from 'idb';
 import type { Message } from '../core/types.js';
 import type { JournalEntry, LeafSnapshot } from './types.js';
 import type { ApprovalRecord, StandingDecision } from './approval-types.js';
-import type { McpLoginRecord, McpServerAuthRecord } from '../mcp/auth/auth-records.js';
 
 /** One conversation message as stored: keyed `[conversationId, seq]` so a conversation is one key range. */
 export interface StoredMessage {
@@ -24,8 +23,9 @@ export interface AmbiDbSchema extends DBSchema {
   journal: { key: string; value: JournalEntry; indexes: { conversation: string } };
   approvals: { key: [string, string]; value: ApprovalRecord };
   standing: { key: [string, string]; value: StandingDecision };
-  mcpAuth: { key: string; value: McpServerAuthRecord };
-  mcpLogins: { key: string; value: McpLoginRecord; indexes: { createdAt: number } };
+  // The MCP login's records (src/mcp/auth/auth-records.ts, a floor above): only the keys the stores index are typed here.
+  mcpAuth: { key: string; value: { server: string } };
+  mcpLogins: { key: string; value: { state: string; createdAt: number }; indexes: { createdAt: number } };
 }
 
 export type AmbiDatabase = IDBPDatabase<AmbiDbSchema>;

@@ -29,7 +29,9 @@ describe('the docs’ snippets that are not run', () => {
       'docs/mcp.md#1: an MCP server',
       'docs/mcp.md#2: an MCP server',
       'docs/mcp.md#3: an MCP server',
+      'docs/mcp.md#5: an MCP server',
       'docs/typed-answers.md#4: a GGUF model file',
+      'docs/untrusted-content.md#2: an MCP server',
       'docs/worker-runtime.md#1: a worker file of the app',
       'docs/worker-runtime.md#2: a worker file of the app',
     ]);

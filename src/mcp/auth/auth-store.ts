@@ -51,7 +51,7 @@ export function forgetServerAuth(server: string): Promise<McpServerAuthRecord | 
       const record = usable(await tx.objectStore('mcpAuth').get(server));
       queue(tx.objectStore('mcpAuth').delete(server));
       const logins = tx.objectStore('mcpLogins');
-      for (const login of await logins.getAll()) if (login.server === server) queue(logins.delete(login.state));
+      for (const login of (await logins.getAll()) as McpLoginRecord[]) if (login.server === server) queue(logins.delete(login.state));
       return record;
     }),
   );
@@ -98,7 +98,7 @@ export function updateLogin(state: string, change: { outcome?: McpLoginOutcome; 
   return storageOperation('record an MCP login', async () =>
     transact(await db(), ['mcpLogins'], 'readwrite', async (tx) => {
       const store = tx.objectStore('mcpLogins');
-      const login = await store.get(state);
+      const login = (await store.get(state)) as McpLoginRecord | undefined;
       if (!login) return;
       const { codeVerifier, ...rest } = login;
       queue(store.put(change.outcome ? { ...rest, outcome: change.outcome } : { ...login, ...change }));
