@@ -9,7 +9,7 @@
 
 // Errors
 export { AmbiError, isAmbiError } from './errors/ambi-error.js';
-export type { AmbiErrorCode, ExtensionErrorCode } from './core/codes.js';
+export type { AmbiErrorCode, ExtensionErrorCode, ProgramErrorCode } from './core/codes.js';
 export { ToolError } from './errors/tool-error.js';
 export { DuplicateToolError } from './errors/duplicate-tool-error.js';
 export { InvalidToolError } from './errors/invalid-tool-error.js';
