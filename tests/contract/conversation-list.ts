@@ -87,7 +87,10 @@ export function describeConversationList(label: string, make: () => Promise<Stor
       const expected = new Map<string, number>();
       for (let i = 0; i < 200; i++) {
         const length = 1 + (i % 7);
-        await store.append(`c${i}`, Array.from({ length }, (_, j) => (j % 2 ? assistant(`${j}`) : user(`${j}`))));
+        await store.append(
+          `c${i}`,
+          Array.from({ length }, (_, j) => (j % 2 ? assistant(`${j}`) : user(`${j}`))),
+        );
         expected.set(`c${i}`, length);
       }
       for (let i = 0; i < 200; i += 3) {
