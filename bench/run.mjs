@@ -28,6 +28,8 @@ const BROWSER = [
   'snapshot-io',
   'footprint',
   'grammar-cost',
+  'conversations-list',
+  'answer-100k-tokens',
 ];
 const ALL = [...NODE, ...BROWSER, 'bundle-size', 'extension-size'];
 for (const name of only) {

@@ -9,6 +9,8 @@ import { chromium, type Browser, type Page } from 'playwright';
 import { chromiumArgs, chromiumExecutable } from '../../chromium.config.js';
 import { median, medianUpper95, overRounds, pairedFigure, quantile, spread, type Measurement } from '../lib/stats.js';
 import { describeTrace } from './pages/dispatch-trace.js';
+import { answerTokens } from './answer-bench.js';
+import { conversationsList } from './list-bench.js';
 import { grammarCost, longConversation } from './output-benches.js';
 import { coldStart, footprint, mainThreadBusy, resumeLatency, toolLatencyIdle } from './user-benches.js';
 import { completions, isCompletions } from '../lib/scripted-model.js';
@@ -283,6 +285,8 @@ const benches: Record<string, (browser: Browser, origin: string) => Promise<Meas
   'resume-latency': (b, o) => resumeLatency(b, o),
   footprint: (b, o) => footprint(b, o, openPage),
   'long-conversation': (b, o) => longConversation(b, o, openPage, runPage),
+  'conversations-list': (b, o) => conversationsList(b, o, openPage),
+  'answer-100k-tokens': (b, o) => answerTokens(b, o, openPage),
 };
 
 /** How long one benchmark may take before it counts as failed: a page that never answers must not hold the machine. */
