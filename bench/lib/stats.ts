@@ -29,22 +29,29 @@ export interface PairedOptions {
 
 /**
  * Time two async workloads in alternating rounds (A, B, B, A, ...), so drift and other
- * processes' noise hit both alike. Each call returns the time per operation of one round.
+ * processes' noise hit both alike. Each call returns the time per operation of one round. Where
+ * the garbage collector can be called (Node with --expose-gc, as bench/run.mjs starts it), each
+ * round starts with a collection, so no round pays for the garbage of the one before it.
  */
 export async function paired(a: () => Promise<number>, b: () => Promise<number>, { warmup, samples }: PairedOptions): Promise<{ a: number[]; b: number[] }> {
+  const collect = (globalThis as { gc?: () => void }).gc ?? (() => {});
+  const round = (side: () => Promise<number>) => {
+    collect();
+    return side();
+  };
   for (let i = 0; i < warmup; i++) {
-    await a();
-    await b();
+    await round(a);
+    await round(b);
   }
   const as: number[] = [];
   const bs: number[] = [];
   for (let i = 0; i < samples; i++) {
     if (i % 2 === 0) {
-      as.push(await a());
-      bs.push(await b());
+      as.push(await round(a));
+      bs.push(await round(b));
     } else {
-      bs.push(await b());
-      as.push(await a());
+      bs.push(await round(b));
+      as.push(await round(a));
     }
   }
   return { a: as, b: bs };

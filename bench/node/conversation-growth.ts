@@ -8,6 +8,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { isStepCount, streamText, type ModelMessage } from 'ai';
 import { Agent, ChatRunner, defineTool, MemoryConversationStore, openAICompatible, type Tool } from '../../src/index.js';
 import { validatedTool } from '../lib/ai-sdk-mock.js';
+import { now } from '../lib/clock.js';
 import { conversation, toModelMessage } from '../lib/conversation.js';
 import { startCompletions } from '../lib/local-completions.js';
 import { paired, pairedFigure, spread, type Measurement } from '../lib/stats.js';
@@ -23,14 +24,6 @@ const TOOLS = 10;
 const LONG = 10_000;
 const ROUNDS = 15;
 const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
-/** ms now: wall time, or with BENCH_CPU=1 this process's CPU time (for comparing a change on a loaded machine; the server is in this process too). */
-const now =
-  process.env.BENCH_CPU === '1'
-    ? () => {
-        const { user, system } = process.cpuUsage();
-        return (user + system) / 1000;
-      }
-    : () => performance.now();
 
 /** The same ten tools on both sides, `add_0` the one called. */
 const ourTools = (): Tool[] =>

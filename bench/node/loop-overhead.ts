@@ -7,6 +7,7 @@ import { isStepCount, streamText } from 'ai';
 import { Agent, ChatRunner, defineTool } from '../../src/index.js';
 import { streamingMock, validatedTool } from '../lib/ai-sdk-mock.js';
 import { callingEngine } from '../lib/calling-engine.js';
+import { now } from '../lib/clock.js';
 import { median, paired, pairedFigure, spread, type Measurement } from '../lib/stats.js';
 
 const schema = {
@@ -56,9 +57,9 @@ function theirs(calls: number): () => Promise<void> {
 
 /** Runs `run` `n` times back to back; returns microseconds per run. */
 const perRun = (run: () => Promise<void>, n: number) => async () => {
-  const start = performance.now();
+  const start = now();
   for (let i = 0; i < n; i++) await run();
-  return ((performance.now() - start) * 1000) / n;
+  return ((now() - start) * 1000) / n;
 };
 
 export async function loopOverhead(): Promise<Measurement[]> {

@@ -3,6 +3,7 @@
 // conversation's growth is bench/node/conversation-growth.ts.
 import { Agent, ChatRunner, defineTool, type Tool } from '../../src/index.js';
 import { callingEngine } from '../lib/calling-engine.js';
+import { now } from '../lib/clock.js';
 import { paired, pairedFigure, spread, type Measurement } from '../lib/stats.js';
 
 const schema = {
@@ -12,6 +13,7 @@ const schema = {
   additionalProperties: false,
 } as const;
 const FINAL_TEXT = 'Done.';
+const RUNS_PER_ROUND = 200;
 const argsText = () => '{"a":1,"b":2}';
 const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
 
@@ -44,22 +46,23 @@ async function toolRuns(tools: number, calling: 'native' | 'tags'): Promise<() =
 
 /** Microseconds per run of `run`, `n` back to back. */
 const perRun = (run: () => Promise<void>, n: number) => async () => {
-  const start = performance.now();
+  const start = now();
   for (let i = 0; i < n; i++) await run();
-  return ((performance.now() - start) * 1000) / n;
+  return ((now() - start) * 1000) / n;
 };
 
 async function toolsFigure(calling: 'native' | 'tags'): Promise<Measurement> {
   const large = await toolRuns(1000, calling);
   const small = await toolRuns(10, calling);
-  const times = await paired(perRun(large, 50), perRun(small, 50), { warmup: 3, samples: 15 });
+  // Rounds of 200 runs (about 20 ms): rounds of 50 were short enough for one GC pause to decide a round.
+  const times = await paired(perRun(large, RUNS_PER_ROUND), perRun(small, RUNS_PER_ROUND), { warmup: 3, samples: 15 });
   return {
     name: `tools-1000-${calling === 'native' ? 'native' : 'tag'}`,
     unit: 'µs/run',
     baseline: `the same run with 10 tools registered (${calling === 'native' ? 'native calls' : 'calls in [TOOL_CALL] tags, the tools taught in the system prompt'})`,
     ...pairedFigure(times.a, times.b),
     target: '<= 1.5',
-    note: `a run: one call of add_0, then the final text (2 model turns); 50 runs x 15 rounds, ±${pct(spread(times.a))}/±${pct(spread(times.b))}`,
+    note: `a run: one call of add_0, then the final text (2 model turns); ${RUNS_PER_ROUND} runs x 15 rounds, ±${pct(spread(times.a))}/±${pct(spread(times.b))}`,
   };
 }
 
@@ -73,9 +76,9 @@ async function concurrentRuns(total: number, inFlight: number): Promise<() => Pr
     if (result.text !== FINAL_TEXT) throw new Error(`runs: ${result.text}`);
   };
   return async () => {
-    const start = performance.now();
+    const start = now();
     for (let started = 0; started < total; started += inFlight) await Promise.all(Array.from({ length: Math.min(inFlight, total - started) }, one));
-    return ((performance.now() - start) * 1000) / total;
+    return ((now() - start) * 1000) / total;
   };
 }
 
@@ -93,6 +96,14 @@ async function runsFigure(): Promise<Measurement> {
 
 /** tools-1000-native, tools-1000-tag. */
 export async function toolScaling(): Promise<Measurement[]> {
+  const only = process.env.BENCH_TOOLS_ONLY;
+  if (only) {
+    // For a profile of one side alone (`<tools>-<native|tags>`, e.g. 1000-tags): 3,000 runs, no figure.
+    const [count, calling] = only.split('-');
+    const run = await toolRuns(Number(count), calling === 'tags' ? 'tags' : 'native');
+    await perRun(run, 3000)();
+    return [];
+  }
   return [await toolsFigure('native'), await toolsFigure('tags')];
 }
 
