@@ -129,8 +129,7 @@ function runChild(label, args) {
   if (child.status !== 0) crashes.push(`${label}: exit ${child.status ?? child.signal}`);
 }
 
-// --expose-gc: each round of a paired figure starts with a collection (bench/lib/stats.ts).
-for (const name of NODE.filter(wanted)) runChild(name, ['--expose-gc', 'dist/bench/node/main.js', name]);
+for (const name of NODE.filter(wanted)) runChild(name, ['dist/bench/node/main.js', name]);
 const browserBenches = BROWSER.filter(wanted);
 if (browserBenches.length > 0) runChild(`chromium: ${browserBenches.join(', ')}`, ['dist/bench/node/driver.js', 'dist/bench/browser', ...browserBenches]);
 

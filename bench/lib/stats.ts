@@ -29,29 +29,24 @@ export interface PairedOptions {
 
 /**
  * Time two async workloads in alternating rounds (A, B, B, A, ...), so drift and other
- * processes' noise hit both alike. Each call returns the time per operation of one round. Where
- * the garbage collector can be called (Node with --expose-gc, as bench/run.mjs starts it), each
- * round starts with a collection, so no round pays for the garbage of the one before it.
+ * processes' noise hit both alike. Each call returns the time per operation of one round. (No
+ * collection is forced between rounds: a full collection shrinks V8's young generation, and the
+ * round after it pays for growing it again, which made the parser's rounds 2-4x slower.)
  */
 export async function paired(a: () => Promise<number>, b: () => Promise<number>, { warmup, samples }: PairedOptions): Promise<{ a: number[]; b: number[] }> {
-  const collect = (globalThis as { gc?: () => void }).gc ?? (() => {});
-  const round = (side: () => Promise<number>) => {
-    collect();
-    return side();
-  };
   for (let i = 0; i < warmup; i++) {
-    await round(a);
-    await round(b);
+    await a();
+    await b();
   }
   const as: number[] = [];
   const bs: number[] = [];
   for (let i = 0; i < samples; i++) {
     if (i % 2 === 0) {
-      as.push(await round(a));
-      bs.push(await round(b));
+      as.push(await a());
+      bs.push(await b());
     } else {
-      bs.push(await round(b));
-      as.push(await round(a));
+      bs.push(await b());
+      as.push(await a());
     }
   }
   return { a: as, b: bs };
