@@ -64,6 +64,8 @@ const configs: Record<string, UserConfig> = {
       latency: here('browser/pages/latency.html'),
       resume: here('browser/pages/resume.html'),
       'long-conversation': here('browser/pages/long-conversation.html'),
+      conversations: here('browser/pages/conversations.html'),
+      answer: here('browser/pages/answer.html'),
     },
     '../dist/bench/browser',
   ),

@@ -1,7 +1,7 @@
 // The driver's side of grammar-cost and long-conversation (pages in bench/browser/pages): each
 // opens its page, runs it, and turns its rounds into Measurements.
 import type { Browser, Page } from 'playwright';
-import { median, spread, type Measurement } from '../lib/stats.js';
+import { median, pairedFigure, spread, type Measurement } from '../lib/stats.js';
 import type { GrammarCostOptions, GrammarCostRound } from './pages/local-grammar-cost.js';
 import type { LongConversationOptions, LongConversationRound } from './pages/long-conversation.js';
 
@@ -24,15 +24,11 @@ export async function grammarCost(browser: Browser, origin: string, openPage: Op
     const rate = (side: { tokens: number; ms: number }) => (side.tokens / side.ms) * 1000;
     const constrained = rounds.map((r) => rate(r.constrained));
     const free = rounds.map((r) => rate(r.free));
-    const value = median(constrained);
-    const baselineValue = median(free);
     out.push({
       name,
-      value,
       unit: 'tokens/s',
       baseline: `the same generated model (${vocabSize.toLocaleString('en')}-token vocabulary), same prompt, unconstrained`,
-      baselineValue,
-      ratio: value / baselineValue,
+      ...pairedFigure(constrained, free),
       target,
       note: `llama.cpp (wllama) in the page, one thread; ${options.rounds} rounds ±${pct(spread(constrained))}/±${pct(spread(free))}; a call is ${median(rounds.map((r) => r.constrained.tokens))} tokens in ${median(rounds.map((r) => r.constrained.ms)).toFixed(0)} ms, free text ${median(rounds.map((r) => r.free.tokens))} tokens in ${median(rounds.map((r) => r.free.ms)).toFixed(0)} ms`,
     });
@@ -48,16 +44,12 @@ export async function longConversation(browser: Browser, origin: string, openPag
   await page.close();
   const long = rounds.map((r) => r.longMs);
   const short = rounds.map((r) => r.shortMs);
-  const value = median(long);
-  const baselineValue = median(short);
   return [
     {
       name: 'long-conversation',
-      value,
       unit: 'ms/run',
       baseline: `the same runner on a ${options.short}-message conversation`,
-      baselineValue,
-      ratio: value / baselineValue,
+      ...pairedFigure(long, short),
       target: '<= 2',
       note: `${options.long.toLocaleString('en')} vs ${options.short} stored messages, IndexedDB store in the runner worker, context budget 4,000 tokens; ${options.rounds} rounds ±${pct(spread(long))}/±${pct(spread(short))}`,
     },

@@ -1,8 +1,8 @@
-// The AI SDK side of the Node loop benchmarks: ai@6 (`ai-v6`, an npm alias: ai@7 declares Node >= 22)
-// on its own MockLanguageModelV3, streaming the same parts our in-process engine yields.
+// The AI SDK side of the Node loop benchmarks: ai@7 (what its users install) on its own
+// MockLanguageModelV4, streaming the same parts our in-process engine yields.
 import Ajv from 'ajv';
-import { jsonSchema, tool, type ToolSet } from 'ai-v6';
-import { MockLanguageModelV3 } from 'ai-v6/test';
+import { jsonSchema, tool, type ToolSet } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
@@ -18,10 +18,10 @@ export interface MockScript {
   deltas?: readonly string[];
 }
 
-/** A streaming MockLanguageModelV3 answering as `callingEngine` does (same deltas, same calls, same final text). */
-export function streamingMock({ name, calls, argsText, finalText, deltas = [] }: MockScript): MockLanguageModelV3 {
+/** A streaming MockLanguageModelV4 answering as `callingEngine` does (same deltas, same calls, same final text). */
+export function streamingMock({ name, calls, argsText, finalText, deltas = [] }: MockScript): MockLanguageModelV4 {
   let next = 0;
-  const model: MockLanguageModelV3 = new MockLanguageModelV3({
+  const model: MockLanguageModelV4 = new MockLanguageModelV4({
     doStream: async (options) => {
       model.doStreamCalls.length = 0; // the mock records every call; keep it from growing
       const parts: unknown[] = [{ type: 'stream-start', warnings: [] }];

@@ -26,7 +26,7 @@ export function conversation(length: number): Message[] {
   return out;
 }
 
-/** The AI SDK's ModelMessage for one of ours (ai@6's shape: tool results as `{ type: 'text', value }` outputs). */
+/** The AI SDK's ModelMessage for one of ours (ai@7's shape: tool results as `{ type: 'text', value }` outputs). */
 export function toModelMessage(message: Message): unknown {
   switch (message.role) {
     case 'system':

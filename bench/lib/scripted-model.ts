@@ -4,12 +4,16 @@
 //   in, ANSWER: the first answer of the bundle and cold-start apps.
 // - `busy`: BUSY_BYTES of prose in 4-character deltas (about one token each) and BUSY_CALLS calls
 //   of the page's `note`, then, once their results are in, a short answer: main-thread-busy.
+// - any model under a base URL `…/long-answer/v1` (the AI SDK app names its model itself): an answer
+//   of LONG_ANSWER_TOKENS 4-character deltas, LONG_ANSWER_CHARS in all: answer-100k-tokens.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const ANSWER = 'The title is "bundle-size: ours".';
 export const BUSY_BYTES = 200 * 1024;
 export const BUSY_CALLS = 20;
 export const BUSY_ANSWER = 'Noted them all.';
+export const LONG_ANSWER_TOKENS = 100_000;
+export const LONG_ANSWER_CHARS = 4 * LONG_ANSWER_TOKENS;
 
 const chunk = (choice: Record<string, unknown>) =>
   `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, ...choice }] })}\n\n`;
@@ -27,17 +31,27 @@ const calls = (name: string, count: number, args: (i: number) => string) => [
   chunk({ delta: {}, finish_reason: 'tool_calls' }),
 ];
 
+/** `chars` of prose as SSE chunks of 4-character deltas (about one token each). */
+function prose(chars: number): string[] {
+  const line = 'The quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs.\n';
+  const text = line.repeat(Math.ceil(chars / line.length)).slice(0, chars);
+  const pieces: string[] = [];
+  for (let at = 0; at < text.length; at += 4) pieces.push(chunk({ delta: { content: text.slice(at, at + 4) }, finish_reason: null }));
+  return pieces;
+}
+
 /** The busy reply's body, built once: prose in 4-character deltas, then the calls. */
 let busyReply: string | undefined;
 function busy(): string {
-  if (!busyReply) {
-    const line = 'The quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs.\n';
-    const prose = line.repeat(Math.ceil(BUSY_BYTES / line.length)).slice(0, BUSY_BYTES);
-    const pieces: string[] = [];
-    for (let at = 0; at < prose.length; at += 4) pieces.push(chunk({ delta: { content: prose.slice(at, at + 4) }, finish_reason: null }));
-    busyReply = [...pieces, ...calls('note', BUSY_CALLS, (i) => JSON.stringify({ text: `note ${i}` }))].join('');
-  }
+  busyReply ??= [...prose(BUSY_BYTES), ...calls('note', BUSY_CALLS, (i) => JSON.stringify({ text: `note ${i}` }))].join('');
   return busyReply;
+}
+
+/** The long answer's body, built once. */
+let longReply: string | undefined;
+function longAnswer(): string {
+  longReply ??= [...prose(LONG_ANSWER_CHARS), chunk({ delta: {}, finish_reason: 'stop' })].join('');
+  return longReply;
 }
 
 /** Whether `path` is the scripted model's endpoint (under any base path). */
@@ -50,7 +64,8 @@ export async function completions(request: IncomingMessage, response: ServerResp
   const { model, messages } = JSON.parse(body) as { model: string; messages: Array<{ role: string }> };
   const answered = messages.at(-1)?.role === 'tool';
   let reply: string;
-  if (model === 'busy') reply = answered ? answer(BUSY_ANSWER).join('') : busy();
+  if (request.url?.includes('/long-answer/')) reply = longAnswer();
+  else if (model === 'busy') reply = answered ? answer(BUSY_ANSWER).join('') : busy();
   else reply = (answered ? answer(ANSWER) : calls('read_title', 1, () => '{}')).join('');
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
   response.end(`${reply}data: [DONE]\n\n`);

@@ -29,7 +29,9 @@ export interface PairedOptions {
 
 /**
  * Time two async workloads in alternating rounds (A, B, B, A, ...), so drift and other
- * processes' noise hit both alike. Each call returns the time per operation of one round.
+ * processes' noise hit both alike. Each call returns the time per operation of one round. (No
+ * collection is forced between rounds: a full collection shrinks V8's young generation, and the
+ * round after it pays for growing it again, which made the parser's rounds 2-4x slower.)
  */
 export async function paired(a: () => Promise<number>, b: () => Promise<number>, { warmup, samples }: PairedOptions): Promise<{ a: number[]; b: number[] }> {
   for (let i = 0; i < warmup; i++) {
@@ -61,8 +63,38 @@ export interface Measurement {
   ratio: number;
   /** `<= x` or `>= x`; `null`: a figure shown for information, judged against nothing. */
   target: string | null;
+  /** The lowest and highest ratio of the figure's rounds, whose median `ratio` is; absent for a figure measured once (a size). */
+  range?: [number, number];
+  /** How many rounds `ratio` and `range` are of. */
+  rounds?: number;
   /** Shown in the table's notes column and kept out of the JSON. */
   note?: string;
+}
+
+/** A figure's ratio over its rounds: their median, the lowest and the highest, and how many. */
+export type RoundRatios = Pick<Measurement, 'ratio' | 'range' | 'rounds'>;
+
+/** The median, range and count of per-round ratios. */
+export function overRounds(ratios: readonly number[]): RoundRatios {
+  return { ratio: median(ratios), range: [Math.min(...ratios), Math.max(...ratios)], rounds: ratios.length };
+}
+
+/**
+ * A figure whose rounds each time ours (`a[i]`) and the baseline (`b[i]`) together: the median of
+ * each side, and the median and range of the rounds' ratios (`ratioOf`, by default a / b).
+ */
+export function pairedFigure(
+  a: readonly number[],
+  b: readonly number[],
+  ratioOf: (ours: number, baseline: number) => number = (x, y) => x / y,
+): Pick<Measurement, 'value' | 'baselineValue'> & RoundRatios {
+  if (a.length !== b.length || a.length === 0) throw new Error(`pairedFigure: ${a.length} rounds of ours, ${b.length} of the baseline`);
+  return { value: median(a), baselineValue: median(b), ...overRounds(a.map((x, i) => ratioOf(x, b[i]!))) };
+}
+
+/** A budget's figure (no baseline): the median of its rounds' values, and their range. */
+export function budgetFigure(values: readonly number[]): Pick<Measurement, 'value' | 'baselineValue'> & RoundRatios {
+  return { value: median(values), baselineValue: Number.NaN, ...overRounds(values) };
 }
 
 /**

@@ -1,13 +1,14 @@
 // loop-overhead-stream: one streamed run, from the request to its last event, with 1 and with 5
 // calls of a trivial validated tool: a few text deltas, the calls, the tool results fed back, a
 // streamed final text. Ours: ChatRunner + Agent on an in-process Engine, every run event read.
-// Theirs: the AI SDK's `streamText` on its MockLanguageModelV3 streaming the same parts, every
+// Theirs: the AI SDK's (ai@7) `streamText` on its MockLanguageModelV4 streaming the same parts, every
 // part of `fullStream` read. Both models answer at once, so what is timed is the loop.
-import { stepCountIs, streamText } from 'ai-v6';
+import { isStepCount, streamText } from 'ai';
 import { Agent, ChatRunner, defineTool } from '../../src/index.js';
 import { streamingMock, validatedTool } from '../lib/ai-sdk-mock.js';
 import { callingEngine } from '../lib/calling-engine.js';
-import { median, paired, spread, type Measurement } from '../lib/stats.js';
+import { now } from '../lib/clock.js';
+import { median, paired, pairedFigure, spread, type Measurement } from '../lib/stats.js';
 
 const schema = {
   type: 'object',
@@ -42,7 +43,7 @@ function theirs(calls: number): () => Promise<void> {
   const model = streamingMock(script(calls));
   const tools = { add: validatedTool(schema, ({ a, b }) => a! + b!) };
   return async () => {
-    const result = streamText({ model, tools, prompt: 'Add the numbers', stopWhen: stepCountIs(5) });
+    const result = streamText({ model, tools, prompt: 'Add the numbers', stopWhen: isStepCount(5) });
     let results = 0;
     let deltas = 0;
     for await (const part of result.fullStream) {
@@ -56,9 +57,9 @@ function theirs(calls: number): () => Promise<void> {
 
 /** Runs `run` `n` times back to back; returns microseconds per run. */
 const perRun = (run: () => Promise<void>, n: number) => async () => {
-  const start = performance.now();
+  const start = now();
   for (let i = 0; i < n; i++) await run();
-  return ((performance.now() - start) * 1000) / n;
+  return ((now() - start) * 1000) / n;
 };
 
 export async function loopOverhead(): Promise<Measurement[]> {
@@ -78,17 +79,13 @@ export async function loopOverhead(): Promise<Measurement[]> {
   const o = await both(await ours(1), await ours(5));
   const t = await both(theirs(1), theirs(5));
   const times = await paired(o.round, t.round, { warmup: 4, samples: SAMPLES });
-  const value = median(times.a);
-  const baselineValue = median(times.b);
   const part = (parts: number[], at: number) => median(parts.slice(8).filter((_, i) => i % 2 === at));
   return [
     {
       name: 'loop-overhead-stream',
-      value,
       unit: 'µs per pair of runs (1 call, 5 calls)',
-      baseline: 'AI SDK streamText (ai@6) on MockLanguageModelV3 streaming the same parts, fullStream read, jsonSchema with a precompiled Ajv validate',
-      baselineValue,
-      ratio: value / baselineValue,
+      baseline: 'AI SDK streamText (ai@7) on MockLanguageModelV4 streaming the same parts, fullStream read, jsonSchema with a precompiled Ajv validate',
+      ...pairedFigure(times.a, times.b),
       target: '<= 0.2',
       note: `1 call: ours ${part(o.parts, 0).toFixed(0)} µs, theirs ${part(t.parts, 0).toFixed(0)} µs; 5 calls: ours ${part(o.parts, 1).toFixed(0)} µs, theirs ${part(t.parts, 1).toFixed(0)} µs; ±${pct(spread(times.a))} / ±${pct(spread(times.b))}; ${RUNS_PER_ROUND} runs of each x ${SAMPLES} rounds`,
     },

@@ -6,7 +6,8 @@ import { loopOverhead } from './loop-overhead.js';
 import { mcpCall } from './mcp-call.js';
 import { parserThroughput } from './parser-throughput.js';
 import { registration } from './registration.js';
-import { conversationScaling, runScaling, toolScaling } from './scaling.js';
+import { conversationGrowth } from './conversation-growth.js';
+import { runScaling, toolScaling } from './scaling.js';
 import type { Measurement } from '../lib/stats.js';
 
 const benches: Record<string, () => Promise<Measurement[]>> = {
@@ -16,7 +17,7 @@ const benches: Record<string, () => Promise<Measurement[]>> = {
   'dispatch-one-thread': dispatchOneThread,
   tools: toolScaling,
   runs: runScaling,
-  conversation: conversationScaling,
+  conversation: conversationGrowth,
   registration,
   codemode,
 };

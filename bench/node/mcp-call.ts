@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Agent, mcpServer, scriptedEngine } from '../../src/index.js';
 import { startEverythingServer } from '../../tests/support/mcp-everything.js';
-import { median, paired, spread, type Measurement } from '../lib/stats.js';
+import { paired, pairedFigure, spread, type Measurement } from '../lib/stats.js';
 
 const SAMPLES = 15;
 const CALLS_PER_ROUND = 40;
@@ -100,27 +100,22 @@ export async function mcpCall(): Promise<Measurement[]> {
       }),
       { warmup: 2, samples: 11 },
     );
-    const value = median(times.a);
-    const baselineValue = median(times.b);
+    const call = pairedFigure(times.a, times.b);
     return [
       {
         name: 'mcp-call',
-        value,
         unit: 'µs/call',
         baseline:
           'bare client.callTool (@modelcontextprotocol/client) of get-sum on the same server-everything process, with a signal of its own, a timeout and a progress handler',
-        baselineValue,
-        ratio: value / baselineValue,
+        ...call,
         target: '<= 1.1',
-        note: `ours: agent.tools.execute of the MCP tool (validation, the attempt with its timeout and signal, progress, the session, the result read back); overhead ${(value - baselineValue).toFixed(0)} µs per call; ±${pct(spread(times.a))} / ±${pct(spread(times.b))}; ${CALLS_PER_ROUND} calls x ${SAMPLES} rounds`,
+        note: `ours: agent.tools.execute of the MCP tool (validation, the attempt with its timeout and signal, progress, the session, the result read back); overhead ${(call.value - call.baselineValue).toFixed(0)} µs per call; ±${pct(spread(times.a))} / ±${pct(spread(times.b))}; ${CALLS_PER_ROUND} calls x ${SAMPLES} rounds`,
       },
       {
         name: 'mcp-connect',
-        value: median(connects.a),
         unit: 'ms',
         baseline: 'new Client + client.connect(StreamableHTTPClientTransport) + listTools on the same server',
-        baselineValue: median(connects.b),
-        ratio: median(connects.a) / median(connects.b),
+        ...pairedFigure(connects.a, connects.b),
         target: '<= 1.3',
         note: `ours: agent.mcp(mcpServer({ url })) until its tools are registered (schemas checked, definitions pinned); ±${pct(spread(connects.a))} / ±${pct(spread(connects.b))}; 11 rounds`,
       },

@@ -2,7 +2,7 @@
 // against JSON.parse of the same payloads; and the same reply fed in 1-character chunks
 // against one chunk.
 import { TagToolCallParser } from '../../src/index.js';
-import { median, paired, spread, type Measurement } from '../lib/stats.js';
+import { median, paired, pairedFigure, spread, type Measurement } from '../lib/stats.js';
 
 const TARGET_BYTES = 1_000_000;
 
@@ -66,6 +66,9 @@ export function hostileReplies(bytes: number): Record<string, string> {
     'deep nesting': fill('[', '[TOOL_CALL]'),
     backslashes: fill('\\', '[TOOL_CALL]{"name":"x","args":{"s":"'),
     'tiny calls': fill('[TOOL_CALL]{"name":"x","args":{}}[/TOOL_CALL]'),
+    // Each block a format error the model is told about: JSON that does not parse, and nothing at all.
+    'broken JSON': fill('[TOOL_CALL]{"name":"x","args":{"a":1,,"b":}[/TOOL_CALL]'),
+    'empty blocks': fill('[TOOL_CALL][/TOOL_CALL]'),
   };
 }
 
@@ -98,56 +101,47 @@ export async function parserThroughput(): Promise<Measurement[]> {
 
   // Hostile replies, each streamed in 4-character pieces, against the benign reply streamed the same way.
   const benign = timed(() => void (sink += streamIn(parser, tokens)));
-  const hostile: Array<{ name: string; ms: number; benignMs: number; doubled: number }> = [];
+  const hostile: Array<{ name: string; figure: ReturnType<typeof pairedFigure>; doubled: number }> = [];
   for (const [name, text] of Object.entries(hostileReplies(1_000_000))) {
     const pieces = chunk(text, 4);
     const twice = chunk(`${text}${text}`, 4);
     const times = await paired(
       timed(() => void (sink += streamIn(parser, pieces))),
       benign,
-      { warmup: 1, samples: 5 },
+      { warmup: 1, samples: 7 },
     );
     const doubled = median(await Promise.all([1, 2, 3].map(() => timed(() => void (sink += streamIn(parser, twice)))())));
-    hostile.push({ name, ms: median(times.a), benignMs: median(times.b), doubled: doubled / median(times.a) });
+    hostile.push({ name, figure: pairedFigure(times.a, times.b), doubled: doubled / median(times.a) });
   }
   if (sink < 0) console.error(sink); // keeps the results alive
-  const worst = hostile.reduce((a, b) => (b.ms / b.benignMs > a.ms / a.benignMs ? b : a));
+  const worst = hostile.reduce((a, b) => (b.figure.ratio > a.figure.ratio ? b : a));
   const leastLinear = Math.max(...hostile.map((h) => h.doubled));
 
-  const parserMBs = mb / (median(throughput.a) / 1000);
-  const jsonMBs = mb / (median(throughput.b) / 1000);
-  const oneMs = median(chunking.b);
-  const tokenMs = median(chunking.a);
+  const rate = (ms: number) => mb / (ms / 1000);
   return [
     {
       name: 'parser-throughput',
-      value: parserMBs,
       unit: 'MB/s',
       baseline: `JSON.parse of the same ${calls} payloads (MB/s over the same ${mb.toFixed(2)} MB reply)`,
-      baselineValue: jsonMBs,
-      ratio: parserMBs / jsonMBs,
+      ...pairedFigure(throughput.a.map(rate), throughput.b.map(rate)),
       target: '>= 0.5',
       note: `parser ${median(throughput.a).toFixed(1)} ms ±${pct(spread(throughput.a))}, JSON.parse ${median(throughput.b).toFixed(1)} ms ±${pct(spread(throughput.b))}`,
     },
     {
       name: 'parser-token-chunks',
-      value: tokenMs,
       unit: 'ms/reply',
       baseline: 'the same parser, the reply as one chunk',
-      baselineValue: oneMs,
-      ratio: tokenMs / oneMs,
+      ...pairedFigure(chunking.a, chunking.b),
       target: '<= 4',
       note: `${tokens.length} chunks of 4 characters (about one SSE token each) ±${pct(spread(chunking.a))}`,
     },
     {
       name: 'parser-adversarial',
-      value: worst.ms,
       unit: 'ms/reply',
       baseline: 'the benign 1 MB reply (prose and calls), streamed the same way in 4-character pieces',
-      baselineValue: worst.benignMs,
-      ratio: worst.ms / worst.benignMs,
+      ...worst.figure,
       target: '<= 25',
-      note: `worst of ${hostile.length} hostile 1 MB replies: "${worst.name}"; each one's time at 2 MB over 1 MB (linear is 2): at most ${leastLinear.toFixed(2)}; ${hostile.map((h) => `${h.name} ${h.ms.toFixed(0)} ms (x${h.doubled.toFixed(1)} at 2 MB)`).join(', ')}`,
+      note: `worst of ${hostile.length} hostile 1 MB replies by their median ratio: "${worst.name}"; each one's time at 2 MB over 1 MB (linear is 2): at most ${leastLinear.toFixed(2)}; ${hostile.map((h) => `${h.name} ${h.figure.value.toFixed(0)} ms, x${h.figure.ratio.toFixed(1)} benign (${h.figure.range![0].toFixed(1)}–${h.figure.range![1].toFixed(1)}), x${h.doubled.toFixed(1)} at 2 MB`).join('; ')}`,
     },
   ];
 }

@@ -9,7 +9,7 @@ import type { AmbiDatabase } from './schema.js';
 import { storageOperation } from './storage-failure.js';
 import { queue, transact } from './transaction.js';
 import { byCreation } from './by-creation.js';
-import { checkedRecords, intactMessages, intactTail, openCalls, repairedRecord, storedExtent, tail } from './stored-conversation.js';
+import { checkedRecords, intactMessages, intactTail, isCount, openCalls, repairedRecord, storedExtent, tail } from './stored-conversation.js';
 
 /** What `list()` tells about a stored conversation. */
 export type { ConversationInfo } from './conversation-store.js';
@@ -17,8 +17,9 @@ export type { ConversationInfo } from './conversation-store.js';
 /**
  * Conversations in IndexedDB: each append, truncate and delete is one all-or-nothing
  * transaction. The message rows are the conversation; its record (length, times) is
- * derived from them, so a wrong record is repaired on the next write, never trusted
- * over the rows. Rows that are not what this store writes are refused (`storage_corrupt`).
+ * derived from them in the same transaction, so a write never trusts a record over the rows
+ * and repairs a wrong one; `list()` reads the records' lengths as they are. Rows that are
+ * not what this store writes are refused (`storage_corrupt`).
  */
 export class IndexedDbConversationStore extends DatabaseStore implements ConversationStore {
   /** The approvals of these conversations (same database): what a resumed run asks again, and standing decisions. */
@@ -113,13 +114,21 @@ export class IndexedDbConversationStore extends DatabaseStore implements Convers
     });
   }
 
-  /** Every stored conversation's metadata, oldest first; `length` is the number of stored messages. */
+  /**
+   * Every stored conversation's metadata, oldest first. Each record's `length` is written with its
+   * messages in one transaction, so it is read as it is, never by counting messages; only a record
+   * without a valid one (a legacy record) has its messages counted, in the same transaction.
+   */
   async list(): Promise<ConversationInfo[]> {
     return storageOperation('list conversations', async () => {
       const records = await transact(await this.db(), ['conversations', 'messages'], 'readonly', async (tx) => {
         const all = await tx.objectStore('conversations').getAll();
-        const lengths = await Promise.all(all.map((record) => tx.objectStore('messages').count(tail(record.id))));
-        return all.map((record, i) => ({ ...record, length: lengths[i]! }));
+        const uncounted = all.filter((record) => !isCount(record.length));
+        const lengths = await Promise.all(uncounted.map((record) => tx.objectStore('messages').count(tail(record.id))));
+        uncounted.forEach((record, i) => {
+          record.length = lengths[i]!;
+        });
+        return all;
       });
       return checkedRecords(records, 'list conversations').sort(byCreation);
     });

@@ -1,10 +1,18 @@
 import { answerableCalls, checkAnswers, checkConversationId, checkCount, checkLength, checkMessages } from './conversation-rules.js';
+import { byCreation } from './by-creation.js';
 import { toStorageError } from './storage-failure.js';
 import type { Message } from '../core/types.js';
-import type { ConversationStore, ConversationTail } from './conversation-store.js';
+import type { ConversationInfo, ConversationStore, ConversationTail } from './conversation-store.js';
 
 export type { ConversationStore, ConversationTail } from './conversation-store.js';
 import { MemoryApprovalStore } from './memory-approval-store.js';
+
+/** A conversation as the memory store keeps it: its frozen messages and its times. */
+interface Kept {
+  messages: Message[];
+  createdAt: number;
+  updatedAt: number;
+}
 
 /**
  * Conversations in memory, for tests, Node and pages that need no persistence; same rules and
@@ -12,20 +20,20 @@ import { MemoryApprovalStore } from './memory-approval-store.js';
  * for a caller that may change them, `loadFrozen` hands them out as they are.
  */
 export class MemoryConversationStore implements ConversationStore {
-  readonly #conversations = new Map<string, Message[]>();
+  readonly #conversations = new Map<string, Kept>();
   /** The approvals of these conversations, kept as long as the store (a second runner on it stands for a reload). */
   readonly approvals: MemoryApprovalStore = new MemoryApprovalStore();
 
   /** A copy of a conversation's messages in order (empty if it does not exist). */
   async load(id: string): Promise<Message[]> {
     checkConversationId(id, 'load a conversation');
-    return structuredClone(this.#conversations.get(id) ?? []);
+    return structuredClone(this.#conversations.get(id)?.messages ?? []);
   }
 
   /** The messages as stored, frozen, in a new array (empty if it does not exist): nothing is copied. */
   async loadFrozen(id: string): Promise<readonly Message[]> {
     checkConversationId(id, 'load a conversation');
-    return [...(this.#conversations.get(id) ?? [])];
+    return [...(this.#conversations.get(id)?.messages ?? [])];
   }
 
   /** Copies of the last `count` messages (all of them when it is shorter), and of its first message when they start past it. */
@@ -33,7 +41,7 @@ export class MemoryConversationStore implements ConversationStore {
     const action = `load the end of conversation "${String(id)}"`;
     checkConversationId(id, action);
     checkCount(count, action);
-    const stored = this.#conversations.get(id) ?? [];
+    const stored = this.#conversations.get(id)?.messages ?? [];
     const start = Math.max(0, stored.length - count);
     const tail: ConversationTail = { length: stored.length, start, messages: structuredClone(stored.slice(start)) };
     if (start > 0) tail.first = structuredClone(stored[0]!);
@@ -46,12 +54,15 @@ export class MemoryConversationStore implements ConversationStore {
     checkConversationId(id, action);
     checkMessages(messages, action);
     const stored = this.#conversations.get(id);
-    checkAnswers(messages, answerableCalls(stored ?? []), action);
+    checkAnswers(messages, answerableCalls(stored?.messages ?? []), action);
     if (messages.length === 0) return;
     const copy = cloned(messages, action);
+    const now = Date.now();
     // Appended in place: copying the whole conversation on each append made a long one quadratic.
-    if (stored) stored.push(...copy);
-    else this.#conversations.set(id, copy);
+    if (stored) {
+      stored.messages.push(...copy);
+      stored.updatedAt = now;
+    } else this.#conversations.set(id, { messages: copy, createdAt: now, updatedAt: now });
   }
 
   /** Cut a conversation back to its first `length` messages. */
@@ -59,7 +70,24 @@ export class MemoryConversationStore implements ConversationStore {
     const action = `truncate conversation "${String(id)}"`;
     checkConversationId(id, action);
     checkLength(length, action);
-    this.#conversations.get(id)?.splice(length);
+    const stored = this.#conversations.get(id);
+    if (!stored || stored.messages.length <= length) return;
+    stored.messages.splice(length);
+    stored.updatedAt = Date.now();
+  }
+
+  /** Every conversation's metadata, oldest first, as IndexedDbConversationStore lists them; `length` is its number of messages. */
+  async list(): Promise<ConversationInfo[]> {
+    const out: ConversationInfo[] = [];
+    for (const [id, { messages, createdAt, updatedAt }] of this.#conversations) out.push({ id, length: messages.length, createdAt, updatedAt });
+    return out.sort(byCreation);
+  }
+
+  /** Remove a conversation, its messages and its approvals. */
+  async delete(id: string): Promise<void> {
+    checkConversationId(id, `delete conversation "${String(id)}"`);
+    this.#conversations.delete(id);
+    this.approvals.clear(id);
   }
 }
 

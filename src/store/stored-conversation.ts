@@ -63,6 +63,11 @@ export function repairedRecord(id: string, previous: ConversationRecord | undefi
   return { ...previous, id, length, createdAt: isTime(previous?.createdAt) ? previous.createdAt : now, updatedAt: now };
 }
 
+/** A message count as a record keeps it: a whole number >= 0. */
+export function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
 /** Records whose times are what the store writes, refused (`storage_corrupt`) otherwise. */
 export function checkedRecords(records: ConversationRecord[], action: string): ConversationRecord[] {
   const bad = records.find((record) => !isTime(record.createdAt) || !isTime(record.updatedAt));

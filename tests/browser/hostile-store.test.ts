@@ -1,6 +1,6 @@
 // Stored data that is not what the store wrote, and a database that goes away mid-conversation (issue 13, items 18 and 25).
 import { deleteDB, unwrap } from 'idb';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isAmbiError } from '../../src/errors/ambi-error.js';
 import { StorageError, type StorageErrorCode } from '../../src/errors/storage-error.js';
 import { Agent, ChatRunner, defineTool, scriptedEngine, type Message, type RunEvent } from '../../src/index.js';
@@ -135,10 +135,33 @@ describe('a corrupted stored conversation', () => {
     expect((await store.list())[0]).toMatchObject({ id: 'c1', length: 2, createdAt: expect.any(Number) });
   });
 
-  it('list reports the stored messages’ count, whatever length the record holds', async () => {
+  it('list counts the messages of a legacy record without a length (or with one that is not a count), and reads the others’ lengths', async () => {
+    const { name, store } = await storedConversation();
+    await store.append('c2', [user('1')]);
+    await store.append('c3', [user('1'), assistant('2')]);
+    await writeRaw(name, 'conversations', { id: 'c1', createdAt: 1, updatedAt: 1 });
+    await writeRaw(name, 'conversations', { id: 'c2', length: -1, createdAt: 2, updatedAt: 2 });
+    await writeRaw(name, 'conversations', { id: 'c3', length: '2', createdAt: 3, updatedAt: 3 });
+    await store.append('c4', [user('1'), assistant('2'), user('3'), assistant('4'), user('5')]);
+    const counted = vi.spyOn(IDBObjectStore.prototype, 'count');
+    const listed = await store.list();
+    vi.restoreAllMocks();
+    expect(listed.map(({ id, length }) => ({ id, length }))).toEqual([
+      { id: 'c1', length: 3 },
+      { id: 'c2', length: 1 },
+      { id: 'c3', length: 2 },
+      { id: 'c4', length: 5 },
+    ]);
+    expect(counted).toHaveBeenCalledTimes(3);
+  });
+
+  it('a record whose length disagrees with its messages is listed as it says (list never counts a counted record) and repaired by the next write', async () => {
     const { name, store } = await storedConversation();
     await writeRaw(name, 'conversations', { id: 'c1', length: 99, createdAt: 1, updatedAt: 1 });
-    expect((await store.list())[0]).toMatchObject({ id: 'c1', length: 3 });
+    expect((await store.list())[0]).toMatchObject({ id: 'c1', length: 99 });
+    expect(await store.load('c1')).toEqual([user('1'), assistant('2'), user('3')]);
+    await store.append('c1', [assistant('4')]);
+    expect((await store.list())[0]).toMatchObject({ id: 'c1', length: 4 });
   });
 });
 

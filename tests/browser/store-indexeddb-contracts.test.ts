@@ -1,5 +1,6 @@
 import { describeSnapshotStore, describeToolCallJournal, useFreshDatabases } from '../contract/store-contracts.js';
 import { describeConversationStore } from '../contract/conversation-store.js';
+import { describeConversationList } from '../contract/conversation-list.js';
 import { IndexedDbConversationStore } from '../../src/store/indexeddb-conversation-store.js';
 import { IndexedDbSnapshotStore } from '../../src/store/indexeddb-snapshot-store.js';
 import { IndexedDbToolCallJournal } from '../../src/store/indexeddb-tool-call-journal.js';
@@ -9,6 +10,11 @@ const freshName = useFreshDatabases();
 const nothingToDispose = async () => {};
 
 describeConversationStore('IndexedDB', async () => ({
+  store: await IndexedDbConversationStore.open(freshName()),
+  dispose: nothingToDispose,
+}));
+
+describeConversationList('IndexedDB', async () => ({
   store: await IndexedDbConversationStore.open(freshName()),
   dispose: nothingToDispose,
 }));

@@ -10,7 +10,7 @@ export interface AgentApi {
   ask(prompt: string, baseURL: string, page: { readTitle(): string }, onText: (text: string) => void): Promise<number>;
 }
 
-const api: AgentApi = {
+export const api: AgentApi = {
   async ask(prompt, baseURL, page, onText) {
     const model = createOpenAICompatible({ name: 'local', baseURL })('qwen2.5:7b');
     const result = streamText({

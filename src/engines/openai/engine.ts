@@ -5,7 +5,8 @@ import type { Engine, EngineEvent, EngineRequest } from '../types.js';
 import { throwIfAborted } from '../abort.js';
 import { DEFAULT_OPENAI_TIMEOUT_MS, type OpenAICompatibleConfig } from './openai-compatible.js';
 import { postWithRetries } from './http.js';
-import { chatCompletionsURL, requestBody, requestHeaders } from './request.js';
+import { chatCompletionsURL, requestHeaders } from './request.js';
+import { RequestText } from './request-text.js';
 import { decodeCompletion, decodeStream, FINISH_GRACE_MS } from './stream.js';
 import type { RequestLifetime } from './request-lifetime.js';
 import { readSse } from './sse-reader.js';
@@ -15,13 +16,15 @@ import { deferredStream } from '../deferred-stream.js';
 
 /** An Engine that streams from an OpenAI-compatible `/chat/completions` endpoint. */
 export function createOpenAICompatibleEngine(config: OpenAICompatibleConfig, fetchImpl: typeof fetch): Engine {
+  // The JSON of the stored messages it sent, for the next request that sends them again.
+  const bodies = new RequestText(config);
   return {
     nativeTools: config.nativeTools,
     // Its errors redacted on the way out: fetch and servers may quote the URL, the key or a header
     // value in what they say, and an error reaches run events, rejections, cassettes and spans.
     stream: (request) =>
       deferredStream(
-        () => streamChat(config, fetchImpl, request),
+        () => streamChat(config, fetchImpl, request, bodies),
         (error) => redacted(error, config),
       ),
   };
@@ -32,13 +35,13 @@ function redacted(error: unknown, config: OpenAICompatibleConfig): unknown {
   return withoutURLSecrets(error, credentialSecrets({ url: config.baseURL, apiKey: config.apiKey, headers: config.headers }));
 }
 
-async function* streamChat(config: OpenAICompatibleConfig, fetchImpl: typeof fetch, request: EngineRequest): AsyncGenerator<EngineEvent> {
+async function* streamChat(config: OpenAICompatibleConfig, fetchImpl: typeof fetch, request: EngineRequest, bodies: RequestText): AsyncGenerator<EngineEvent> {
   throwIfAborted(request.signal);
   const url = chatCompletionsURL(config.baseURL);
   const init: RequestInit = {
     method: 'POST',
     headers: requestHeaders(config),
-    body: JSON.stringify(requestBody(config, request)),
+    body: bodies.body(request),
   };
   const { response, lifetime } = await postWithRetries(url, init, {
     fetch: fetchImpl,

@@ -31,9 +31,16 @@ export function requestHeaders(config: OpenAICompatibleConfig): Headers {
 
 /** The `/chat/completions` body for one request; `extraBody` goes last so it can override anything. */
 export function requestBody(config: OpenAICompatibleConfig, request: EngineRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+  return {
     model: config.model,
     messages: request.messages.map((message) => toWireMessage(message, config.nativeTools)),
+    ...bodyAfterMessages(config, request),
+  };
+}
+
+/** Every field of the body after `model` and `messages`, `extraBody` last (it may override `model` or `messages` too). */
+export function bodyAfterMessages(config: OpenAICompatibleConfig, request: EngineRequest): Record<string, unknown> {
+  const body: Record<string, unknown> = {
     stream: true,
     stream_options: { include_usage: true },
   };
