@@ -17,7 +17,7 @@ export interface Admitted {
 }
 
 /**
- * Stage 3 of a call: whether it runs. The run's extensions speak first (`beforeCall`: resume
+ * Stage 4 of a call: whether it runs. The run's extensions speak first (`beforeCall`: resume
  * knows a resumed call's recorded result or earlier decision, untrusted content asks or refuses),
  * then the tool's own approval rule; a person decides a call that asks. Resolves with the call
  * admitted, or with the result of one that does not run (denied, refused, settled, or edited to

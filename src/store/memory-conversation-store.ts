@@ -5,6 +5,7 @@ import type { ConversationStore, ConversationTail } from './conversation-store.j
 
 export type { ConversationStore, ConversationTail } from './conversation-store.js';
 import { MemoryApprovalStore } from './memory-approval-store.js';
+import { MemoryHeldStore } from './memory-held-store.js';
 
 /**
  * Conversations in memory, for tests, Node and pages that need no persistence; same rules and
@@ -15,6 +16,8 @@ export class MemoryConversationStore implements ConversationStore {
   readonly #conversations = new Map<string, Message[]>();
   /** The approvals of these conversations, kept as long as the store (a second runner on it stands for a reload). */
   readonly approvals: MemoryApprovalStore = new MemoryApprovalStore();
+  /** The held values of these conversations (`untrusted: 'hold'`), kept as long as the store. */
+  readonly held: MemoryHeldStore = new MemoryHeldStore();
 
   /** A copy of a conversation's messages in order (empty if it does not exist). */
   async load(id: string): Promise<Message[]> {

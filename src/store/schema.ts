@@ -1,6 +1,7 @@
 import type { ConversationInfo } from './conversation-store.js';
 import type { DBSchema, IDBPDatabase } from 'idb';
-import type { Message } from '../core/types.js';
+import type { JsonValue, Message } from '../core/types.js';
+import type { HeldInfo } from './held-types.js';
 import type { JournalEntry, LeafSnapshot } from './types.js';
 import type { ApprovalRecord, StandingDecision } from './approval-types.js';
 
@@ -23,6 +24,16 @@ export interface AmbiDbSchema extends DBSchema {
   journal: { key: string; value: JournalEntry; indexes: { conversation: string } };
   approvals: { key: [string, string]; value: ApprovalRecord };
   standing: { key: [string, string]; value: StandingDecision };
+  heldInfo: { key: [string, number]; value: HeldInfo };
+  heldValues: { key: [string, number]; value: StoredHeldValue };
+}
+
+/** A held value as stored, apart from what is known of it (`heldInfo`): read only when named. */
+export interface StoredHeldValue {
+  conversation: string;
+  seq: number;
+  value: JsonValue;
+  untrusted: true;
 }
 
 export type AmbiDatabase = IDBPDatabase<AmbiDbSchema>;
@@ -50,6 +61,11 @@ export const SCHEMA_STEPS: readonly ((db: AmbiDatabase) => void)[] = [
   (db) => {
     db.createObjectStore('approvals', { keyPath: ['conversation', 'callId'] });
     db.createObjectStore('standing', { keyPath: ['conversation', 'tool'] });
+  },
+  // 5: held values (`untrusted: 'hold'`), keyed by conversation first: what is known of each, and the value apart.
+  (db) => {
+    db.createObjectStore('heldInfo', { keyPath: ['conversation', 'seq'] });
+    db.createObjectStore('heldValues', { keyPath: ['conversation', 'seq'] });
   },
 ];
 
