@@ -75,7 +75,7 @@ export const DEFAULT_MAX_RESULT_CHARS = 20_000;
 /** The agent's `untrusted` option, checked: `'mark'` where absent. */
 function checkUntrustedMode(mode: unknown): UntrustedMode {
   if (mode === undefined || mode === 'mark' || mode === 'hold') return mode ?? 'mark';
-  throw new InvalidOptionError('untrusted', `must be "mark" or "hold", got ${typeof mode === "string" ? JSON.stringify(mode) : typeof mode}`);
+  throw new InvalidOptionError('untrusted', `must be "mark" or "hold", got ${typeof mode === 'string' ? JSON.stringify(mode) : typeof mode}`);
 }
 const MAX_UNSEEN_NOTICES = 16;
 

@@ -130,7 +130,15 @@ async function markedResult(call: RunCall, tool: Tool | undefined, result: ToolR
   if (tool?.quarantine && result.ok) {
     return quarantined(result, tool.quarantine, host()).catch((error: unknown) =>
       // Never the raw output: the model must not read what quarantine was for.
-      marked(toolFailure(result, 'invalid_output', `The output of "${call.name}" could not be read in quarantine: ${errorMessage(error)}`, result.attempts, result.durationMs)),
+      marked(
+        toolFailure(
+          result,
+          'invalid_output',
+          `The output of "${call.name}" could not be read in quarantine: ${errorMessage(error)}`,
+          result.attempts,
+          result.durationMs,
+        ),
+      ),
     );
   }
   // A tool gone since the call started cannot vouch for its result: marked too.
@@ -176,7 +184,8 @@ function refusal(call: RunCall, tool: Tool, { exposure, held }: Taint): string {
   const why: string[] = [];
   if (exposure && afterUntrustedOf(tool) === 'refuse')
     why.push(`it was proposed while content from outside the app (${describeSources(exposure)}) was in your context`);
-  if (held?.rule === 'refuse') why.push(`it was given held values (${held.held.map((h) => `${h.id} at ${h.path || '/'}`).join(', ')}) where it may not take them`);
+  if (held?.rule === 'refuse')
+    why.push(`it was given held values (${held.held.map((h) => `${h.id} at ${h.path || '/'}`).join(', ')}) where it may not take them`);
   return `Tool "${call.name}" was not run: ${why.join('; ')}, and this app does not run it then. Tell the user what you wanted to do and why, so they can decide and do it themselves.`;
 }
 

@@ -24,7 +24,12 @@ export function stricter(a: AfterUntrusted, b: AfterUntrusted): AfterUntrusted {
  * Each reference is decided by the top-level argument it sits in: `heldArguments` names it, or
  * the tool's `afterUntrusted` (`after`) decides; a reference in place of the whole arguments too.
  */
-export function heldTaint(tool: Pick<Tool, 'heldArguments'>, after: AfterUntrusted, references: readonly HeldReference[], values: HeldValues): HeldTaint | undefined {
+export function heldTaint(
+  tool: Pick<Tool, 'heldArguments'>,
+  after: AfterUntrusted,
+  references: readonly HeldReference[],
+  values: HeldValues,
+): HeldTaint | undefined {
   const held: HeldArgument[] = [];
   const bySeq = new Map<number, UntrustedSource>();
   let rule: AfterUntrusted = 'allow';

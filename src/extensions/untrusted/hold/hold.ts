@@ -46,8 +46,7 @@ export class HoldMode {
     const store = setup.agent.conversations.held;
     this.#values = setup.tree.of('held', () => {
       if (conversation === undefined) return new HeldValues(new MemoryHeldStore(), 'run');
-      if (!store)
-        throw new InvalidOptionError('untrusted', "'hold' keeps held values with the conversation, and this conversation store has no `held` store");
+      if (!store) throw new InvalidOptionError('untrusted', "'hold' keeps held values with the conversation, and this conversation store has no `held` store");
       return new HeldValues(store, conversation);
     });
   }

@@ -36,7 +36,8 @@ export function referencesIn(args: unknown): References {
     const keys = Object.keys(value);
     if (Object.hasOwn(value, HELD_KEY)) {
       const id = (value as Record<string, unknown>)[HELD_KEY];
-      if (keys.length !== 1 || typeof id !== 'string') return { ok: false, problem: `${path || '/'}: a held value is passed as {"$held": "$N"} and nothing else` };
+      if (keys.length !== 1 || typeof id !== 'string')
+        return { ok: false, problem: `${path || '/'}: a held value is passed as {"$held": "$N"} and nothing else` };
       found.push({ path, id });
       if (found.length > MAX_REFERENCES) return { ok: false, problem: `more than ${MAX_REFERENCES} held values in one call` };
       continue;
