@@ -83,7 +83,7 @@ export class ApprovalCards {
  */
 function questionParts(question: string, call: ToolCall, untrusted: UntrustedContext | undefined): Node[] {
   const args = call.arguments;
-  const flagged = new Set(untrusted?.flows.map((flow) => flow.path.split('/')[1]).filter((key) => key !== undefined));
+  const flagged = new Set((untrusted?.flows ?? []).map((flow) => flow.path.split('/')[1]).filter((key) => key !== undefined));
   if (flagged.size === 0 || typeof args !== 'object' || args === null || Array.isArray(args)) return [document.createTextNode(question)];
   const json = JSON.stringify(args);
   const at = question.indexOf(json);
@@ -111,7 +111,7 @@ function untrustedContext(untrusted: UntrustedContext): HTMLElement {
   const names = [...new Set(untrusted.sources.map((source) => source.name))];
   read.textContent = `Proposed after the model read: ${names.map((name) => `${name} (${labelOf(name)})`).join(', ')}`;
   box.append(read);
-  if (untrusted.flows.length > 0) {
+  if (untrusted.flows && untrusted.flows.length > 0) {
     const flows = document.createElement('ul');
     flows.className = 'flows';
     for (const flow of untrusted.flows) {

@@ -123,9 +123,11 @@ export interface UntrustedFlow {
 /**
  * Why a tainted call is asked about: the untrusted content in its turn's request, and what of it
  * reached the arguments (`flows`); in `untrusted: 'hold'` mode, the held values it carries (`held`).
+ * A call tainted only by the held values it carries (its turn read nothing untrusted) has no
+ * `flows`: `{ sources, held }`, its sources the calls whose results they are.
  */
 export interface UntrustedContext {
   sources: UntrustedSource[];
-  flows: UntrustedFlow[];
+  flows?: UntrustedFlow[];
   held?: HeldArgument[];
 }

@@ -24,7 +24,7 @@ describe('per-argument decisions', () => {
       {
         type: 'approval_requested',
         call: expect.objectContaining({ id: 'm2', arguments: mailHeld('to') }),
-        untrusted: { sources: [{ callId: 'r1', name: 'read_page' }], flows: [], held: [{ path: '/to', id: '$1', from: 'read_page' }] },
+        untrusted: { sources: [{ callId: 'r1', name: 'read_page' }], held: [{ path: '/to', id: '$1', from: 'read_page' }] },
       },
     ]);
     expect(sent).toEqual([{ to: 'me@home.example', body: HELD_PAGE, subject: undefined }]);
@@ -222,6 +222,27 @@ describe('held values live with the conversation', () => {
     ]);
     expect(JSON.stringify(await conversations.load('a'))).not.toContain(CANARY);
     expect(leaked(engine.bodies)).toEqual([]);
+  });
+
+  it('a run suspended at a held argument’s card resumes on a fresh agent: asked again with the same held context, then run with the value', async () => {
+    const conversations = new MemoryConversationStore();
+    const sent: Sent[] = [];
+    const plan = () => steps(calls(['r1', 'read_page']), calls(['m1', 'send_email', mailHeld('to')]), { text: 'done' });
+    const first = new PlannerEngine(plan());
+    const agent = (await Agent.make(first, { untrusted: 'hold', conversations })).tool(readPage()).tool(sendEmail(sent));
+    const run = new ChatRunner().run(agent, 'mail the address on the page', { conversation: 's' });
+    await collect(run, (e) => e.type === 'approval_requested' && run.suspend());
+    await expect(run.result).rejects.toMatchObject({ code: 'suspended' });
+    const later = new PlannerEngine((_request, n) => (n === 0 ? { text: 'done' } : { text: 'again' }));
+    const reloaded = (await Agent.make(later, { untrusted: 'hold', conversations })).tool(sendEmail(sent));
+    const resumed = new ChatRunner().resume(reloaded, 's');
+    const events = await collect(resumed, (e) => e.type === 'approval_requested' && resumed.approve(e.call.id));
+    expect(approvals(events).map((e) => e.untrusted)).toEqual([
+      { sources: [{ callId: 'r1', name: 'read_page' }], held: [{ path: '/to', id: '$1', from: 'read_page' }] },
+    ]);
+    await resumed.result;
+    expect(sent).toEqual([{ to: HELD_PAGE, body: 'hello', subject: undefined }]);
+    expect(leaked([...first.bodies, ...later.bodies])).toEqual([]);
   });
 
   it('a stored conversation in hold mode needs a store that keeps held values: invalid_option, before anything runs', async () => {

@@ -174,7 +174,7 @@ function contextOf(call: RunCall, { exposure, held }: Taint): UntrustedContext {
   const decoded = exposure ? decodeArguments(call.name, call.arguments) : undefined;
   return {
     sources: [...(exposure?.sources ?? []), ...(held?.sources ?? [])],
-    flows: exposure && decoded?.ok ? flowsOf(decoded.value, exposure) : [],
+    ...(exposure ? { flows: decoded?.ok ? flowsOf(decoded.value, exposure) : [] } : {}),
     ...(held ? { held: held.held } : {}),
   };
 }
