@@ -15,7 +15,12 @@ function streamed(reply: WireReply): string[] {
     `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
   const usage = `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 20, completion_tokens: 3, total_tokens: 23 } })}\n\n`;
   if ('text' in reply) return [chunk({ role: 'assistant', content: reply.text }, 'stop'), usage, 'data: [DONE]\n\n'];
-  const toolCalls = reply.calls.map((call, index) => ({ index, id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }));
+  const toolCalls = reply.calls.map((call, index) => ({
+    index,
+    id: call.id,
+    type: 'function',
+    function: { name: call.name, arguments: JSON.stringify(call.args) },
+  }));
   return [chunk({ role: 'assistant', tool_calls: toolCalls }, 'tool_calls'), usage, 'data: [DONE]\n\n'];
 }
 
@@ -86,7 +91,11 @@ describe('hold mode over the OpenAI-compatible wire (a real loopback server read
     });
     const conversations = new MemoryConversationStore();
     const agent = (
-      await Agent.make(openAICompatible({ baseURL: model.baseURL, model: 'm' }), { untrusted: 'hold', conversations, context: { maxTokens: 700, reserveTokens: 100 } })
+      await Agent.make(openAICompatible({ baseURL: model.baseURL, model: 'm' }), {
+        untrusted: 'hold',
+        conversations,
+        context: { maxTokens: 700, reserveTokens: 100 },
+      })
     ).tool(readPage());
     const runner = new ChatRunner();
     for (let i = 0; i < 8; i++) await runner.run(agent, `read the page again (${i})`, { conversation: 't' }).result;
