@@ -18,6 +18,7 @@ const only = process.argv.slice(2);
 const wanted = (name) => only.length === 0 || only.includes(name);
 
 const NODE = ['loop-overhead', 'tools', 'runs', 'conversation', 'registration', 'parser-throughput', 'mcp-call', 'dispatch-one-thread'];
+NODE.push('untrusted-hold-overhead');
 const BROWSER = [
   'worker-dispatch',
   'cold-start',

@@ -6,6 +6,7 @@ import { mcpCall } from './mcp-call.js';
 import { parserThroughput } from './parser-throughput.js';
 import { registration } from './registration.js';
 import { conversationScaling, runScaling, toolScaling } from './scaling.js';
+import { untrustedHoldOverhead } from './untrusted-hold-overhead.js';
 import type { Measurement } from '../lib/stats.js';
 
 const benches: Record<string, () => Promise<Measurement[]>> = {
@@ -17,6 +18,7 @@ const benches: Record<string, () => Promise<Measurement[]>> = {
   runs: runScaling,
   conversation: conversationScaling,
   registration,
+  'untrusted-hold-overhead': untrustedHoldOverhead,
 };
 
 const name = process.argv[2] ?? '';

@@ -23,9 +23,18 @@ export async function startModelServer(): Promise<ModelServer> {
   let untrusted = 0;
   let holdRequests = 0;
   let holdLeaks = 0;
+  // Every raw body, the planner's (they offer tools) apart from the reader's: `GET {baseURL}/bodies-with?text=…` counts those holding a text.
+  const plannerBodies: string[] = [];
+  const readerBodies: string[] = [];
   let ids = 0;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method === 'OPTIONS') return void res.writeHead(204, CORS).end();
+    if (req.method === 'GET' && req.url?.includes('/bodies-with?')) {
+      const text = new URL(req.url, 'http://model').searchParams.get('text') ?? '';
+      const count = (list: string[]) => list.filter((body) => body.includes(text)).length;
+      const answer = { planner: count(plannerBodies), reader: count(readerBodies) };
+      return void res.writeHead(200, { ...CORS, 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    }
     if (req.method === 'GET' && req.url?.endsWith('/stats'))
       return void res.writeHead(200, { ...CORS, 'content-type': 'application/json' }).end(JSON.stringify({ requests, untrusted, holdRequests, holdLeaks }));
     let body = '';
@@ -33,6 +42,7 @@ export async function startModelServer(): Promise<ModelServer> {
     requests++;
     if (body.includes('"untrusted"')) untrusted++;
     const request = JSON.parse(body) as { messages: WireMessage[]; tools?: Array<{ function: { name: string } }> };
+    (request.tools?.length ? plannerBodies : readerBodies).push(body);
     const messages = request.messages.map(fromWire);
     if (request.tools?.length && messages.some((m) => m.role === 'user' && m.content.includes('[hold]'))) {
       holdRequests++;
