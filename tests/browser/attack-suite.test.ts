@@ -180,7 +180,12 @@ describe('the attack suite (Chromium: WorkerRunner, IndexedDB, every vector)', (
   });
 
   it('the runner worker never sent the mark to the model server, in any request', async () => {
-    const stats = (await (await fetch(`${inject('attackModelUrl')}/stats`)).json()) as { requests: number; untrusted: number; holdRequests: number; holdLeaks: number };
+    const stats = (await (await fetch(`${inject('attackModelUrl')}/stats`)).json()) as {
+      requests: number;
+      untrusted: number;
+      holdRequests: number;
+      holdLeaks: number;
+    };
     expect(stats.requests).toBeGreaterThan(outcomes.length);
     expect(stats.untrusted).toBe(0);
     // Nor, in hold mode, a byte of a document in a planner's raw request body.

@@ -23,7 +23,11 @@ const readDoc = defineTool({
 
 /** A runner on the test's database in hold mode; `read` registers the read tool (the page before a reload). */
 function runner(ledger: Ledger, read: boolean): WorkerRunner {
-  const made = createWorkerRunner({ engine: openAICompatible({ baseURL: base, model: 'obedient', structuredOutputs: true }), database: DATABASE, untrusted: 'hold' });
+  const made = createWorkerRunner({
+    engine: openAICompatible({ baseURL: base, model: 'obedient', structuredOutputs: true }),
+    database: DATABASE,
+    untrusted: 'hold',
+  });
   opened.push(made);
   for (const tool of actionTools(ledger, 'hold')) made.tool(tool);
   if (read) made.tool(readDoc);

@@ -30,7 +30,8 @@ export function describeHeldStore(label: string, make: () => Promise<StoreFixtur
 
     it('gives nothing for an id it never gave, in this conversation or at all (a model that invents ids)', async () => {
       await store.hold('c1', { from: 't', callId: 'x', value: 1 });
-      for (const id of ['$2', '$0', '$01', '1', '$1 ', '$-1', '$1e3', '__proto__', 'constructor', '$99999999999999999999']) expect(await store.get('c1', id)).toBeUndefined();
+      for (const id of ['$2', '$0', '$01', '1', '$1 ', '$-1', '$1e3', '__proto__', 'constructor', '$99999999999999999999'])
+        expect(await store.get('c1', id)).toBeUndefined();
       expect(await store.get('c2', '$1')).toBeUndefined();
     });
 
@@ -42,7 +43,11 @@ export function describeHeldStore(label: string, make: () => Promise<StoreFixtur
     });
 
     it('refuses what it does not hold (no tool, not JSON, a conversation id that is no string), holding nothing', async () => {
-      for (const entry of [{ from: '', callId: 'x', value: 1 }, { from: 't', callId: 'x', value: undefined }, { from: 't', callId: 7, value: 1 }])
+      for (const entry of [
+        { from: '', callId: 'x', value: 1 },
+        { from: 't', callId: 'x', value: undefined },
+        { from: 't', callId: 7, value: 1 },
+      ])
         expect(isAmbiError(await rejection(store.hold('c1', entry as never)), 'storage_invalid')).toBe(true);
       expect(isAmbiError(await rejection(store.hold(7 as never, { from: 't', callId: 'x', value: 1 })), 'storage_invalid')).toBe(true);
       expect(await store.list('c1')).toEqual([]);

@@ -278,6 +278,24 @@ describe('leaves', () => {
     expect(leaked(engine.bodies)).toEqual([]);
   });
 
+  it('a leaf that passes a held value on read no untrusted words: its answer reaches the parent as it is, not held', async () => {
+    const sent: Sent[] = [];
+    const engine = new PlannerEngine((request) => {
+      const leaf = request.messages.some((m) => m.role === 'user' && m.content.startsWith('[leaf]'));
+      const results = request.messages.filter((m) => m.role === 'tool').length;
+      if (leaf && results === 0) return calls(['lr1', 'read_page']);
+      if (leaf && results === 1) return calls(['lm1', 'send_email', { to: 'me@home.example', body: { $held: '$1' } }]);
+      if (leaf) return { text: 'Mailed the page ($1) to you.' };
+      return results === 0 ? calls(['s1', 'spawn_leaf', { task: '[leaf] mail me the page' }]) : { text: 'Done: $1' };
+    });
+    const agent = (await Agent.make(engine, { untrusted: 'hold' })).tool(readPage()).tool(sendEmail(sent)).leaf({ store: new MemorySnapshotStore() });
+    const { messages, held } = await new ChatRunner().run(agent, 'have a helper mail me the page').result;
+    expect(messageOf(messages, 's1')).toEqual({ ok: true, output: 'Mailed the page ($1) to you.' });
+    expect(sent.map((m) => m.body)).toEqual([HELD_PAGE]);
+    expect(held).toEqual([{ id: '$1', from: 'read_page', value: HELD_PAGE }]);
+    expect(leaked(engine.bodies)).toEqual([]);
+  });
+
   it('a held value as a leaf’s task is refused: the leaf’s model would read it', async () => {
     const engine = new PlannerEngine(steps(calls(['r1', 'read_page']), calls(['s1', 'spawn_leaf', { task: { $held: '$1' } }]), { text: 'no' }));
     const agent = (await Agent.make(engine, { untrusted: 'hold' })).tool(readPage()).leaf({ store: new MemorySnapshotStore() });

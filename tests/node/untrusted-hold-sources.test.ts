@@ -38,7 +38,8 @@ async function pageServer() {
   return { url: server.url, posted };
 }
 
-const messageOf = (messages: readonly unknown[], id: string) => JSON.parse((messages as ToolMessage[]).find((m) => m.role === 'tool' && m.toolCallId === id)!.content);
+const messageOf = (messages: readonly unknown[], id: string) =>
+  JSON.parse((messages as ToolMessage[]).find((m) => m.role === 'tool' && m.toolCallId === id)!.content);
 const approvals = (events: RunEvent[]) => events.filter((e): e is Extract<RunEvent, { type: 'approval_requested' }> => e.type === 'approval_requested');
 
 describe('hold mode and MCP servers', () => {

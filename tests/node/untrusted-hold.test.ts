@@ -140,6 +140,18 @@ describe("untrusted: 'hold': held values passed by reference", () => {
     expect(sent).toEqual([]);
   });
 
+  it('more than 64 references in one call (each puts a whole value in) are refused as invalid arguments, before any value is read', async () => {
+    const echo = defineTool({ name: 'echo', description: 'echo', parameters: { type: 'object' }, readOnly: true, call: () => 'ok' });
+    const many = { list: Array.from({ length: 65 }, () => ({ $held: '$1' })) };
+    const engine = new PlannerEngine(
+      steps(calls(['r1', 'read_page']), calls(['e1', 'echo', many], ['e2', 'echo', { list: many.list.slice(0, 64) }]), { text: 'ok' }),
+    );
+    const agent = (await Agent.make(engine, { untrusted: 'hold' })).tool(readPage()).tool(echo);
+    const { toolResults } = await new ChatRunner().run(agent, 'echo').result;
+    expect(toolResults[1]).toMatchObject({ ok: false, error: { code: 'invalid_arguments', message: expect.stringMatching(/more than 64 held values/) } });
+    expect(toolResults[2]).toMatchObject({ ok: true });
+  });
+
   it('`$held` inside a `__proto__` key: the value lands as an own key, no prototype is touched', async () => {
     const seen: unknown[] = [];
     const store = defineTool({

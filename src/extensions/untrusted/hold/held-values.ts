@@ -53,6 +53,9 @@ export class HeldValues {
     const unique = [...new Set(ids)];
     const records = await Promise.all(unique.map((id) => this.get(id)));
     if (records.some((record) => record === undefined)) return undefined;
+    // Held since this run read the list (another page of the app, say): known from here on, so the
+    // call's policy judges every value it carries.
+    for (const { value: _, ...info } of records as HeldRecord[]) if (!this.#known.has(info.id)) this.#known.set(info.id, info);
     return new Map(records.map((record) => [record!.id, record!.value]));
   }
 }
