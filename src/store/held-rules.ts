@@ -18,8 +18,8 @@ export function jsonType(value: JsonValue): HeldHandle['type'] {
   return typeof value as 'string' | 'number' | 'boolean' | 'object';
 }
 
-/** Refuse (`storage_invalid`) an entry that is not one a store holds: its tool, its call, a JSON value. Returns the length of its JSON. */
-export function checkEntry(entry: HeldEntry, action: string): number {
+/** Refuse (`storage_invalid`) an entry that is not one a store holds: its tool, its call, a JSON value. Returns its value's JSON. */
+export function checkEntry(entry: HeldEntry, action: string): string {
   if (!isRecord(entry)) throw invalidValue(action, 'the entry is not an object');
   if (typeof entry.from !== 'string' || entry.from === '') throw invalidValue(action, `its tool is ${shown(entry.from)}`);
   if (typeof entry.callId !== 'string') throw invalidValue(action, `its call id is ${shown(entry.callId)}`);
@@ -30,7 +30,7 @@ export function checkEntry(entry: HeldEntry, action: string): number {
     throw invalidValue(action, `its value is not JSON (${(error as Error).message})`);
   }
   if (json === undefined) throw invalidValue(action, 'its value is not JSON');
-  return json.length;
+  return json;
 }
 
 /** The record of `entry` as held at `seq` in `conversation`. */

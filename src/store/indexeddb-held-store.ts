@@ -21,7 +21,7 @@ export class IndexedDbHeldStore extends DatabaseStore implements HeldValueStore 
   async hold(conversation: string, entry: HeldEntry): Promise<HeldInfo> {
     const action = `hold a value in conversation "${String(conversation)}"`;
     checkConversationId(conversation, action);
-    const length = checkEntry(entry, action);
+    const { length } = checkEntry(entry, action);
     return storageOperation(action, async () =>
       transact(await this.db(), ['heldInfo', 'heldValues'], 'readwrite', async (tx) => {
         const infos = tx.objectStore('heldInfo');
