@@ -80,14 +80,14 @@ export function untrustedExtension(setup: RunSetup): RunExtension {
     },
     holdsCall(call) {
       const tool = agent.registry.get(call.name);
-      const taint = tool && taintOf(call, tool);
-      return taint !== undefined && ruleOf(tool!, taint) !== 'allow';
+      const taint = tool ? taintOf(call, tool) : undefined;
+      return tool !== undefined && taint !== undefined && ruleOf(tool, taint) !== 'allow';
     },
     ...(hold ? { resolveArguments: (call: RunCall, args: unknown) => hold.resolveArguments(call, args) } : {}),
     beforeCall(call) {
       const tool = agent.registry.get(call.name);
-      const taint = tool && taintOf(call, tool);
-      return taint ? taintedVerdict(call, tool!, taint) : undefined;
+      const taint = tool ? taintOf(call, tool) : undefined;
+      return tool && taint ? taintedVerdict(call, tool, taint) : undefined;
     },
     async afterCall(call, result) {
       const tool = agent.registry.get(call.name);
