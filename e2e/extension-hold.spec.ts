@@ -17,7 +17,12 @@ test('a tab’s results are held: the model reads handles, the tool receives the
     const runner = harness.runner({
       untrusted: 'hold',
       engine: ambi.scriptedEngine([
-        { toolCalls: [{ id: 'w1', name: 'where', arguments: {} }, { id: 'f1', name: 'fails', arguments: {} }] },
+        {
+          toolCalls: [
+            { id: 'w1', name: 'where', arguments: {} },
+            { id: 'f1', name: 'fails', arguments: {} },
+          ],
+        },
         { toolCalls: [{ id: 'e1', name: 'echo', arguments: { value: { $held: '$1' } } }] },
         'The tab is $1.',
       ]),
