@@ -99,6 +99,17 @@ export type { ApproveOptions, DenyOptions } from './call/approvals.js';
 export type { ApprovalRecord, ApprovalStore, PendingApproval, RecordedDecision, StandingDecision } from './store/approval-types.js';
 export { MemoryApprovalStore } from './store/memory-approval-store.js';
 export { IndexedDbApprovalStore } from './store/indexeddb-approval-store.js';
+// Untrusted content held as values (`untrusted: 'hold'`)
+export type { HeldEntry, HeldInfo, HeldRecord, HeldValueStore } from './store/held-types.js';
+export { MemoryHeldStore } from './store/memory-held-store.js';
+export { IndexedDbHeldStore } from './store/indexeddb-held-store.js';
+export type { HeldArgument, HeldValue } from './core/run.js';
+export type { HeldHandle } from './core/types.js';
+export type { HeldArguments } from './tools/types.js';
+export type { UntrustedMode } from './runner/run-setup.js';
+export type { ResolvedArguments } from './call/types.js';
+export type { RunTreeState } from './runner/run-tree.js';
+export { INSPECT_HELD } from './extensions/untrusted/hold/inspect-tool.js';
 
 // Worker runtime
 export { createWorkerRunner, WorkerRunner, type WorkerRunnerOptions, type WorkerToolsOptions } from './worker/page/worker-runner.js';

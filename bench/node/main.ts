@@ -8,6 +8,7 @@ import { parserThroughput } from './parser-throughput.js';
 import { registration } from './registration.js';
 import { conversationGrowth } from './conversation-growth.js';
 import { runScaling, toolScaling } from './scaling.js';
+import { untrustedHoldOverhead } from './untrusted-hold-overhead.js';
 import type { Measurement } from '../lib/stats.js';
 
 const benches: Record<string, () => Promise<Measurement[]>> = {
@@ -20,6 +21,7 @@ const benches: Record<string, () => Promise<Measurement[]>> = {
   conversation: conversationGrowth,
   registration,
   codemode,
+  'untrusted-hold-overhead': untrustedHoldOverhead,
 };
 
 const name = process.argv[2] ?? '';

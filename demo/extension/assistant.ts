@@ -54,7 +54,7 @@ async function engineFor(settings: Settings, script: ScriptedReply[], signal: Ab
  */
 export async function makeRunner(chat: HTMLElement, settings: Settings, script: ScriptedReply[], signal: AbortSignal): Promise<WorkerRunner> {
   const engine = await engineFor(settings, script, signal);
-  const runner = createWorkerRunner({ engine, database: DATABASE, preamble: PREAMBLE }).tool(saveNote).tool(listNotes);
+  const runner = createWorkerRunner({ engine, database: DATABASE, preamble: PREAMBLE, untrusted: settings.untrusted }).tool(saveNote).tool(listNotes);
   const tab = await targetTab();
   if (tab === undefined) {
     appendItem(chat, 'error', 'No tab to work on: the page tools are left out.');
@@ -84,7 +84,8 @@ export async function follow(chat: HTMLElement, run: Run): Promise<void> {
   let bubble: HTMLLIElement | undefined;
   try {
     for await (const event of run.events) {
-      // The card says what the model had read when it proposed the call (event.untrusted): the page's words, for a tab tool.
+      // The card says what the model had read when it proposed the call (event.untrusted): the page's words, for a tab tool;
+      // in hold mode, which argument carries which held value.
       if (event.type === 'approval_requested') cards.ask(event.call, event.leafId, event.untrusted);
       if (event.leafId) continue;
       if (event.type === 'text_delta') {

@@ -43,6 +43,8 @@ export const saveNote = defineTool({
   idempotent: false,
   // Adds a note the person sees, removes nothing: it runs after the model read a page too (tab tools are untrusted).
   afterUntrusted: 'allow',
+  // In hold mode the page's words may be its title and body, passed by reference: the person sees the note.
+  heldArguments: { title: 'allow', body: 'allow' },
   call: async ({ title, body }) => {
     const note: Note = { id: `n-${crypto.randomUUID().slice(0, 8)}`, title, body, savedAt: Date.now() };
     await (await database()).put('notes', note);

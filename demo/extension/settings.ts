@@ -10,6 +10,8 @@ export interface Settings {
   nativeTools: boolean;
   /** Local mode: a GGUF model's URL. */
   modelURL: string;
+  /** How the tab's words reach the model: marked (`'mark'`), or held as values it passes by reference (`'hold'`). */
+  untrusted: 'mark' | 'hold';
 }
 
 const KEY = 'ambi-extension:settings';
@@ -30,6 +32,7 @@ export function loadSettings(): Settings {
     model: typeof saved.model === 'string' ? saved.model : '',
     nativeTools: saved.nativeTools !== false,
     modelURL: typeof saved.modelURL === 'string' ? saved.modelURL : '',
+    untrusted: saved.untrusted === 'hold' ? 'hold' : 'mark',
     apiKey: sessionStorage.getItem(API_KEY) ?? '',
   };
 }
@@ -54,6 +57,7 @@ export function mountSettings(): void {
     field('apiKey').value = settings.apiKey;
     field('nativeTools').checked = settings.nativeTools;
     field('modelURL').value = settings.modelURL;
+    field('holdUntrusted').checked = settings.untrusted === 'hold';
     dialog.showModal();
   });
   dialog.addEventListener('close', () => {
@@ -66,6 +70,7 @@ export function mountSettings(): void {
       apiKey: field('apiKey').value,
       nativeTools: field('nativeTools').checked,
       modelURL: field('modelURL').value.trim(),
+      untrusted: field('holdUntrusted').checked ? 'hold' : 'mark',
     });
     showMode();
   });

@@ -37,6 +37,7 @@ export const fillField = defineTool({
   idempotent: true,
   // Only fills the form: the person reads it and saves it, or not. Runs after untrusted content too.
   afterUntrusted: 'allow',
+  heldArguments: { value: 'allow' },
   call: ({ field, value }) => {
     const input = document.querySelector<HTMLInputElement | HTMLTextAreaElement>(`#editor [name="${field}"]`);
     if (!input) throw new ToolError(`The editor has no field "${field}"`);

@@ -25,6 +25,8 @@ export const addNoteTool = defineTool({
   idempotent: false,
   // Adds, never removes, and the person sees the new note: runs after untrusted content too.
   afterUntrusted: 'allow',
+  // Held values (hold mode) may be its title and body: the person sees the new note.
+  heldArguments: { title: 'allow', body: 'allow' },
   call: async ({ title, body }) => {
     const note = await addNote(title, body);
     return { id: note.id, title: note.title };
@@ -85,7 +87,9 @@ export const shareNoteTool = defineTool({
   },
   idempotent: false,
   // Asked for by the person, it runs at once; proposed after the model read a page or a note, the
-  // person approves it first (afterUntrusted's default for a tool that changes something).
+  // person approves it first (afterUntrusted's default for a tool that changes something). In hold
+  // mode, only a held address asks: the card says `to` carries what the page said.
+  heldArguments: { to: 'ask' },
   call: async ({ id, to }) => {
     const note = await getNote(id);
     if (!note) throw new ToolError(`No note with id ${id}`);

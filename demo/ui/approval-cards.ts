@@ -1,7 +1,8 @@
 // Approval cards in the chat: one per call that waits for the person, retired when its run ends.
 // "Always allow" records a standing decision for the tool in this conversation (stored with it).
 // A call proposed after the model read untrusted content says what it read, and which of its
-// arguments came from there (those are marked in the call as shown).
+// arguments came from there (those are marked in the call as shown). In hold mode, a call that
+// carries held values says which argument carries which (`to` ← $1, page text).
 import type { Run, ToolCall, UntrustedContext } from 'ambi-web/worker';
 import { appendItem, button, scrollToEnd } from './render.js';
 
@@ -85,11 +86,14 @@ export class ApprovalCards {
 
 /**
  * The question as text nodes, the value of each top-level argument that came from untrusted
- * content in a <mark> (the text reads the same: the JSON of the arguments).
+ * content, or carries a held value, in a <mark> (the text reads the same: the JSON of the arguments).
  */
 function questionParts(question: string, call: ToolCall, untrusted: UntrustedContext | undefined): Node[] {
   const args = call.arguments;
-  const flagged = new Set(untrusted?.flows.map((flow) => flow.path.split('/')[1]).filter((key) => key !== undefined));
+  const topOf = (entries: ReadonlyArray<{ path: string }> | undefined) =>
+    (entries ?? []).map((entry) => entry.path.split('/')[1]).filter((key) => key !== undefined);
+  const held = new Set(topOf(untrusted?.held));
+  const flagged = new Set([...topOf(untrusted?.flows), ...held]);
   if (flagged.size === 0 || typeof args !== 'object' || args === null || Array.isArray(args)) return [document.createTextNode(question)];
   const json = JSON.stringify(args);
   const at = question.indexOf(json);
@@ -98,9 +102,10 @@ function questionParts(question: string, call: ToolCall, untrusted: UntrustedCon
     const valueText = JSON.stringify(value);
     if (valueText === undefined) return;
     parts.push(document.createTextNode(`${i > 0 ? ',' : ''}${JSON.stringify(key)}:`));
-    if (flagged.has(key.replaceAll('~', '~0').replaceAll('/', '~1'))) {
+    const token = key.replaceAll('~', '~0').replaceAll('/', '~1');
+    if (flagged.has(token)) {
       const mark = document.createElement('mark');
-      mark.className = 'flow';
+      mark.className = held.has(token) ? 'held' : 'flow';
       mark.textContent = valueText;
       parts.push(mark);
     } else parts.push(document.createTextNode(valueText));
@@ -117,15 +122,31 @@ function pageLine(url: string): HTMLElement {
   return line;
 }
 
-/** "Proposed after the model read: read_page (page text)", then one line per argument found in what it read. */
+/**
+ * "Proposed after the model read: read_page (page text)", then one line per argument found in what
+ * it read; or, for a call that carries held values (the model read none of it), one line per argument that carries one.
+ */
 function untrustedContext(untrusted: UntrustedContext): HTMLElement {
   const box = document.createElement('div');
   box.className = 'untrusted';
   const read = document.createElement('p');
   const names = [...new Set(untrusted.sources.map((source) => source.name))];
-  read.textContent = `Proposed after the model read: ${names.map((name) => `${name} (${labelOf(name)})`).join(', ')}`;
+  const lead = untrusted.flows ? 'Proposed after the model read' : 'Carries, unread by the model, what these returned';
+  read.textContent = `${lead}: ${names.map((name) => `${name} (${labelOf(name)})`).join(', ')}`;
   box.append(read);
-  if (untrusted.flows.length > 0) {
+  if (untrusted.held && untrusted.held.length > 0) {
+    const held = document.createElement('ul');
+    held.className = 'held';
+    for (const entry of untrusted.held) {
+      const item = document.createElement('li');
+      const path = document.createElement('code');
+      path.textContent = entry.path.slice(1) || '(the arguments)';
+      item.append(path, ` carries ${entry.id}, from the ${labelOf(entry.from)}`);
+      held.append(item);
+    }
+    box.append(held);
+  }
+  if (untrusted.flows && untrusted.flows.length > 0) {
     const flows = document.createElement('ul');
     flows.className = 'flows';
     for (const flow of untrusted.flows) {

@@ -141,7 +141,15 @@ export async function makeRunner(
         : scriptedEngine(script ?? (input === WALKTHROUGH_PROMPT ? walkthroughReplies() : offlineReply())));
   // 'no-eval': the demo also runs under a strict CSP (no 'unsafe-eval'), like a browser extension.
   // `record`: the timeline's export holds the run's model traffic, to replay in a test.
-  const runner = createWorkerRunner({ engine, database: DATABASE, leaf: { maxDepth: 1 }, preamble: PREAMBLE, validation: 'no-eval', record: true })
+  const runner = createWorkerRunner({
+    engine,
+    database: DATABASE,
+    leaf: { maxDepth: 1 },
+    preamble: PREAMBLE,
+    validation: 'no-eval',
+    record: true,
+    untrusted: settings.untrusted,
+  })
     .tool(readPage)
     .tool(fillField)
     .tool(highlight)

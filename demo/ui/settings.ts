@@ -11,6 +11,8 @@ export interface Settings {
   model: string;
   apiKey: string;
   nativeTools: boolean;
+  /** How untrusted content reaches the model: marked (`'mark'`), or held as values it passes by reference (`'hold'`). */
+  untrusted: 'mark' | 'hold';
 }
 
 const KEY = 'ambi-demo:settings';
@@ -31,6 +33,7 @@ export function loadSettings(): Settings {
     baseURL: saved.baseURL ?? '',
     model: saved.model ?? '',
     nativeTools: saved.nativeTools ?? true,
+    untrusted: saved.untrusted === 'hold' ? 'hold' : 'mark',
     apiKey: sessionStorage.getItem(API_KEY) ?? '',
   };
 }
@@ -68,6 +71,7 @@ export function mountSettings(onChange: (settings: Settings) => void): void {
     apiKey: field('apiKey').value,
     nativeTools: field('nativeTools').checked,
     modelURL: field('modelURL').value.trim(),
+    untrusted: field('holdUntrusted').checked ? 'hold' : 'mark',
   });
   // Only the chosen mode's fields: an offline demo asks for nothing, an endpoint for its URL and model.
   const showFields = () => {
@@ -85,6 +89,7 @@ export function mountSettings(onChange: (settings: Settings) => void): void {
     field('apiKey').value = settings.apiKey;
     field('nativeTools').checked = settings.nativeTools;
     field('modelURL').value = settings.modelURL;
+    field('holdUntrusted').checked = settings.untrusted === 'hold';
     showFields();
     dialog.showModal();
   });

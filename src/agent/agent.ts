@@ -19,7 +19,8 @@ import type { McpConnection, McpConnectOptions } from '../mcp/connection.js';
 import type { RunEvent } from '../core/run.js';
 import type { ContextBudget } from '../core/types.js';
 import type { ExtensionLoader } from '../runner/run-setup.js';
-import type { RunAgent } from '../runner/run-setup.js';
+import type { RunAgent, UntrustedMode } from '../runner/run-setup.js';
+import { inspectHeldTool, isInspectHeld } from '../extensions/untrusted/hold/inspect-tool.js';
 import { loadLeafRunner, loadLocalEngine, loadMcp, loadRecorder, standardExtensions } from './features.js';
 import { engineInfo, type EngineInfo } from '../engines/engine-info.js';
 import type { Cassette } from '../engines/cassette/cassette.js';
@@ -58,6 +59,14 @@ export interface AgentOptions {
   /** Extensions of your own, called after the built-in ones at each hook of every run (see RunExtension). */
   extensions?: readonly ExtensionLoader[];
   /**
+   * How an untrusted tool's result (`untrusted: true`, an MCP server's, a tab's, …) reaches the
+   * model. `'mark'` (default): as it is, marked; calls proposed after it are tainted. `'hold'`: it
+   * is held, and the model reads a handle (`{ held: '$1', from, type, length }`), passes the value
+   * by reference (`{ "$held": "$1" }`) and reads it only through `inspect_held`; a call is tainted
+   * only by the held values it carries (`heldArguments` decides per argument).
+   */
+  untrusted?: UntrustedMode;
+  /**
    * Record every model request of this agent's runs (its leaves' and extra requests included) and
    * its response: `agent.cassette()` returns them as JSON, for `replayEngine(cassette)`. Default false.
    */
@@ -65,6 +74,12 @@ export interface AgentOptions {
 }
 
 export const DEFAULT_MAX_RESULT_CHARS = 20_000;
+
+/** The agent's `untrusted` option, checked: `'mark'` where absent. */
+function checkUntrustedMode(mode: unknown): UntrustedMode {
+  if (mode === undefined || mode === 'mark' || mode === 'hold') return mode ?? 'mark';
+  throw new InvalidOptionError('untrusted', `must be "mark" or "hold", got ${typeof mode === 'string' ? JSON.stringify(mode) : typeof mode}`);
+}
 const MAX_UNSEEN_NOTICES = 16;
 
 /** A model, its tools and its memory: what a ChatRunner runs. */
@@ -84,6 +99,8 @@ export class Agent implements RunAgent {
   /** What may extend a run of this agent (resume, typed answers, context budgets, notices), each loaded for the runs that need it. */
   readonly extensions: readonly ExtensionLoader[];
   readonly onToolError: OnToolError | undefined;
+  /** How untrusted tools' results reach the model (see `AgentOptions.untrusted`). */
+  readonly untrusted: UntrustedMode;
 
   /** Who answers this agent's requests (provider, model, server), as traces name it. */
   readonly engineInfo: EngineInfo;
@@ -95,6 +112,9 @@ export class Agent implements RunAgent {
     made: { info?: EngineInfo; recorder?: RecordingEngine } = {},
   ) {
     this.registry = new ToolRegistry({ ...(options.validation ? { validation: options.validation } : {}) });
+    this.untrusted = checkUntrustedMode(options.untrusted);
+    // Offered to the model only where there is something to inspect (the untrusted extension decides per request).
+    if (this.untrusted === 'hold') this.registry.register(inspectHeldTool());
     this.tools = new ToolManager(this.registry);
     this.preamble = options.preamble;
     this.parser = options.parser ?? new TagToolCallParser();
@@ -128,7 +148,8 @@ export class Agent implements RunAgent {
       { ...rest, parser: this.parser, ...(this.onToolError ? { onToolError: this.onToolError } : {}) },
       { info: this.engineInfo },
     );
-    for (const tool of tools) agent.tool(tool);
+    // A sibling in hold mode has its own `inspect_held`.
+    for (const tool of tools) if (!isInspectHeld(tool)) agent.tool(tool);
     return agent;
   }
 

@@ -59,9 +59,11 @@ export function standardExtensions(host: FeatureHost): ExtensionLoader[] {
       name: 'untrusted',
       // Where untrusted words can be: a tool may bring them (the registry knows without a scan per
       // run), a leaf's snapshot may hold marked messages (a look at each), or a stored conversation
-      // may (unread until the run starts: always, as the resume extension is). After `context`: a
-      // turn is exposed by what its request holds once trimmed.
+      // may (unread until the run starts: always, as the resume extension is); in hold mode, always
+      // (held values, `inspect_held`, `RunResult.held`). After `context`: a turn is exposed by what
+      // its request holds once trimmed.
       wanted: (setup) =>
+        setup.agent.untrusted === 'hold' ||
         setup.agent.registry.holdsUntrusted() ||
         (setup.history ? setup.history.some((message) => Boolean((message as { untrusted?: unknown }).untrusted)) : setup.options.conversation !== undefined),
       load: once(async () => (await import('../extensions/untrusted/untrusted.js')).untrustedExtension),

@@ -36,7 +36,7 @@ export interface AttemptsOptions {
 }
 
 /**
- * Stage 6 of a call: the tool's `call` under its timeout, tried again after a timeout if the tool
+ * Stage 7 of a call: the tool's `call` under its timeout, tried again after a timeout if the tool
  * is idempotent (after `retryDelayMs`, at most `maxRetries` times). A `ToolError` or any other
  * throw is never retried; an abort ends the call. Resolves with the result, never rejects.
  */

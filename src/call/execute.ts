@@ -2,17 +2,18 @@
  * One tool call, from the model's request to its result. The stages, in order, one file each:
  *
  *  1. decode    decode.ts     the arguments as JSON: absent is `{}`, text is parsed, deeper than 64 levels refused
- *  2. validate  validate.ts   checked against the tool's schema (ajv, no-eval, or its Standard Schema)
- *  3. policy    policy.ts     run, ask a person (approval.ts), or refuse: the run's extensions, then the tool's rule;
+ *  2. resolve   resolve.ts    the run's extensions put in what the arguments refer to (`{ "$held": "$N" }`: a held value)
+ *  3. validate  validate.ts   checked against the tool's schema (ajv, no-eval, or its Standard Schema)
+ *  4. policy    policy.ts     run, ask a person (approval.ts), or refuse: the run's extensions, then the tool's rule;
  *                             a tool that names where a call acts (`target`: a tab's page) names it first
- *  4. slots     slots.ts      a slot of the run's concurrency limit, then of the shared budget
- *  5. journal   journal.ts    a `started` record before a journalled call runs
- *  6. attempt   attempt.ts    the tool's `call` under its timeout; retried after a timeout if idempotent
- *  7. result    result.ts     the ToolResult: journalled, slots freed, the extensions' `afterCall`, `tool_finished`
+ *  5. slots     slots.ts      a slot of the run's concurrency limit, then of the shared budget
+ *  6. journal   journal.ts    a `started` record before a journalled call runs
+ *  7. attempt   attempt.ts    the tool's `call` under its timeout; retried after a timeout if idempotent
+ *  8. result    result.ts     the ToolResult: journalled, slots freed, the extensions' `afterCall`, `tool_finished`
  *
- * A call outside a run (`ToolManager.execute` with no `run`) skips stages 3 to 5. A call that
- * ends early (an unknown tool, invalid arguments, a denial) leaves for stage 7 from where it
- * ends, and every result leaves stage 7 once. A remote tool (on the page, in a tool worker, on
+ * A call outside a run (`ToolManager.execute` with no `run`) skips stages 2 and 4 to 6. A call that
+ * ends early (an unknown tool, invalid arguments, a denial) leaves for stage 8 from where it
+ * ends, and every result leaves stage 8 once. A remote tool (on the page, in a tool worker, on
  * an MCP server, in a tab) is a Tool whose `call` goes there: the route is the tool's own.
  */
 import type { ToolCall, ToolResult } from '../core/types.js';
@@ -28,7 +29,9 @@ import { admit } from './policy.js';
 import { toolFailure } from './result.js';
 import { takeSlots } from './slots.js';
 import type { CallRun, ExecuteOptions, RunCall } from './types.js';
-import { checkArguments } from './validate.js';
+import { decodeArguments } from './decode.js';
+import { resolveArguments } from './resolve.js';
+import { validateArguments } from './validate.js';
 
 /** Run `call` through the pipeline above; resolves with its ToolResult and never rejects, whatever the call. */
 export async function executeCall(registry: ToolRegistry, call: ToolCall, options: ExecuteOptions = {}): Promise<ToolResult> {
@@ -42,28 +45,40 @@ export async function executeCall(registry: ToolRegistry, call: ToolCall, option
     const available = known.length ? known.join(', ') : 'none';
     return finish(toolFailure(call, 'unknown_tool', `Unknown tool "${call.name}". Available tools: ${available}`, 0, elapsed()), keyed, run);
   }
-  // 1, 2: decode and validate (synchronous for a JSON Schema: no promise is awaited for it).
-  const checking = checkArguments(call.name, call.arguments, entry.validate);
+  // 1: decode.
+  const decoded = decodeArguments(call.name, call.arguments);
+  if (!decoded.ok) return finish(toolFailure(call, 'invalid_arguments', decoded.message, 0, elapsed()), keyed, run);
+  let { value, owned } = decoded;
+  // 2: resolve (a run's only; nothing is awaited where no extension changes the arguments).
+  const resolving = run ? resolveArguments(keyed, value, run) : undefined;
+  if (resolving) {
+    const resolved = isThenable(resolving) ? await resolving : resolving;
+    if (!resolved.ok) return finish(toolFailure(call, resolved.code, resolved.message, 0, elapsed()), keyed, run);
+    // A new value, made for this call: validation may write its defaults into it.
+    if (resolved.value !== value) ({ value, owned } = { value: resolved.value, owned: true });
+  }
+  // 3: validate (synchronous for a JSON Schema: no promise is awaited for it).
+  const checking = validateArguments(call.name, value, owned, entry.validate);
   const checked = isThenable(checking) ? await checking : checking;
   if (!checked.ok) return finish(toolFailure(call, checked.code ?? 'invalid_arguments', checked.message, 0, elapsed()), keyed, run);
   if (!run) return runAttempts(entry.tool, keyed, checked.value, new AttemptReports(keyed, options), started);
 
   let release = () => {};
   try {
-    // 3: policy.
+    // 4: policy.
     const admitting = admit(keyed, entry, checked.value, run, elapsed);
     const admitted = isThenable(admitting) ? await admitting : admitting;
     if (!('args' in admitted)) return finish(admitted, keyed, run);
-    // 4: slots.
+    // 5: slots.
     release = await takeSlots(entry.tool, run);
-    // 5: journal.
+    // 6: journal.
     const journal = run.journal && journalled(entry.tool, admitted.approvedByPerson) ? run.journal : undefined;
     const unrecorded = journal && (await beginJournal(journal, admitted.call, run, elapsed));
     if (unrecorded) return finish(unrecorded, keyed, run, release);
-    // 6: attempt.
+    // 7: attempt.
     const attempted = await runAttempts(entry.tool, admitted.call, admitted.args, new AttemptReports(admitted.call, options), started);
     const result = admitted.edited ? { ...attempted, editedArguments: admitted.call.arguments } : attempted;
-    // 7: result.
+    // 8: result.
     if (journal) await finishJournal(journal, admitted.call.idempotencyKey, result);
     return finish(result, keyed, run, release);
   } catch (error) {
@@ -71,7 +86,7 @@ export async function executeCall(registry: ToolRegistry, call: ToolCall, option
   }
 }
 
-/** Stage 7: free the call's slots, let the extensions see the result (`afterCall`), report it. */
+/** Stage 8: free the call's slots, let the extensions see the result (`afterCall`), report it. */
 function finish(result: ToolResult, call: RunCall, run: CallRun | undefined, release?: () => void): ToolResult | Promise<ToolResult> {
   release?.();
   if (!run) return result;

@@ -16,7 +16,7 @@ export function journalled(tool: Pick<Tool, 'idempotent'>, approvedByPerson: boo
 }
 
 /**
- * Stage 5 of a call: its `started` record, written before it runs. Resolves with undefined
+ * Stage 6 of a call: its `started` record, written before it runs. Resolves with undefined
  * once written, or with the result of a call that does not run: unrecorded, a consequential
  * call could run twice after a reload.
  */

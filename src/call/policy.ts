@@ -21,7 +21,7 @@ export interface Admitted {
 }
 
 /**
- * Stage 3 of a call: whether it runs. The run's extensions speak first (`beforeCall`: resume
+ * Stage 4 of a call: whether it runs. The run's extensions speak first (`beforeCall`: resume
  * knows a resumed call's recorded result or earlier decision, untrusted content asks or refuses),
  * then the tool's own approval rule; a person decides a call that asks. A tool that names where
  * its calls act (`target`: a tab's page) names it before anyone is asked, and the call carries it

@@ -21,6 +21,7 @@ export function toolSuccess(call: Pick<ToolCall, 'id' | 'name'>, output: JsonVal
  * gives a message marked so; engines never send the mark to a server.
  */
 export function toolMessage(result: ToolResult, maxChars: number): ToolMessage {
+  if (result.held) return heldMessage(result);
   const body: Record<string, unknown> = result.ok ? { ok: true, output: result.output } : { ok: false, error: result.error };
   if (result.editedArguments !== undefined) {
     // The model must know the call it asked for is not the one that ran.
@@ -30,6 +31,16 @@ export function toolMessage(result: ToolResult, maxChars: number): ToolMessage {
   const message: ToolMessage = { role: 'tool', toolCallId: result.id, name: result.name, content: capText(JSON.stringify(body), maxChars) };
   if (result.untrusted) message.untrusted = true;
   return message;
+}
+
+/**
+ * The message of a result whose output (or error message) is held: the handle itself, or the
+ * failure's code with the handle for its message. It holds none of the held words: unmarked.
+ */
+function heldMessage(result: ToolResult): ToolMessage {
+  const handle = result.held!;
+  const content = result.ok ? JSON.stringify(handle) : JSON.stringify({ ok: false, error: { code: result.error.code, message: handle } });
+  return { role: 'tool', toolCallId: result.id, name: result.name, content };
 }
 
 /** Cut text longer than `maxChars`, with a marker the model can see and act on. */

@@ -2,7 +2,7 @@ import type { Tool } from '../tools/types.js';
 import type { CallRun } from './types.js';
 
 /**
- * Stage 4 of a call: a slot of each of the run's limiters in turn (the run's own limit, then
+ * Stage 5 of a call: a slot of each of the run's limiters in turn (the run's own limit, then
  * the shared budget). A tool that only waits on other calls (a leaf, `delegates`) takes only
  * the run's own: the shared budget's slots are for the calls it waits on. Resolves with the
  * function that frees them, the last taken first (once only); rejects with the signal's

@@ -49,12 +49,23 @@ export interface CallRun {
   readonly onToolError?: OnToolError;
 }
 
-/** How the run's extensions take part in a call: the policy stage asks `before`, the result stage gives `after` the result. */
+/**
+ * How the run's extensions take part in a call: the resolve stage asks `resolve`, the policy stage
+ * asks `before`, the result stage gives `after` the result.
+ */
 export interface CallHooks {
+  /**
+   * The decoded arguments with what they refer to put in (held values), or why the call ends;
+   * undefined (not a promise) when nothing changes them.
+   */
+  resolve?(call: RunCall, args: unknown): ResolvedArguments | Promise<ResolvedArguments | undefined> | undefined;
   /** Undefined (not a promise) when no extension takes part: the call is decided without waiting. */
   before(call: RunCall): Promise<CallVerdict | undefined> | undefined;
   after(call: RunCall, result: ToolResult): ToolResult | Promise<ToolResult>;
 }
+
+/** What the resolve stage makes of a call's arguments: those to validate, or why the call ends there (nothing runs). */
+export type ResolvedArguments = { ok: true; value: unknown } | { ok: false; code: string; message: string };
 
 /** A call as a run makes it: its id is the run's and its idempotency key is set. */
 export type RunCall = ToolCall & { idempotencyKey: string };

@@ -8,7 +8,7 @@ import { decodeArguments, invalidArgumentsMessage } from './decode.js';
 export type CheckedArgs = { ok: true; value: unknown } | { ok: false; message: string; code?: string };
 
 /**
- * Stage 2 of a call: the decoded arguments checked against the tool's schema, with the
+ * Stage 3 of a call: the decoded arguments checked against the tool's schema, with the
  * registry's validator (ajv's compiled one, the no-eval one, or the tool's Standard Schema).
  * `code` is `invalid_arguments` unless said: a tool whose schema could not be compiled is
  * `invalid_tool`. Never throws; synchronous unless the validator is not (a Standard Schema's may be).

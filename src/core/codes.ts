@@ -165,4 +165,6 @@ export type AmbiErrorCode =
   | 'outcome_unknown'
   | 'too_many_calls'
   /** A call proposed after untrusted content entered the model's context, of a tool whose `afterUntrusted` is `refuse`. */
-  | 'untrusted_refused';
+  | 'untrusted_refused'
+  /** A call's arguments name a held value (`{ "$held": "$N" }`) that its conversation does not hold: nothing ran. */
+  | 'unknown_held';

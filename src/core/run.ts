@@ -1,7 +1,7 @@
 // What a run reports and gives back: types only, read by every floor that follows a run (the
 // page of a WorkerRunner, UI adapters, traces), so none of them imports the runner for them.
 import type { AmbiErrorCode } from './codes.js';
-import type { FinishReason, Message, ParseError, RunUsage, ToolCall, ToolResult, Usage } from './types.js';
+import type { FinishReason, JsonValue, Message, ParseError, RunUsage, ToolCall, ToolResult, Usage } from './types.js';
 
 /** What a run reports as it goes, in order. `leafId` marks an event that comes from a leaf run. */
 export type RunEvent =
@@ -9,8 +9,11 @@ export type RunEvent =
   (
     | { type: 'run_started'; runId: string; input: string; parentCallId?: string }
     | { type: 'text_delta'; text: string }
-    /** `untrusted`: the call was proposed in a turn whose request held untrusted content (it is tainted). */
-    | { type: 'tool_call'; call: ToolCall; untrusted?: { sources: UntrustedSource[] } }
+    /**
+     * `untrusted`: the call is tainted: proposed in a turn whose request held untrusted content,
+     * or (`held`) carrying held values in its arguments.
+     */
+    | { type: 'tool_call'; call: ToolCall; untrusted?: { sources: UntrustedSource[]; held?: HeldArgument[] } }
     | { type: 'format_error'; error: ParseError }
     /** `untrusted`: the call is tainted, and which arguments came from the untrusted content. */
     | { type: 'approval_requested'; call: ToolCall; untrusted?: UntrustedContext }
@@ -73,6 +76,25 @@ export interface RunResult<Output = unknown> {
   usage?: RunUsage;
   /** The final answer parsed and validated against the run's `output` schema (for a Standard Schema: its parsed value). */
   output?: Output;
+  /**
+   * In `untrusted: 'hold'` mode: the held values the answer refers to (`$N` in its text), in the
+   * order it first names them, for the app to render as untrusted content. Absent in `'mark'` mode.
+   */
+  held?: HeldValue[];
+}
+
+/** A held value as the app gets it (`RunResult.held`): its id, the tool whose result it is, and the value itself. */
+export interface HeldValue {
+  id: string;
+  from: string;
+  value: JsonValue;
+}
+
+/** A held value a call's arguments carry: where it is (a JSON Pointer into the arguments as the tool receives them), its id, and the tool it came from. */
+export interface HeldArgument {
+  path: string;
+  id: string;
+  from: string;
 }
 
 /**
@@ -98,8 +120,14 @@ export interface UntrustedFlow {
   from: string;
 }
 
-/** Why a tainted call is asked about: the untrusted content in its turn's request, and what of it reached the arguments. */
+/**
+ * Why a tainted call is asked about: the untrusted content in its turn's request, and what of it
+ * reached the arguments (`flows`); in `untrusted: 'hold'` mode, the held values it carries (`held`).
+ * A call tainted only by the held values it carries (its turn read nothing untrusted) has no
+ * `flows`: `{ sources, held }`, its sources the calls whose results they are.
+ */
 export interface UntrustedContext {
   sources: UntrustedSource[];
-  flows: UntrustedFlow[];
+  flows?: UntrustedFlow[];
+  held?: HeldArgument[];
 }

@@ -51,6 +51,8 @@ export interface ToolSuccess {
   editedArguments?: unknown;
   /** What the tool returned may hold words from someone other than the person (see `defineTool({ untrusted })`). */
   untrusted?: true;
+  /** The output is held (`untrusted: 'hold'`): the model reads this handle instead of it. */
+  held?: HeldHandle;
 }
 
 export interface ToolFailure {
@@ -64,6 +66,19 @@ export interface ToolFailure {
   editedArguments?: unknown;
   /** What the tool said may hold words from someone other than the person (see `defineTool({ untrusted })`). */
   untrusted?: true;
+  /** The error's message is held (`untrusted: 'hold'`): the model reads its code, and this handle instead of the message. */
+  held?: HeldHandle;
+}
+
+/**
+ * What the model reads instead of a held value (`untrusted: 'hold'`): its id in the conversation
+ * (`$1`, `$2`, …), the tool whose result it is, its JSON type and the length of its JSON.
+ */
+export interface HeldHandle {
+  held: string;
+  from: string;
+  type: 'string' | 'number' | 'boolean' | 'null' | 'object' | 'array';
+  length: number;
 }
 
 /** The outcome of one call, success or failure; failures are data, never exceptions. */

@@ -66,9 +66,10 @@ export async function runLeaf(
   );
   // Whether untrusted content was in the leaf's context at one of its model turns: its own turns
   // say so (a deeper leaf's exposure reaches it as a marked result, which exposes its next turn).
+  // A call that only carries held values (hold mode) says nothing of what the model read.
   let exposed = false;
   for await (const event of run.events) {
-    if (event.leafId === undefined && (event.type === 'iteration_finished' || event.type === 'tool_call') && event.untrusted) exposed = true;
+    if (event.leafId === undefined && event.type === 'iteration_finished' && event.untrusted) exposed = true;
     if (event.leafId !== undefined) scope.emit(event);
     // The leaf's own start names the call that started it (traces nest the leaf under it).
     else scope.emit(event.type === 'run_started' ? { ...event, leafId: snapshot.id, parentCallId: ctx.callId } : { ...event, leafId: snapshot.id });

@@ -37,6 +37,8 @@ export function spawnLeafTool(options: LeafOptions, start: StartLeaf): Tool {
       description: 'Delegate a self-contained sub-task to a helper agent that sees this conversation so far and returns its answer.',
       parameters,
       idempotent: false,
+      // In hold mode: a held value as the leaf's task would be read by the leaf's model. A task names held ids as text ("$1") instead.
+      heldArguments: { task: 'refuse', tools: 'refuse' },
       timeoutMs: options.timeoutMs ?? DEFAULT_LEAF_TIMEOUT_MS,
       call: ({ task, tools }, ctx) => start(task, tools, ctx, maxDepth),
     }),

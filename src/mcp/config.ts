@@ -1,7 +1,7 @@
 import { McpError } from '../errors/mcp-error.js';
 import { displayUrl } from './display-url.js';
 import { checkOAuth, type BrowserOAuth } from './auth/oauth-config.js';
-import type { AfterUntrusted } from '../tools/types.js';
+import type { AfterUntrusted, HeldArguments } from '../tools/types.js';
 
 /** Policy fields that override what a server's annotations imply, for one tool or for all (`'*'`). */
 export interface McpToolPolicy {
@@ -15,6 +15,10 @@ export interface McpToolPolicy {
   untrusted?: boolean;
   /** A call proposed after untrusted content was read: `allow`, `ask` (default unless readOnly) or `refuse`. */
   afterUntrusted?: AfterUntrusted;
+  /** In `untrusted: 'hold'` mode, per top-level argument, what a call carrying a held value there does (see `Tool.heldArguments`). The app's say only: a server's annotations never set it. */
+  heldArguments?: HeldArguments;
+  /** `'plain'`: the tool's output never repeats its arguments (see `Tool.heldOutput`). */
+  heldOutput?: 'plain';
 }
 
 /** An MCP server reached over Streamable HTTP, as plain data (it crosses to the runner worker). */
@@ -62,6 +66,8 @@ const POLICY_KEYS = new Set<keyof McpToolPolicy>([
   'retryDelayMs',
   'untrusted',
   'afterUntrusted',
+  'heldArguments',
+  'heldOutput',
 ]);
 const AFTER_UNTRUSTED: ReadonlySet<unknown> = new Set(['allow', 'ask', 'refuse']);
 

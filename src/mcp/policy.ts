@@ -1,5 +1,5 @@
 import { DEFAULT_POLICY } from '../tools/policy.js';
-import type { AfterUntrusted, ToolPolicy } from '../tools/types.js';
+import type { AfterUntrusted, HeldArguments, ToolPolicy } from '../tools/types.js';
 import type { McpServerConfig } from './config.js';
 
 /** MCP's tool annotations (the hints this SDK reads). */
@@ -16,6 +16,8 @@ export interface McpToolEffects extends ToolPolicy {
   needsApproval: boolean;
   untrusted: boolean;
   afterUntrusted?: AfterUntrusted;
+  heldArguments?: HeldArguments;
+  heldOutput?: 'plain';
 }
 
 /**
@@ -37,5 +39,8 @@ export function effectsOf(serverName: string, annotations: McpAnnotations | unde
     // A tool of an open world (MCP's default when the hint is absent) returns others' words.
     untrusted: overrides.untrusted ?? annotations?.openWorldHint !== false,
     ...(overrides.afterUntrusted !== undefined ? { afterUntrusted: overrides.afterUntrusted } : {}),
+    // Only the app's policy: what a server says of its tool never lets a held value in.
+    ...(overrides.heldArguments !== undefined ? { heldArguments: overrides.heldArguments } : {}),
+    ...(overrides.heldOutput !== undefined ? { heldOutput: overrides.heldOutput } : {}),
   };
 }

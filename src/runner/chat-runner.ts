@@ -19,6 +19,7 @@ import { DEFAULT_CONCURRENCY, DEFAULT_MAX_ITERATIONS, type ChildRunOptions, type
 import type { RunAgent, RunSetup } from './run-setup.js';
 import { TurnScope, type RunShared } from './turn-scope.js';
 import { UsageMeter } from './usage-meter.js';
+import { TreeState } from './run-tree.js';
 
 export { DEFAULT_CONCURRENCY, DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_OUTPUT_RETRIES } from './run-options.js';
 export type { ChildRunOptions, Run, RunOptions, RunOutput, RunTracer } from './run-options.js';
@@ -98,6 +99,7 @@ export class ChatRunner {
       callIds: new CallIds(),
       maxCallsPerReply: options.maxCallsPerReply ?? DEFAULT_MAX_CALLS_PER_REPLY,
       usage: new UsageMeter(options.maxTokens),
+      tree: new TreeState(),
       ...(options.traceContext ? { traceContext: options.traceContext } : {}),
     };
     const limiters = this.budget ? [new Limiter(this.concurrency), this.budget] : [new Limiter(this.concurrency)];
@@ -122,6 +124,7 @@ export class ChatRunner {
       signal: controller.signal,
       emit,
       usage: shared.usage,
+      tree: shared.tree,
       ...(child ? { history: child.history } : {}),
       ...(child?.parent ? { parent: child.parent } : {}),
     };

@@ -1,6 +1,6 @@
-import type { RunEvent } from '../core/run.js';
+import type { RunEvent, RunResult } from '../core/run.js';
 import type { Message, ToolResult } from '../core/types.js';
-import type { CallHooks, CallVerdict, RunCall } from '../call/types.js';
+import type { CallHooks, CallVerdict, ResolvedArguments, RunCall } from '../call/types.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { AnswerVerdict, History, Opening, RunExtension, RunOutcome, TurnRequest } from './extension.js';
 import type { ModelTurn } from './model-turn.js';
@@ -25,6 +25,7 @@ export class ExtensionSet implements CallHooks {
   /** Whether any extension takes part in calls: a run without such an extension decides its calls without waiting on one. */
   readonly #beforeCall: boolean;
   readonly #afterCall: boolean;
+  readonly #resolving: readonly RunExtension[];
   /** Told of a failure of an extension's `afterCall`, which must not end the run. */
   warn: (event: RunEvent) => void = () => {};
 
@@ -33,6 +34,7 @@ export class ExtensionSet implements CallHooks {
     this.#events = list.filter((extension): extension is RunExtension & Pick<Required<RunExtension>, 'event'> => extension.event !== undefined);
     this.#beforeCall = list.some((extension) => extension.beforeCall);
     this.#afterCall = list.some((extension) => extension.afterCall);
+    this.#resolving = list.filter((extension) => extension.resolveArguments);
   }
 
   readHistory(): Promise<History> | undefined {
@@ -66,6 +68,23 @@ export class ExtensionSet implements CallHooks {
   holdsCall(call: RunCall): boolean {
     for (const extension of this.#list) if (extension.holdsCall?.(call)) return true;
     return false;
+  }
+
+  /** Each extension in turn puts in what the arguments refer to; undefined, at once, where none changes them. */
+  resolve(call: RunCall, args: unknown): ResolvedArguments | Promise<ResolvedArguments | undefined> | undefined {
+    if (this.#resolving.length === 0) return undefined;
+    if (this.#resolving.length === 1) return this.#resolving[0]!.resolveArguments!(call, args);
+    return this.#resolveAll(call, args);
+  }
+
+  async #resolveAll(call: RunCall, args: unknown): Promise<ResolvedArguments | undefined> {
+    let current: ResolvedArguments | undefined;
+    for (const extension of this.#resolving) {
+      const resolved = await extension.resolveArguments!(call, current?.ok ? current.value : args);
+      if (resolved && !resolved.ok) return resolved;
+      if (resolved) current = resolved;
+    }
+    return current;
   }
 
   before(call: RunCall): Promise<CallVerdict | undefined> | undefined {
@@ -136,6 +155,13 @@ export class ExtensionSet implements CallHooks {
       }
       return undefined;
     };
+  }
+
+  /** The run's result as every extension adorns it (see RunExtension.result). */
+  async result(result: RunResult): Promise<RunResult> {
+    let adorned = result;
+    for (const extension of this.#list) if (extension.result) adorned = await extension.result(adorned);
+    return adorned;
   }
 
   /** Every extension hears the end, even if one of them fails. */

@@ -9,17 +9,19 @@
  *   beforeTurn   before each model request: trim it, add instructions, check a budget
  *   afterTurn    after each model reply, before its calls run
  *   holdsCall    as a call is read from a reply that still streams: whether it must wait for the whole reply
+ *   resolveArguments  in a call's resolve stage, before validation: put in what its arguments refer to (src/call/resolve.ts)
  *   beforeCall   in a call's policy stage: run, ask, refuse, or a known result (src/call/policy.ts)
  *   afterCall    in a call's result stage, before the model reads the result
  *   answer       when the model answers without calls: accept the answer, or have it try again
  *   reply        each message written from a model reply (the reply, the runtime's note on it) before it is kept: adorn it
  *   event        each event of the run, as it is emitted: adorn it, or watch it
+ *   result       the run's result, before it is given back: adorn it
  *   end          once, when the run settles, whatever the outcome
  *   traceContext a call's W3C trace context, for a tool that passes it to a server (a traced run)
  */
 import type { RunEvent, RunResult } from '../core/run.js';
 import type { Message, ToolResult } from '../core/types.js';
-import type { CallVerdict, RunCall } from '../call/types.js';
+import type { CallVerdict, ResolvedArguments, RunCall } from '../call/types.js';
 import type { EngineRequest } from '../engines/types.js';
 import type { ModelTurn } from './model-turn.js';
 import type { TraceContext } from '../tools/types.js';
@@ -37,6 +39,11 @@ export interface RunExtension {
    * its tool would let it (say, a person may have to see it first). Synchronous: the reply is being read.
    */
   holdsCall?(call: RunCall): boolean;
+  /**
+   * A call's decoded arguments, with what they refer to put in (held values), or why the call ends
+   * (nothing runs). Undefined when it changes nothing; synchronous then, so a call waits on nothing.
+   */
+  resolveArguments?(call: RunCall, args: unknown): ResolvedArguments | Promise<ResolvedArguments | undefined> | undefined;
   beforeCall?(call: RunCall): CallVerdict | undefined | Promise<CallVerdict | undefined>;
   afterCall?(call: RunCall, result: ToolResult): ToolResult | Promise<ToolResult>;
   answer?(text: string, lastTurn: boolean): AnswerVerdict | Promise<AnswerVerdict>;
@@ -47,6 +54,8 @@ export interface RunExtension {
    */
   reply?(message: Message): Message;
   event?(event: RunEvent): RunEvent;
+  /** The run's result, before it is given back (and before `end`): return it as it is, or adorned. */
+  result?(result: RunResult): RunResult | Promise<RunResult>;
   end?(outcome: RunOutcome): void | Promise<void>;
   /** The W3C trace context of a call of the run or its leaves, for tools that pass it on (the first extension that has one gives it). */
   traceContext?(callId: string): TraceContext | undefined | Promise<TraceContext | undefined>;

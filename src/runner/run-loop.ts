@@ -120,7 +120,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
       if ('value' in verdict) result.output = verdict.value;
       const usage = ctx.usage.total();
       if (usage) result.usage = usage;
-      return result;
+      return extensions.result(result);
     }
     // Every call of the reply, in call order; early ones are already running.
     const results = await Promise.all(turn.calls.map((call, at) => turn.started.get(call) ?? runOrRefuse(call, at, turn.calls.length, ctx, scope)));

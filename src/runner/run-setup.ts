@@ -11,6 +11,7 @@ import type { OnToolError, RunScope } from '../tools/types.js';
 import type { RunOptions } from './run-options.js';
 import type { RunExtension } from './extension.js';
 import type { UsageMeter } from './usage-meter.js';
+import type { RunTreeState } from './run-tree.js';
 
 /** What a run needs of its agent (an `Agent` is one): the model, the tools, the memory, the extensions its entry gave it. */
 export interface RunAgent {
@@ -29,7 +30,15 @@ export interface RunAgent {
   readonly onToolError?: OnToolError | undefined;
   /** Who answers the agent's requests (provider, model, server), as traces name it. */
   readonly engineInfo?: EngineInfo;
+  /** How untrusted tools' results reach the model (default `'mark'`; see `AgentOptions.untrusted`). */
+  readonly untrusted?: UntrustedMode;
 }
+
+/**
+ * How an untrusted tool's result reaches the model. `'mark'`: as it is, marked, and calls proposed
+ * after it are tainted. `'hold'`: never; the model reads a handle and passes the value by reference.
+ */
+export type UntrustedMode = 'mark' | 'hold';
 
 /** One run as its extensions see it when they are made. */
 export interface RunSetup {
@@ -55,6 +64,8 @@ export interface RunSetup {
   readonly usage: UsageMeter;
   /** The parent run's scope, for a leaf. */
   readonly parent?: RunScope;
+  /** What the extensions keep for the run and its leaves together (see RunTreeState). */
+  readonly tree: RunTreeState;
 }
 
 /**

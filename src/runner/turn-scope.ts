@@ -5,6 +5,7 @@ import type { RunScope, TraceContext } from '../tools/types.js';
 import type { Limiter } from '../util/limiter.js';
 import type { CallIds } from './call-ids.js';
 import type { UsageMeter } from './usage-meter.js';
+import type { RunTreeState } from './run-tree.js';
 
 /** What a run shares with the leaves it starts: one person answers their approvals, and their call ids are unique together. */
 export interface RunShared {
@@ -16,6 +17,8 @@ export interface RunShared {
   usage: UsageMeter;
   /** The W3C trace context of a call of the run or its leaves, when the run is traced (see `RunScope.traceContext`). */
   traceContext?: (callId: string) => TraceContext | undefined | Promise<TraceContext | undefined>;
+  /** What the extensions keep for the run and its leaves together. */
+  tree: RunTreeState;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Message } from '../core/types.js';
 import type { ApprovalStore } from './approval-types.js';
+import type { HeldValueStore } from './held-types.js';
 
 /**
  * Where conversations live between runs. Each method is atomic for its conversation, and
@@ -27,6 +28,8 @@ export interface ConversationStore {
   loadFrozen?(id: string): Promise<readonly Message[]>;
   /** Where the approvals of these conversations live, if they persist with them (a resumed run asks again what waited). */
   readonly approvals?: ApprovalStore;
+  /** Where the held values of these conversations live (`untrusted: 'hold'`): a run in hold mode on a stored conversation needs it. */
+  readonly held?: HeldValueStore;
 }
 
 /** The end of a conversation, as `loadTail` reads it. */

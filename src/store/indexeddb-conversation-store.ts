@@ -5,6 +5,7 @@ import { forgetConversationUse, noteConversationUse, refuseLostConversation } fr
 import { openAmbiDatabase, lifeOf, DEFAULT_DATABASE_NAME, type OpenDatabaseOptions } from './database.js';
 import { DatabaseStore } from './database-store.js';
 import { IndexedDbApprovalStore, ofConversation } from './indexeddb-approval-store.js';
+import { IndexedDbHeldStore } from './indexeddb-held-store.js';
 import type { AmbiDatabase } from './schema.js';
 import { storageOperation } from './storage-failure.js';
 import { queue, transact } from './transaction.js';
@@ -24,10 +25,13 @@ export type { ConversationInfo } from './conversation-store.js';
 export class IndexedDbConversationStore extends DatabaseStore implements ConversationStore {
   /** The approvals of these conversations (same database): what a resumed run asks again, and standing decisions. */
   readonly approvals: IndexedDbApprovalStore;
+  /** The held values of these conversations (same database), for runs in `untrusted: 'hold'` mode. */
+  readonly held: IndexedDbHeldStore;
 
   protected constructor(dbName: string, options: OpenDatabaseOptions) {
     super(dbName, options);
     this.approvals = new IndexedDbApprovalStore(dbName, options);
+    this.held = new IndexedDbHeldStore(dbName, options);
   }
 
   /** Open the store on a database (default `'ambi-web'`); rejects if the database cannot be opened. */
@@ -134,16 +138,18 @@ export class IndexedDbConversationStore extends DatabaseStore implements Convers
     });
   }
 
-  /** Remove a conversation, all its messages and its approvals, in one transaction (also one whose database went away while in use). */
+  /** Remove a conversation, all its messages, approvals and held values, in one transaction (also one whose database went away while in use). */
   async delete(id: string): Promise<void> {
     const action = `delete conversation "${String(id)}"`;
     checkConversationId(id, action);
     return storageOperation(action, async () => {
-      await transact(await this.db(), ['messages', 'conversations', 'approvals', 'standing'], 'readwrite', async (tx) => {
+      await transact(await this.db(), ['messages', 'conversations', 'approvals', 'standing', 'heldInfo', 'heldValues'], 'readwrite', async (tx) => {
         queue(tx.objectStore('messages').delete(tail(id)));
         queue(tx.objectStore('conversations').delete(id));
         queue(tx.objectStore('approvals').delete(ofConversation(id)));
         queue(tx.objectStore('standing').delete(ofConversation(id)));
+        queue(tx.objectStore('heldInfo').delete(ofConversation(id)));
+        queue(tx.objectStore('heldValues').delete(ofConversation(id)));
       });
       forgetConversationUse(this.dbName, id);
     });

@@ -6,6 +6,7 @@ import type { ConversationInfo, ConversationStore, ConversationTail } from './co
 
 export type { ConversationStore, ConversationTail } from './conversation-store.js';
 import { MemoryApprovalStore } from './memory-approval-store.js';
+import { MemoryHeldStore } from './memory-held-store.js';
 
 /** A conversation as the memory store keeps it: its frozen messages and its times. */
 interface Kept {
@@ -23,6 +24,8 @@ export class MemoryConversationStore implements ConversationStore {
   readonly #conversations = new Map<string, Kept>();
   /** The approvals of these conversations, kept as long as the store (a second runner on it stands for a reload). */
   readonly approvals: MemoryApprovalStore = new MemoryApprovalStore();
+  /** The held values of these conversations (`untrusted: 'hold'`), kept as long as the store. */
+  readonly held: MemoryHeldStore = new MemoryHeldStore();
 
   /** A copy of a conversation's messages in order (empty if it does not exist). */
   async load(id: string): Promise<Message[]> {

@@ -1,6 +1,7 @@
 import type { ConversationInfo } from './conversation-store.js';
 import type { DBSchema, IDBPDatabase } from 'idb';
-import type { Message } from '../core/types.js';
+import type { JsonValue, Message } from '../core/types.js';
+import type { HeldInfo } from './held-types.js';
 import type { JournalEntry, LeafSnapshot } from './types.js';
 import type { ApprovalRecord, StandingDecision } from './approval-types.js';
 
@@ -26,6 +27,16 @@ export interface AmbiDbSchema extends DBSchema {
   // The MCP login's records (src/mcp/auth/auth-records.ts, a floor above): only the keys the stores index are typed here.
   mcpAuth: { key: string; value: { server: string } };
   mcpLogins: { key: string; value: { state: string; createdAt: number }; indexes: { createdAt: number } };
+  heldInfo: { key: [string, number]; value: HeldInfo };
+  heldValues: { key: [string, number]; value: StoredHeldValue };
+}
+
+/** A held value as stored, apart from what is known of it (`heldInfo`): read only when named. */
+export interface StoredHeldValue {
+  conversation: string;
+  seq: number;
+  value: JsonValue;
+  untrusted: true;
 }
 
 export type AmbiDatabase = IDBPDatabase<AmbiDbSchema>;
@@ -58,6 +69,11 @@ export const SCHEMA_STEPS: readonly ((db: AmbiDatabase) => void)[] = [
   (db) => {
     db.createObjectStore('mcpAuth', { keyPath: 'server' });
     db.createObjectStore('mcpLogins', { keyPath: 'state' }).createIndex('createdAt', 'createdAt');
+  },
+  // 6: held values (`untrusted: 'hold'`), keyed by conversation first: what is known of each, and the value apart.
+  (db) => {
+    db.createObjectStore('heldInfo', { keyPath: ['conversation', 'seq'] });
+    db.createObjectStore('heldValues', { keyPath: ['conversation', 'seq'] });
   },
 ];
 

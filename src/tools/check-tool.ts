@@ -44,6 +44,13 @@ export function checkTool(tool: Tool): void {
     const problem = quarantineFault(tool.quarantine);
     if (problem) fail(`quarantine ${problem}`);
   }
+  const held = tool.heldArguments as unknown;
+  if (held !== undefined) {
+    if (typeof held !== 'object' || held === null || Array.isArray(held)) fail('heldArguments must map argument names to "allow", "ask" or "refuse"');
+    for (const [argument, rule] of Object.entries(held as object))
+      if (!AFTER_UNTRUSTED.has(rule)) fail(`heldArguments[${JSON.stringify(argument)}] must be "allow", "ask" or "refuse"`);
+  }
+  if (tool.heldOutput !== undefined && tool.heldOutput !== 'plain') fail('heldOutput must be "plain" (or absent)');
 }
 
 const AFTER_UNTRUSTED: ReadonlySet<unknown> = new Set(['allow', 'ask', 'refuse']);

@@ -1,6 +1,6 @@
 import { DEFAULT_POLICY } from './policy.js';
 import { isStandardSchema, toParametersSchema, type StandardSchemaV1 } from '../validation/standard-schema.js';
-import type { AfterUntrusted, ApprovalRule, ArgsOf, Quarantine, Tool, ToolContext } from './types.js';
+import type { AfterUntrusted, ApprovalRule, ArgsOf, HeldArguments, Quarantine, Tool, ToolContext } from './types.js';
 import type { ParametersSchema } from '../core/types.js';
 import type { EffectsOrJsonRule } from './json-compatible.js';
 
@@ -49,6 +49,10 @@ export interface ToolSpecBase<S extends ParametersSchema | StandardSchemaV1, Out
    * into a value of `output` (a JSON Schema), which the model then reads instead. Implies `untrusted`.
    */
   quarantine?: Quarantine;
+  /** In `untrusted: 'hold'` mode: per top-level argument, what a call carrying a held value there does (`allow`, `ask`, `refuse`). */
+  heldArguments?: { [K in keyof ArgsOf<S> & string]?: AfterUntrusted } & HeldArguments;
+  /** `'plain'`: the output never repeats the arguments, so it is not held when they were. */
+  heldOutput?: 'plain';
   call(args: ArgsOf<S>, ctx: ToolContext): Output | Promise<Output>;
 }
 

@@ -149,7 +149,20 @@ export interface Tool<Args = any, Output = unknown> extends ToolDefinition, Tool
    * tool is untrusted; its result carries no mark when `output` admits no free text.
    */
   quarantine?: Quarantine;
+  /**
+   * In `untrusted: 'hold'` mode, what a call that carries a held value in a top-level argument
+   * does, per argument: `{ body: 'allow', to: 'ask' }`. An argument not named follows `afterUntrusted`.
+   */
+  heldArguments?: HeldArguments;
+  /**
+   * `'plain'`: the tool's output never repeats its arguments (a count, an id, "sent"), so a call
+   * that received held values gives an output the model may read. Default: such an output is held too.
+   */
+  heldOutput?: 'plain';
 }
+
+/** What a call carrying a held value does, by top-level argument (see `Tool.heldArguments`). */
+export type HeldArguments = Readonly<Record<string, AfterUntrusted>>;
 
 /** What a call proposed after the model read untrusted content does (see `Tool.afterUntrusted`). */
 export type AfterUntrusted = 'allow' | 'ask' | 'refuse';

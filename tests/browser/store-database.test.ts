@@ -28,7 +28,18 @@ describe('the ambi-web database', () => {
   it('a new database gets every store and index at the current schema version', async () => {
     const db = await openAmbiDatabase(freshName());
     expect(db.version).toBe(SCHEMA_VERSION);
-    expect([...db.objectStoreNames].sort()).toEqual(['approvals', 'conversations', 'journal', 'mcpAuth', 'mcpLogins', 'messages', 'snapshots', 'standing']);
+    expect([...db.objectStoreNames].sort()).toEqual([
+      'approvals',
+      'conversations',
+      'heldInfo',
+      'heldValues',
+      'journal',
+      'mcpAuth',
+      'mcpLogins',
+      'messages',
+      'snapshots',
+      'standing',
+    ]);
     const tx = db.transaction(['snapshots', 'journal', 'messages']);
     expect([...tx.objectStore('snapshots').indexNames]).toEqual(['createdAt']);
     expect([...tx.objectStore('journal').indexNames]).toEqual(['conversation']);
@@ -84,6 +95,19 @@ describe('the ambi-web database', () => {
     expect(await conversations.load('c1')).toEqual([{ role: 'user', content: 'from v2' }]);
     await journal.begin({ idempotencyKey: 'k1', callId: 'c1', name: 'pay', arguments: {}, conversation: 'c1' });
     expect(await journal.listByConversation('c1')).toHaveLength(1);
+  });
+
+  it('opening a version 5 database adds the held values and keeps its conversations: their ids start at $1', async () => {
+    const name = freshName();
+    const v5 = await openDB<AmbiDbSchema>(name, 5, { upgrade: (db, oldVersion) => upgradeSchema(db, oldVersion, 5) });
+    expect([...v5.objectStoreNames]).not.toContain('heldInfo');
+    await v5.put('conversations', { id: 'c1', length: 1, createdAt: 1, updatedAt: 1 });
+    await v5.put('messages', { conversationId: 'c1', seq: 0, message: { role: 'user', content: 'from v5' } });
+    v5.close();
+
+    const conversations = await IndexedDbConversationStore.open(name);
+    expect(await conversations.load('c1')).toEqual([{ role: 'user', content: 'from v5' }]);
+    expect((await conversations.held.hold('c1', { from: 'read_page', callId: 'r1', value: 'page' })).id).toBe('$1');
   });
 
   it('an upgrade blocked by an old connection that never closes rejects with storage_blocked', async () => {

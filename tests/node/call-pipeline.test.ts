@@ -51,7 +51,7 @@ describe('stage 1, decode', () => {
   });
 });
 
-describe('stage 2, validate', () => {
+describe('stage 3, validate', () => {
   it('checks the arguments against the schema and names every problem; the tool never sees invalid ones', async () => {
     const { tool, calls } = counted('t');
     const result = await managerOf(tool).execute({ id: 'a', name: 't', arguments: { n: -1, extra: true } });
@@ -61,7 +61,7 @@ describe('stage 2, validate', () => {
   });
 });
 
-describe('stage 3, policy', () => {
+describe('stage 4, policy', () => {
   it('a refusal from an extension ends the call with its code, unrun; a known result ends it with that result', async () => {
     const { tool, calls } = counted('t');
     const verdicts: CallVerdict[] = [
@@ -115,7 +115,7 @@ describe('stage 3, policy', () => {
   });
 });
 
-describe('stage 4, slots', () => {
+describe('stage 5, slots', () => {
   it('holds a call until a slot of the run and of the shared budget is free, and frees both when it ends', async () => {
     const held = gate<string>();
     const { tool: slow } = counted('slow', { call: () => held.promise });
@@ -152,7 +152,7 @@ describe('stage 4, slots', () => {
   });
 });
 
-describe('stage 5, journal', () => {
+describe('stage 6, journal', () => {
   it('records a non-idempotent call as started before it runs and with its result after; an idempotent one not at all', async () => {
     const journal = new MemoryToolCallJournal();
     const states: string[] = [];
@@ -191,7 +191,7 @@ describe('stage 5, journal', () => {
   });
 });
 
-describe('stage 6, attempt', () => {
+describe('stage 7, attempt', () => {
   it('retries an idempotent tool after a timeout with the same key, never a non-idempotent one, never a tool error', async () => {
     const keys: string[] = [];
     const slow = (idempotent: boolean) =>
@@ -219,7 +219,7 @@ describe('stage 6, attempt', () => {
   });
 });
 
-describe('stage 7, result', () => {
+describe('stage 8, result', () => {
   it('goes through the extensions once and is reported once, with its duration rounded to a tenth of a millisecond', async () => {
     const { tool } = counted('t');
     const seen: string[] = [];

@@ -1,4 +1,4 @@
-import type { RunEvent, UntrustedContext } from '../../core/run.js';
+import type { RunResult, UntrustedContext } from '../../core/run.js';
 import type { ToolResult } from '../../core/types.js';
 import { decodeArguments } from '../../call/decode.js';
 import { toolFailure } from '../../call/result.js';
@@ -10,7 +10,9 @@ import type { RunSetup } from '../../runner/run-setup.js';
 import type { AfterUntrusted, Tool } from '../../tools/types.js';
 import { definitionSources, type Exposure, exposureOf, isMarked } from './exposure.js';
 import { flowsOf } from './flows.js';
-import { quarantined } from './quarantine.js';
+import { type QuarantineHost, quarantined } from './quarantine.js';
+import { HoldMode } from './hold/hold.js';
+import { type HeldTaint, stricter } from './hold/held-taint.js';
 
 /**
  * Untrusted content (prompt injection, by design). Words from someone other than the person
@@ -30,16 +32,34 @@ import { quarantined } from './quarantine.js';
  *   reply        what the model wrote in an exposed turn is marked too (its reply, the runtime's
  *                note quoting it): it may carry the words on after a context budget trims them out
  *
- * The mark lives on the messages themselves, so nothing else remembers what was read.
+ * The mark lives on the messages themselves, so nothing else remembers what was read. In
+ * `untrusted: 'hold'` mode (hold/hold.ts) what would be marked is held instead: the model reads a
+ * handle, passes the value by reference, and a call is tainted by the held values it carries too.
  */
 export function untrustedExtension(setup: RunSetup): RunExtension {
   const { agent } = setup;
   const toolOf = (name: string) => agent.registry.get(name);
+  const hold = agent.untrusted === 'hold' ? new HoldMode(setup) : undefined;
   /** The untrusted content of the request of the turn whose calls run now (a resumed run: of the interrupted reply). */
   let turn: Exposure | undefined;
+  const quarantineHost = (): QuarantineHost => ({
+    engine: agent.engine,
+    validation: agent.registry.validation,
+    maxChars: agent.maxResultChars,
+    maxRetries: setup.options.maxOutputRetries ?? DEFAULT_MAX_OUTPUT_RETRIES,
+    signal: setup.signal,
+    emit: setup.emit,
+    exceeded: () => setup.usage.exceeded(),
+  });
+  /** What makes a call tainted: its turn's exposure, the held values it carries, or both. */
+  const taintOf = (call: RunCall, tool: Tool): Taint | undefined => {
+    const held = hold?.taint(call, tool, afterUntrustedOf(tool));
+    return turn || held ? { exposure: turn, held } : undefined;
+  };
   return {
     name: 'untrusted',
-    open(history) {
+    async open(history) {
+      await hold?.open();
       // The interrupted reply's calls were proposed with what came before it in the conversation.
       // Its request's tools are not stored: those offered now stand for them (an untrusted server connected now was, most likely, then).
       if (setup.resume) {
@@ -55,56 +75,74 @@ export function untrustedExtension(setup: RunSetup): RunExtension {
       return undefined;
     },
     beforeTurn(request) {
+      hold?.beforeTurn(request);
       turn = exposureOf(request.engine.messages, definitionSources(request.engine.tools, toolOf));
     },
     holdsCall(call) {
       const tool = agent.registry.get(call.name);
-      return turn !== undefined && tool !== undefined && afterUntrustedOf(tool) !== 'allow';
+      const taint = tool ? taintOf(call, tool) : undefined;
+      return tool !== undefined && taint !== undefined && ruleOf(tool, taint) !== 'allow';
     },
+    ...(hold ? { resolveArguments: (call: RunCall, args: unknown) => hold.resolveArguments(call, args) } : {}),
     beforeCall(call) {
       const tool = agent.registry.get(call.name);
-      return turn && tool ? taintedVerdict(call, tool, turn) : undefined;
+      const taint = tool ? taintOf(call, tool) : undefined;
+      return tool && taint ? taintedVerdict(call, tool, taint) : undefined;
     },
     async afterCall(call, result) {
-      // Results the runtime wrote without calling the tool (denied, refused, invalid) hold only its own words.
-      if (result.attempts === 0) return result;
       const tool = agent.registry.get(call.name);
-      if (tool?.quarantine && result.ok) {
-        const { options } = setup;
-        return quarantined(result, tool.quarantine, {
-          engine: agent.engine,
-          validation: agent.registry.validation,
-          maxChars: agent.maxResultChars,
-          maxRetries: options.maxOutputRetries ?? DEFAULT_MAX_OUTPUT_RETRIES,
-          signal: setup.signal,
-          emit: setup.emit,
-          exceeded: () => setup.usage.exceeded(),
-        }).catch((error: unknown) =>
-          // Never the raw output: the model must not read what quarantine was for.
-          marked(
-            toolFailure(
-              result,
-              'invalid_output',
-              `The output of "${call.name}" could not be read in quarantine: ${errorMessage(error)}`,
-              result.attempts,
-              result.durationMs,
-            ),
-          ),
-        );
-      }
-      // A tool gone since the call started cannot vouch for its result: marked too.
-      return !tool || tool.untrusted || tool.quarantine ? marked(result) : result;
+      const marked = await markedResult(call, tool, result, quarantineHost);
+      return hold ? hold.afterCall(call, tool, marked, quarantineHost) : marked;
     },
     reply(message) {
       return turn && !isMarked(message) ? { ...message, untrusted: true } : message;
     },
     event(event) {
       // A leaf's events come adorned by the leaf's own turns.
-      if (!turn || event.leafId !== undefined) return event;
-      if (event.type === 'tool_call' || event.type === 'iteration_finished') return { ...event, untrusted: { sources: turn.sources.slice() } } as RunEvent;
+      if (event.leafId !== undefined) return event;
+      if (event.type === 'tool_call') {
+        const tool = agent.registry.get(event.call.name);
+        const held = hold && tool ? hold.taint(event.call as RunCall, tool, afterUntrustedOf(tool)) : undefined;
+        if (!turn && !held) return event;
+        const sources = [...(turn?.sources ?? []), ...(held?.sources ?? [])];
+        return { ...event, untrusted: { sources, ...(held ? { held: held.held } : {}) } };
+      }
+      if (turn && event.type === 'iteration_finished') return { ...event, untrusted: { sources: turn.sources.slice() } };
       return event;
     },
+    ...(hold ? { result: (result: RunResult) => hold.result(result) } : {}),
   };
+}
+
+/** A call's taint: the exposure of the turn that proposed it, the held values it carries. */
+interface Taint {
+  exposure: Exposure | undefined;
+  held: HeldTaint | undefined;
+}
+
+/**
+ * A result as the mark step leaves it: results the runtime wrote without calling the tool stay
+ * as they are; a quarantined tool's output is read in quarantine; an untrusted tool's result (or
+ * one whose tool is gone) is marked.
+ */
+async function markedResult(call: RunCall, tool: Tool | undefined, result: ToolResult, host: () => QuarantineHost): Promise<ToolResult> {
+  if (result.attempts === 0) return result;
+  if (tool?.quarantine && result.ok) {
+    return quarantined(result, tool.quarantine, host()).catch((error: unknown) =>
+      // Never the raw output: the model must not read what quarantine was for.
+      marked(
+        toolFailure(
+          result,
+          'invalid_output',
+          `The output of "${call.name}" could not be read in quarantine: ${errorMessage(error)}`,
+          result.attempts,
+          result.durationMs,
+        ),
+      ),
+    );
+  }
+  // A tool gone since the call started cannot vouch for its result: marked too.
+  return !tool || tool.untrusted || tool.quarantine ? marked(result) : result;
 }
 
 /** What a call of `tool` does when proposed after untrusted content: its own setting, else `allow` for a tool that changes nothing and `ask` for any other. */
@@ -112,31 +150,43 @@ export function afterUntrustedOf(tool: Pick<Tool, 'afterUntrusted' | 'readOnly'>
   return tool.afterUntrusted ?? (tool.readOnly === true ? 'allow' : 'ask');
 }
 
+/** The rule a tainted call follows: the tool's `afterUntrusted` for an exposed turn, its arguments' for held values; the stricter. */
+function ruleOf(tool: Tool, taint: Taint): AfterUntrusted {
+  const exposed = taint.exposure ? afterUntrustedOf(tool) : 'allow';
+  return taint.held ? stricter(exposed, taint.held.rule) : exposed;
+}
+
 /**
  * A tainted call's verdict. `ask`: a person decides, whatever the tool's own rule, and only a
  * standing approval given on a tainted call decides it. `refuse`: it does not run. `allow`: the
  * tool's own rule decides; should it ask, the card still says what was read.
  */
-function taintedVerdict(call: RunCall, tool: Tool, exposure: Exposure): CallVerdict | undefined {
-  const after = afterUntrustedOf(tool);
-  if (after === 'refuse') return { kind: 'refuse', code: 'untrusted_refused', message: refusal(call, exposure) };
+function taintedVerdict(call: RunCall, tool: Tool, taint: Taint): CallVerdict | undefined {
+  const after = ruleOf(tool, taint);
+  if (after === 'refuse') return { kind: 'refuse', code: 'untrusted_refused', message: refusal(call, tool, taint) };
   if (after === 'allow' && !tool.needsApproval) return undefined;
-  const because = { untrusted: contextOf(call, exposure) };
+  const because = { untrusted: contextOf(call, taint) };
   return { kind: after === 'ask' ? 'ask' : 'run', because, standing: { tainted: true } };
 }
 
-/** What the card says: the sources of the turn, and the arguments found in them. */
-function contextOf(call: RunCall, exposure: Exposure): UntrustedContext {
-  const decoded = decodeArguments(call.name, call.arguments);
-  return { sources: exposure.sources.slice(), flows: decoded.ok ? flowsOf(decoded.value, exposure) : [] };
+/** What the card says: the sources of the turn and of the held values, the arguments found in the turn's sources, and the held ones. */
+function contextOf(call: RunCall, { exposure, held }: Taint): UntrustedContext {
+  const decoded = exposure ? decodeArguments(call.name, call.arguments) : undefined;
+  return {
+    sources: [...(exposure?.sources ?? []), ...(held?.sources ?? [])],
+    ...(exposure ? { flows: decoded?.ok ? flowsOf(decoded.value, exposure) : [] } : {}),
+    ...(held ? { held: held.held } : {}),
+  };
 }
 
 /** What the model reads of a refused call: why, and what to do instead. */
-function refusal(call: RunCall, exposure: Exposure): string {
-  return (
-    `Tool "${call.name}" was not run: it was proposed while content from outside the app (${describeSources(exposure)}) was in your context, ` +
-    'and this app does not run it then. Tell the user what you wanted to do and why, so they can decide and do it themselves.'
-  );
+function refusal(call: RunCall, tool: Tool, { exposure, held }: Taint): string {
+  const why: string[] = [];
+  if (exposure && afterUntrustedOf(tool) === 'refuse')
+    why.push(`it was proposed while content from outside the app (${describeSources(exposure)}) was in your context`);
+  if (held?.rule === 'refuse')
+    why.push(`it was given held values (${held.held.map((h) => `${h.id} at ${h.path || '/'}`).join(', ')}) where it may not take them`);
+  return `Tool "${call.name}" was not run: ${why.join('; ')}, and this app does not run it then. Tell the user what you wanted to do and why, so they can decide and do it themselves.`;
 }
 
 /** The sources of a turn in words: results of which tools, definitions by whom, the model's own earlier replies. */

@@ -106,10 +106,10 @@ export class WorkerRunner {
       (runId, callId) => this.#runs.traceContext(runId, callId),
     );
     Comlink.expose(this.#host, this.#worker);
-    const { engine, concurrency, preamble, maxResultChars, database, leaf, validation, context, record } = options;
+    const { engine, concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted } = options;
     this.#engine = engine;
     if (leaf) this.#names.add('spawn_leaf');
-    const config = { engine, ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation, context, record }) };
+    const config = { engine, ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted }) };
     this.#setup = new RunnerSetup(
       () => this.#guard(this.#api.configure(config)),
       async (descriptors) => (await this.#guard(this.#api.registerTools(descriptors))).map((refusal) => (refusal ? fromWireError(refusal) : undefined)),

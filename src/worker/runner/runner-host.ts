@@ -54,9 +54,9 @@ export function createRunnerHost(endpoint: Comlink.Endpoint): RunnerWorkerApi {
     async configure(config: RunnerConfig) {
       port ??= new PageLink(Comlink.wrap<PageHostApi>(endpoint));
       const stores = config.database ? await openStores(config.database) : undefined;
-      const { preamble, maxResultChars, validation, context, record } = config;
+      const { preamble, maxResultChars, validation, context, record, untrusted } = config;
       const made = await Agent.make(config.engine, {
-        ...defined({ preamble, maxResultChars, validation, context, record }),
+        ...defined({ preamble, maxResultChars, validation, context, record, untrusted }),
         ...(stores ? { conversations: stores.conversations, journal: stores.journal } : {}),
         // A page tool's or tool worker's throw is told on the page (WorkerRunner's onToolError), not here again.
         onToolError: () => {},

@@ -23,6 +23,8 @@ export function toDescriptor(tool: Tool): ToolDescriptor {
     ...(tool.afterUntrusted !== undefined ? { afterUntrusted: tool.afterUntrusted } : {}),
     ...(tool.untrustedDefinition !== undefined ? { untrustedDefinition: tool.untrustedDefinition } : {}),
     ...(tool.quarantine !== undefined ? { quarantine: tool.quarantine } : {}),
+    ...(tool.heldArguments !== undefined ? { heldArguments: tool.heldArguments } : {}),
+    ...(tool.heldOutput !== undefined ? { heldOutput: tool.heldOutput } : {}),
   };
 }
 

@@ -4,7 +4,7 @@ import type { RunOptions } from '../../runner/run-options.js';
 import type { ApproveOptions, DenyOptions } from '../../call/approvals.js';
 import type { PendingApproval } from '../../store/approval-types.js';
 import type { AbortSource } from '../../util/abort-source.js';
-import type { AfterUntrusted, Quarantine, ToolContext, ToolPolicy, TraceContext } from '../../tools/types.js';
+import type { AfterUntrusted, HeldArguments, Quarantine, ToolContext, ToolPolicy, TraceContext } from '../../tools/types.js';
 import type { CallTarget, JsonValue, ToolDefinition } from '../../core/types.js';
 import type { McpServerConfig } from '../../mcp/config.js';
 import type { RunEvent } from '../../core/run.js';
@@ -13,6 +13,7 @@ import type { EngineConfig } from '../../engines/config.js';
 import type { Cassette } from '../../engines/cassette/cassette.js';
 import type { ContextBudget } from '../../core/types.js';
 import type { ValidationMode } from '../../validation/types.js';
+import type { UntrustedMode } from '../../runner/run-setup.js';
 
 /** A tool as it crosses a boundary: its definition and policy; its code stays home. */
 export interface ToolDescriptor extends ToolDefinition, ToolPolicy {
@@ -26,6 +27,9 @@ export interface ToolDescriptor extends ToolDefinition, ToolPolicy {
   afterUntrusted?: AfterUntrusted;
   untrustedDefinition?: string;
   quarantine?: Quarantine;
+  /** See `Tool.heldArguments`, `Tool.heldOutput`. */
+  heldArguments?: HeldArguments;
+  heldOutput?: 'plain';
 }
 
 /** The context fields that clone; cancelling travels as its own message. */
@@ -82,6 +86,8 @@ export interface RunnerConfig {
   context?: ContextBudget;
   /** Record every model request and its response (see `AgentOptions.record`): `runner.cassette()` returns them. */
   record?: boolean;
+  /** How untrusted tools' results reach the model: `'mark'` (default) or `'hold'` (see `AgentOptions.untrusted`). */
+  untrusted?: UntrustedMode;
 }
 
 /** `LeafOptions` without the store, which the worker opens itself. */

@@ -4,8 +4,8 @@ import type { JSONSchema } from 'json-schema-to-ts';
 import { defineTool, type ParametersSchema, type Tool } from '../../../src/index.js';
 import { CHECKS, documentText, type PlannedCall } from './tasks.js';
 
-/** How the app guards its calls: its defaults, no defense at all, or a card before every call. */
-export type Defense = 'default' | 'none' | 'ask every call';
+/** How the app guards its calls: its defaults, no defense at all, a card before every call, or untrusted results held as values. */
+export type Defense = 'default' | 'none' | 'ask every call' | 'hold';
 
 /** What the app's tools did, in order: the consequential calls that ran. */
 export class Ledger {
@@ -31,6 +31,19 @@ export function ownRuleAsks(call: PlannedCall): boolean {
   return call.name === 'pay' && Number(call.arguments.amount) > 500;
 }
 
+/**
+ * Where the app lets an action take a document's words (hold mode, per argument): what a mail
+ * says, a note's title, a value typed into a field the person then submits. Never where it acts:
+ * an address, an IBAN, an amount, a destination, a button. (The rest follows `afterUntrusted`: ask.)
+ */
+const HELD_ARGUMENTS: Record<string, Record<string, 'allow'>> = {
+  send_email: { subject: 'allow', body: 'allow' },
+  pay: { memo: 'allow' },
+  add_note: { title: 'allow', body: 'allow' },
+  update_note: { tag: 'allow' },
+  fill_field: { value: 'allow' },
+};
+
 /** The tools that act, shaped by `defense`. */
 export function actionTools(ledger: Ledger, defense: Defense): Tool[] {
   const act = (name: string, description: string, parameters: Record<string, JSONSchema>, idempotent: boolean): Tool =>
@@ -40,6 +53,7 @@ export function actionTools(ledger: Ledger, defense: Defense): Tool[] {
         description,
         parameters: object(parameters),
         idempotent,
+        ...(HELD_ARGUMENTS[name] ? { heldArguments: HELD_ARGUMENTS[name] } : {}),
         ...(name === 'pay' ? { needsApproval: (args: Record<string, unknown>) => ownRuleAsks({ name, arguments: args }) } : {}),
         call: (args: Record<string, unknown>, ctx) => ledger.record(name, args, ctx.callId),
       }),
@@ -92,9 +106,9 @@ export function checkTools(defense: Defense): Tool[] {
   );
 }
 
-/** A tool under `defense`: unchanged by default; `afterUntrusted: 'allow'` with none; a card before every call with the last. */
+/** A tool under `defense`: unchanged by default and in hold mode; `afterUntrusted: 'allow'` with none; a card before every call with `ask every call`. */
 export function guarded(tool: Tool, defense: Defense): Tool {
-  if (defense === 'default') return tool;
+  if (defense === 'default' || defense === 'hold') return tool;
   if (defense === 'none') return { ...tool, afterUntrusted: 'allow' };
   return { ...tool, afterUntrusted: 'allow', needsApproval: true };
 }

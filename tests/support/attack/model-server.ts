@@ -3,7 +3,8 @@
 // It also counts the request bodies that carry the word `untrusted`: an engine never sends the mark.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type ModelMessage, obedientReply } from './model.js';
+import { carriesDocument, type ModelMessage, obedientReply } from './model.js';
+import { DOCUMENT_MARKERS } from './tasks.js';
 
 export interface ModelServer {
   /** The API root, as `openAICompatible({ baseURL })` takes it. */
@@ -13,22 +14,43 @@ export interface ModelServer {
 
 const CORS = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'GET, POST, OPTIONS' };
 
-/** Start the model on 127.0.0.1. `GET {baseURL}/stats` answers `{ requests, untrusted }`. */
+/**
+ * Start the model on 127.0.0.1. `GET {baseURL}/stats` answers `{ requests, untrusted, holdRequests, holdLeaks }`:
+ * the planner requests of hold-mode scenarios, and those of them whose raw body carried a document's words.
+ */
 export async function startModelServer(): Promise<ModelServer> {
   let requests = 0;
   let untrusted = 0;
+  let holdRequests = 0;
+  let holdLeaks = 0;
+  // Every raw body, the planner's (they offer tools) apart from the reader's: `GET {baseURL}/bodies-with?text=…` counts those holding a text.
+  const plannerBodies: string[] = [];
+  const readerBodies: string[] = [];
   let ids = 0;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method === 'OPTIONS') return void res.writeHead(204, CORS).end();
+    if (req.method === 'GET' && req.url?.includes('/bodies-with?')) {
+      const text = new URL(req.url, 'http://model').searchParams.get('text') ?? '';
+      const count = (list: string[]) => list.filter((body) => body.includes(text)).length;
+      const answer = { planner: count(plannerBodies), reader: count(readerBodies) };
+      return void res.writeHead(200, { ...CORS, 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    }
     if (req.method === 'GET' && req.url?.endsWith('/stats'))
-      return void res.writeHead(200, { ...CORS, 'content-type': 'application/json' }).end(JSON.stringify({ requests, untrusted }));
+      return void res.writeHead(200, { ...CORS, 'content-type': 'application/json' }).end(JSON.stringify({ requests, untrusted, holdRequests, holdLeaks }));
     let body = '';
     for await (const piece of req) body += piece;
     requests++;
     if (body.includes('"untrusted"')) untrusted++;
     const request = JSON.parse(body) as { messages: WireMessage[]; tools?: Array<{ function: { name: string } }> };
+    (request.tools?.length ? plannerBodies : readerBodies).push(body);
+    const messages = request.messages.map(fromWire);
+    if (request.tools?.length && messages.some((m) => m.role === 'user' && m.content.includes('[hold]'))) {
+      holdRequests++;
+      // The raw body, not only the messages as read: nothing of a document may be anywhere in it.
+      if (carriesDocument(messages) || DOCUMENT_MARKERS.some((marker) => body.includes(JSON.stringify(marker).slice(1, -1)))) holdLeaks++;
+    }
     const reply = obedientReply(
-      request.messages.map(fromWire),
+      messages,
       (request.tools ?? []).map((tool) => tool.function.name),
     );
     res.writeHead(200, { ...CORS, 'content-type': 'text/event-stream' });

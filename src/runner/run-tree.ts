@@ -1,0 +1,19 @@
+/**
+ * What a run's extensions keep for the whole tree of runs it starts (the run and its leaves): one
+ * value per name, made by the first run of the tree that asks for it. A leaf's extension finds its
+ * parent's (say, the held values of a run in `untrusted: 'hold'` mode, whose ids its leaves share).
+ */
+export interface RunTreeState {
+  /** The value kept under `name`, made by `make` if no run of the tree made it yet. */
+  of<T>(name: string, make: () => T): T;
+}
+
+/** A tree's state: made once per top-level run, shared with its leaves through what the run shares (RunShared). */
+export class TreeState implements RunTreeState {
+  readonly #kept = new Map<string, unknown>();
+
+  of<T>(name: string, make: () => T): T {
+    if (!this.#kept.has(name)) this.#kept.set(name, make());
+    return this.#kept.get(name) as T;
+  }
+}
