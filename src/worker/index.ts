@@ -1,8 +1,10 @@
 /**
  * What a page imports: what it needs to drive a runner worker (`createWorkerRunner`), its
  * tools, the engines' configs, MCP and WebMCP, and nothing of the loop, the parser or the
- * validator compiler (those load in the worker). Everything here is also exported from
- * `ambi-web`, the one definition of the public API.
+ * validator compiler (those load in the worker); and what a runner worker of the app's own
+ * calls (`serveRunner`, `builtInEngines`, `standardExtensions`), which a page that does not
+ * import it never carries. Everything here is also exported from `ambi-web`, the one definition
+ * of the public API.
  *
  * @packageDocumentation
  * @module ambi-web/worker
@@ -16,11 +18,20 @@ export { InvalidOptionError } from '../errors/invalid-option-error.js';
 export { defineTool, type ToolSpec } from '../tools/define-tool.js';
 export { openAICompatible, type OpenAICompatibleConfig, type OpenAICompatibleOptions } from '../engines/openai/openai-compatible.js';
 export { scriptedEngine, type ScriptedEngineConfig, type ScriptedReply, type ScriptedToolCall } from '../engines/scripted/scripted.js';
-export type { EngineConfig } from '../engines/config.js';
+export type { BuiltInEngineConfig, CustomEngineConfig, EngineConfig } from '../engines/config.js';
+export { promptApiEngine, type PromptApiConfig, type PromptApiOptions } from '../engines/prompt-api/prompt-api.js';
 export { replayEngine, type ReplayEngineConfig } from '../engines/cassette/replay.js';
 export type { Cassette, CassetteEngine, CassetteError, CassetteInteraction, CassetteRequest } from '../engines/cassette/cassette.js';
 export { redactURL } from '../engines/url-redact.js';
 export { createWorkerRunner, WorkerRunner, type WorkerRunnerOptions, type WorkerToolsOptions } from './page/worker-runner.js';
+// A runner worker of the app's own (its engine kinds, its extensions): what runs inside it, never on the page.
+export { serveRunner, type ServeRunnerOptions } from './runner/serve-runner.js';
+export { builtInEngines, type EngineFactories, type EngineFactory } from '../engines/engine-table.js';
+export { standardExtensions } from '../agent/features.js';
+export type { EngineDeps } from '../engines/build-engine.js';
+export type { Engine, EngineEvent, EngineRequest } from '../engines/types.js';
+export type { ExtensionLoader, RunSetup } from '../runner/run-setup.js';
+export type { RunExtension } from '../runner/extension.js';
 export type { WorkerLeafOptions } from './wire/protocol.js';
 export { exposeTools } from './tool-host/expose-tools.js';
 export type { WorkerSource } from './tool-host/tool-worker.js';
