@@ -20,7 +20,7 @@ interface AiSdkError {
 /** The marker `APICallError.isInstance` reads, which survives two copies of `@ai-sdk/provider`. */
 const API_CALL_ERROR = Symbol.for('vercel.ai.error.AI_APICallError');
 /** API keys as providers write them: OpenAI's and Anthropic's `sk-…`, Google's `AIza…` (a 401 may quote one, masked or not). */
-const KEY_SHAPES = /\b(?:sk-[A-Za-z0-9_*.-]{6,}|AIza[0-9A-Za-z_-]{20,}|xai-[A-Za-z0-9_-]{10,}|gsk_[A-Za-z0-9]{10,})/g;
+const KEY_SHAPES = /\b(?:sk-[A-Za-z0-9_*.-]{5,}[A-Za-z0-9_*]|AIza[0-9A-Za-z_-]{20,}|xai-[A-Za-z0-9_-]{10,}|gsk_[A-Za-z0-9]{10,})/g;
 const MAX_MESSAGE = 1000;
 
 /** Whether `error` is the AI SDK's `APICallError`. */
