@@ -19,6 +19,7 @@ export type EngineFactory<C = EngineConfig> = (config: C, deps: EngineDeps) => E
  * Engine kinds by name (`config.kind`). A factory's config is what the page wrote (`{ kind, … }`),
  * typed loosely here: annotate it in your factory (`(config: MyConfig) => …`).
  */
+// biome-ignore lint/suspicious/noExplicitAny: each factory takes its own kind's config; `unknown` would refuse every annotated one
 export type EngineFactories = { readonly [kind: string]: EngineFactory<any> };
 
 type Built<K extends BuiltInEngineConfig['kind']> = EngineFactory<Extract<BuiltInEngineConfig, { kind: K }>>;
@@ -64,16 +65,12 @@ export async function engineFromTable(config: EngineConfig, table: EngineFactori
     if (isAmbiError(error)) throw error;
     throw new EngineError('invalid_engine_config', `The "${kind}" engine could not be built: ${errorMessage(error)}`, { cause: error });
   }
-  if (!isEngine(engine)) throw new EngineError('invalid_engine_config', `The "${kind}" engine factory gave no Engine (an object with \`stream\` and \`nativeTools\`)`);
+  if (!isEngine(engine))
+    throw new EngineError('invalid_engine_config', `The "${kind}" engine factory gave no Engine (an object with \`stream\` and \`nativeTools\`)`);
   return engine;
 }
 
 /** Whether `value` is a live Engine rather than a config (configs are plain data: no `stream` function). */
 export function isEngine(value: unknown): value is Engine {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as Engine).stream === 'function' &&
-    typeof (value as Engine).nativeTools === 'boolean'
-  );
+  return typeof value === 'object' && value !== null && typeof (value as Engine).stream === 'function' && typeof (value as Engine).nativeTools === 'boolean';
 }

@@ -22,13 +22,18 @@ async function runOn(model: Parameters<typeof languageModelEngine>[0], input = '
   return { events, result: await run.result.catch((error: unknown) => error) };
 }
 
-const eventsOf = <T extends RunEvent['type']>(events: RunEvent[], type: T) => events.filter((event): event is Extract<RunEvent, { type: T }> => event.type === type);
+const eventsOf = <T extends RunEvent['type']>(events: RunEvent[], type: T) =>
+  events.filter((event): event is Extract<RunEvent, { type: T }> => event.type === type);
 
 describe('languageModelEngine: the stream parts of a reply', () => {
   it('streams text deltas as they come, and ends on the finish', async () => {
     const model = mockV4([[{ type: 'stream-start', warnings: [] }, ...textParts('t1', 'Hel', 'lo ', 'there.'), finishPart('stop')]]);
     const { events, result } = await runOn(model, 'Hi');
-    expect(eventsOf(events, 'text_delta').map((event) => event.text).join('')).toBe('Hello there.');
+    expect(
+      eventsOf(events, 'text_delta')
+        .map((event) => event.text)
+        .join(''),
+    ).toBe('Hello there.');
     expect(result).toMatchObject({ text: 'Hello there.', iterations: 1 });
     expect(eventsOf(events, 'iteration_finished')[0]?.finishReason).toBe('stop');
   });
@@ -90,7 +95,7 @@ describe('languageModelEngine: the stream parts of a reply', () => {
     ]);
   });
 
-  it("does not run a call the provider runs itself (its result, approval request, files, sources, metadata and raw chunks pass by), and says so once", async () => {
+  it('does not run a call the provider runs itself (its result, approval request, files, sources, metadata and raw chunks pass by), and says so once', async () => {
     const model = mockV4([
       [
         { type: 'response-metadata', id: 'resp-1', modelId: 'mock-4', timestamp: new Date(0) },
@@ -180,7 +185,12 @@ describe('languageModelEngine: the stream parts of a reply', () => {
 describe('languageModelEngine: what doStream is called with', () => {
   it('sends the system prompt, the tools as function tools, the tool choice, and the call settings', async () => {
     const model = mockV4([[...textParts('t', 'ok'), finishPart('stop')]]);
-    const engine = languageModelEngine(model, { temperature: 0.2, maxOutputTokens: 300, headers: { 'x-app': 'notes' }, providerOptions: { mock: { level: 1 } } });
+    const engine = languageModelEngine(model, {
+      temperature: 0.2,
+      maxOutputTokens: 300,
+      headers: { 'x-app': 'notes' },
+      providerOptions: { mock: { level: 1 } },
+    });
     const agent = (await Agent.make(engine, { preamble: 'Be brief.' })).tool(add);
     await new ChatRunner().run(agent, 'Add', { toolChoice: { name: 'add' } }).result;
     const options = model.doStreamCalls[0]!;
@@ -231,7 +241,13 @@ describe('languageModelEngine: what doStream is called with', () => {
 
 describe('languageModelEngine: failures', () => {
   const apiError = (statusCode: number | undefined, message: string, more: Partial<ConstructorParameters<typeof APICallError>[0]> = {}) =>
-    new APICallError({ message, url: 'https://api.example.com/v1/messages?key=secret-in-url', requestBodyValues: { prompt: 'the whole prompt' }, statusCode, ...more });
+    new APICallError({
+      message,
+      url: 'https://api.example.com/v1/messages?key=secret-in-url',
+      requestBodyValues: { prompt: 'the whole prompt' },
+      statusCode,
+      ...more,
+    });
 
   it("turns an APICallError with a status into http_error with the status, the provider's words and no key", async () => {
     const model = mockV4([]);
@@ -293,7 +309,10 @@ describe('languageModelEngine: failures', () => {
 
 describe('languageModelEngine: specification versions', () => {
   it('drives a v3 model (the AI SDK 6 line)', async () => {
-    const model = mockV3([[callPart('c1', 'add', '{"a":4,"b":4}'), finishPart('tool-calls', usageV4(9, 3, { cacheRead: 2 }))], [...textParts('t', '8'), finishPart('stop')]]);
+    const model = mockV3([
+      [callPart('c1', 'add', '{"a":4,"b":4}'), finishPart('tool-calls', usageV4(9, 3, { cacheRead: 2 }))],
+      [...textParts('t', '8'), finishPart('stop')],
+    ]);
     const { result } = await runOn(model as never);
     expect(result).toMatchObject({ text: '8', toolResults: [{ output: 8 }], usage: { cacheReadTokens: 2 } });
   });
@@ -302,10 +321,18 @@ describe('languageModelEngine: specification versions', () => {
     // No installed package implements v2 any more: a model object as the v2 specification shapes it.
     let next = 0;
     const replies = [
-      [callPart('c1', 'add', '{"a":1,"b":2}'), { type: 'finish', finishReason: 'tool-calls', usage: { inputTokens: 11, outputTokens: 6, totalTokens: 17, cachedInputTokens: 4, reasoningTokens: 2 } }],
+      [
+        callPart('c1', 'add', '{"a":1,"b":2}'),
+        { type: 'finish', finishReason: 'tool-calls', usage: { inputTokens: 11, outputTokens: 6, totalTokens: 17, cachedInputTokens: 4, reasoningTokens: 2 } },
+      ],
       [...textParts('t', '3'), { type: 'finish', finishReason: 'stop', usage: { inputTokens: 20, outputTokens: 1, totalTokens: 21 } }],
     ];
-    const model = { specificationVersion: 'v2' as const, provider: 'v2.chat', modelId: 'old', doStream: async () => ({ stream: partStream(replies[next++]!).stream }) };
+    const model = {
+      specificationVersion: 'v2' as const,
+      provider: 'v2.chat',
+      modelId: 'old',
+      doStream: async () => ({ stream: partStream(replies[next++]!).stream }),
+    };
     const { events, result } = await runOn(model);
     expect(result).toMatchObject({ text: '3', toolResults: [{ output: 3 }] });
     expect(eventsOf(events, 'usage')[0]?.usage).toEqual({ promptTokens: 11, completionTokens: 6, totalTokens: 17, cacheReadTokens: 4, reasoningTokens: 2 });
@@ -315,7 +342,10 @@ describe('languageModelEngine: specification versions', () => {
 
 describe('languageModelEngine: a hostile model', () => {
   it('gives two calls with one id two ids, and runs both', async () => {
-    const model = mockV4([[callPart('same', 'add', '{"a":1,"b":1}'), callPart('same', 'add', '{"a":2,"b":2}'), finishPart('tool-calls')], [...textParts('t', 'ok'), finishPart('stop')]]);
+    const model = mockV4([
+      [callPart('same', 'add', '{"a":1,"b":1}'), callPart('same', 'add', '{"a":2,"b":2}'), finishPart('tool-calls')],
+      [...textParts('t', 'ok'), finishPart('stop')],
+    ]);
     const { result } = await runOn(model);
     const results = (result as { toolResults: Array<{ id: string; output: unknown }> }).toolResults;
     expect(results.map((r) => r.output)).toEqual([2, 4]);
@@ -324,7 +354,10 @@ describe('languageModelEngine: a hostile model', () => {
 
   it('keeps provider fields named __proto__ as data, polluting nothing, and calls to a tool named __proto__ are unknown', async () => {
     const metadata = JSON.parse('{"__proto__":{"polluted":true},"mock":{"id":"x"}}');
-    const model = mockV4([[callPart('c1', '__proto__', '{}', { providerMetadata: metadata }), finishPart('tool-calls')], [...textParts('t', 'ok'), finishPart('stop')]]);
+    const model = mockV4([
+      [callPart('c1', '__proto__', '{}', { providerMetadata: metadata }), finishPart('tool-calls')],
+      [...textParts('t', 'ok'), finishPart('stop')],
+    ]);
     const { result } = await runOn(model);
     expect(result).toMatchObject({ toolResults: [{ ok: false, error: { code: 'unknown_tool' } }] });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -67,7 +67,9 @@ describe('@ai-sdk/anthropic, recorded Messages API streams', () => {
     ]);
     const [first, second] = server.requests(session);
     expect(first!.headers).toMatchObject({ 'x-api-key': KEY, 'anthropic-dangerous-direct-browser-access': 'true' });
-    expect(first!.json.tools).toContainEqual(expect.objectContaining({ name: 'updateIssueList', description: 'The updateIssueList tool', input_schema: { type: 'object' } }));
+    expect(first!.json.tools).toContainEqual(
+      expect.objectContaining({ name: 'updateIssueList', description: 'The updateIssueList tool', input_schema: { type: 'object' } }),
+    );
     expect(second!.json.messages.at(-1)).toMatchObject({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01QE1WLsSVp5hy5Q3GmGTmjP' }] });
   });
 
@@ -102,7 +104,10 @@ describe('@ai-sdk/google, recorded Gemini API streams', () => {
     const [first, second] = server.requests(session);
     expect(first!.headers['x-goog-api-key']).toBe(KEY);
     const model = second!.json.contents.at(-2);
-    expect(model.parts[0]).toMatchObject({ functionCall: { name: 'weather', args: { location: 'San Francisco' } }, thoughtSignature: expect.stringMatching(/^EqUCCq/) });
+    expect(model.parts[0]).toMatchObject({
+      functionCall: { name: 'weather', args: { location: 'San Francisco' } },
+      thoughtSignature: expect.stringMatching(/^EqUCCq/),
+    });
     expect(second!.json.contents.at(-1).parts[0]).toMatchObject({ functionResponse: { name: 'weather' } });
   });
 });

@@ -30,7 +30,13 @@ export const textParts = (id: string, ...deltas: string[]) => [
   ...deltas.map((delta) => ({ type: 'text-delta', id, delta })),
   { type: 'text-end', id },
 ];
-export const callPart = (toolCallId: string, toolName: string, input: string, more: Record<string, unknown> = {}) => ({ type: 'tool-call', toolCallId, toolName, input, ...more });
+export const callPart = (toolCallId: string, toolName: string, input: string, more: Record<string, unknown> = {}) => ({
+  type: 'tool-call',
+  toolCallId,
+  toolName,
+  input,
+  ...more,
+});
 
 /** A v4 mock model answering each `doStream` call with the next reply's parts (a reply may be a function of the call's options). */
 export function mockV4(replies: Array<unknown[] | ((options: any) => unknown[])>): MockLanguageModelV4 {

@@ -65,7 +65,9 @@ export async function startProviderServer(): Promise<ProviderServer> {
     if (req.method === 'OPTIONS') {
       res.writeHead(browserAllowed ? 204 : 403, {
         ...cors,
-        ...(browserAllowed ? { 'access-control-allow-methods': 'POST, GET', 'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*' } : {}),
+        ...(browserAllowed
+          ? { 'access-control-allow-methods': 'POST, GET', 'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*' }
+          : {}),
       });
       res.end();
       return;

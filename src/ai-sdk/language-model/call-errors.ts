@@ -25,7 +25,11 @@ const MAX_MESSAGE = 1000;
 
 /** Whether `error` is the AI SDK's `APICallError`. */
 export function isApiCallError(error: unknown): error is AiSdkError {
-  return typeof error === 'object' && error !== null && ((error as Record<symbol, unknown>)[API_CALL_ERROR] === true || (error as AiSdkError).name === 'AI_APICallError');
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    ((error as Record<symbol, unknown>)[API_CALL_ERROR] === true || (error as AiSdkError).name === 'AI_APICallError')
+  );
 }
 
 /** Whether a failed request may be tried again: the provider says so, and it answered 408, 409, 429 or 5xx (a server that never answered is not retried). */
@@ -36,7 +40,10 @@ export function retryable(error: unknown): boolean {
 
 /** The wait a failed request's server asked for (`retry-after-ms`, `retry-after` in seconds or as a date), if it named one. */
 export function retryAfterMs(error: unknown): number | undefined {
-  const headers = isApiCallError(error) && typeof error.responseHeaders === 'object' && error.responseHeaders !== null ? (error.responseHeaders as Record<string, unknown>) : {};
+  const headers =
+    isApiCallError(error) && typeof error.responseHeaders === 'object' && error.responseHeaders !== null
+      ? (error.responseHeaders as Record<string, unknown>)
+      : {};
   const ms = Number(headers['retry-after-ms']);
   if (Number.isFinite(ms) && ms >= 0) return ms;
   const after = headers['retry-after'];
@@ -55,7 +62,8 @@ export function engineErrorOf(error: unknown, provider: string, signal: AbortSig
   const words = said(error);
   if (name === 'AbortError') return abortedError(signal);
   if (isApiCallError(error)) {
-    if (typeof error.statusCode === 'number') return new EngineHttpError(error.statusCode, `${provider} answered HTTP ${error.statusCode}: ${words}`, retryAfterMs(error));
+    if (typeof error.statusCode === 'number')
+      return new EngineHttpError(error.statusCode, `${provider} answered HTTP ${error.statusCode}: ${words}`, retryAfterMs(error));
     return new EngineError('network_error', `Could not reach ${provider}: ${words}`);
   }
   // A fetch that never reached the server (Chromium: "Failed to fetch"; Node: "fetch failed").

@@ -16,7 +16,12 @@ export interface KeptReply {
 export function callOptions(request: EngineRequest, nativeTools: boolean): AiSdkCallOptions {
   const options: AiSdkCallOptions = { prompt: promptOf(request.messages, nativeTools) };
   if (nativeTools && request.tools.length > 0) {
-    options.tools = request.tools.map((tool) => ({ type: 'function', name: tool.name, description: tool.description, inputSchema: tool.parameters as Record<string, unknown> }));
+    options.tools = request.tools.map((tool) => ({
+      type: 'function',
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.parameters as Record<string, unknown>,
+    }));
     const choice = request.toolChoice;
     if (choice !== undefined) options.toolChoice = typeof choice === 'object' ? { type: 'tool', toolName: choice.name } : { type: choice };
   }
@@ -49,7 +54,12 @@ function promptOf(messages: readonly Message[], nativeTools: boolean): AiSdkMess
           prompt.push({ role: 'user', content: [{ type: 'text', text }] });
           break;
         }
-        const result = { type: 'tool-result' as const, toolCallId: message.toolCallId, toolName: message.name, output: { type: 'text' as const, value: message.content } };
+        const result = {
+          type: 'tool-result' as const,
+          toolCallId: message.toolCallId,
+          toolName: message.name,
+          output: { type: 'text' as const, value: message.content },
+        };
         const last = prompt.at(-1);
         if (last?.role === 'tool') last.content.push(result);
         else prompt.push({ role: 'tool', content: [result] });

@@ -54,7 +54,8 @@ export function languageModelEngine(model: AiSdkLanguageModel, options: Language
   checkModel(model);
   const nativeTools = options.nativeTools ?? true;
   const maxRetries = options.maxRetries ?? 2;
-  if (!(Number.isInteger(maxRetries) && maxRetries >= 0)) throw new EngineError('invalid_engine_config', 'languageModelEngine: `maxRetries` must be a whole number >= 0');
+  if (!(Number.isInteger(maxRetries) && maxRetries >= 0))
+    throw new EngineError('invalid_engine_config', 'languageModelEngine: `maxRetries` must be a whole number >= 0');
   const provider = String(model.provider);
   const settings = callSettings(options);
   return {
@@ -68,7 +69,13 @@ export function languageModelEngine(model: AiSdkLanguageModel, options: Language
   };
 }
 
-async function* streamReply(model: AiSdkLanguageModel, provider: string, options: AiSdkCallOptions, request: EngineRequest, maxRetries: number): AsyncGenerator<EngineEvent> {
+async function* streamReply(
+  model: AiSdkLanguageModel,
+  provider: string,
+  options: AiSdkCallOptions,
+  request: EngineRequest,
+  maxRetries: number,
+): AsyncGenerator<EngineEvent> {
   const stream = await started(model, options, request.signal, maxRetries);
   const reader = stream.getReader();
   // The provider aborts its fetch through `abortSignal`; the reader is cancelled too, for a model that does not.
@@ -90,7 +97,12 @@ async function* streamReply(model: AiSdkLanguageModel, provider: string, options
 }
 
 /** `doStream`, tried again while its failure is retryable and tries are left. */
-async function started(model: AiSdkLanguageModel, options: AiSdkCallOptions, signal: AbortSignal | undefined, maxRetries: number): Promise<ReadableStream<unknown>> {
+async function started(
+  model: AiSdkLanguageModel,
+  options: AiSdkCallOptions,
+  signal: AbortSignal | undefined,
+  maxRetries: number,
+): Promise<ReadableStream<unknown>> {
   for (let attempt = 0; ; attempt++) {
     throwIfAborted(signal);
     try {
@@ -106,7 +118,10 @@ async function started(model: AiSdkLanguageModel, options: AiSdkCallOptions, sig
 
 function checkModel(model: unknown): asserts model is AiSdkLanguageModel {
   if (typeof model === 'string') {
-    throw new EngineError('invalid_engine_config', `languageModelEngine takes a model object, not the id "${model.slice(0, 80)}": e.g. createAnthropic({ apiKey })('${model.slice(0, 40)}')`);
+    throw new EngineError(
+      'invalid_engine_config',
+      `languageModelEngine takes a model object, not the id "${model.slice(0, 80)}": e.g. createAnthropic({ apiKey })('${model.slice(0, 40)}')`,
+    );
   }
   const version = typeof model === 'object' && model !== null ? (model as { specificationVersion?: unknown }).specificationVersion : undefined;
   if (typeof model !== 'object' || model === null || typeof (model as AiSdkLanguageModel).doStream !== 'function') {

@@ -39,7 +39,9 @@ export class ReplyReader {
       case 'tool-call':
         return this.#call(part);
       case 'stream-start':
-        return Array.isArray(part.warnings) ? part.warnings.map((warning) => ({ type: 'warning', code: 'provider_warning', message: warningText(this.provider, warning) })) : [];
+        return Array.isArray(part.warnings)
+          ? part.warnings.map((warning) => ({ type: 'warning', code: 'provider_warning', message: warningText(this.provider, warning) }))
+          : [];
       case 'finish':
         this.#finish = { reason: finishReason(part.finishReason), usage: usageOf(part.usage as AiSdkUsage | undefined) };
         return [];
@@ -60,7 +62,8 @@ export class ReplyReader {
     if (this.#reasoning.size > 0) kept.reasoning = [...this.#reasoning.values()];
     if (this.#textFields) kept.text = this.#textFields;
     const provider = Object.keys(kept).length > 0 ? { [PROVIDER_KEY]: kept } : undefined;
-    if (this.#providerTools) events.push({ type: 'warning', code: 'provider_tool', message: `${this.provider} ran a tool of its own; ambi-web runs only the agent's tools` });
+    if (this.#providerTools)
+      events.push({ type: 'warning', code: 'provider_tool', message: `${this.provider} ran a tool of its own; ambi-web runs only the agent's tools` });
     events.push({ type: 'finish', reason: this.#finish.reason, ...(provider ? { provider } : {}) });
     return events;
   }
@@ -132,8 +135,12 @@ function finishReason(given: unknown): FinishReason {
 /** The counts a reply reports, cache and reasoning tokens kept; undefined where the provider gave no totals (the runner then estimates). */
 function usageOf(usage: AiSdkUsage | undefined): Usage | undefined {
   if (!usage) return undefined;
-  const input = typeof usage.inputTokens === 'object' && usage.inputTokens !== null ? usage.inputTokens : { total: usage.inputTokens, cacheRead: usage.cachedInputTokens };
-  const output = typeof usage.outputTokens === 'object' && usage.outputTokens !== null ? usage.outputTokens : { total: usage.outputTokens, reasoning: usage.reasoningTokens };
+  const input =
+    typeof usage.inputTokens === 'object' && usage.inputTokens !== null ? usage.inputTokens : { total: usage.inputTokens, cacheRead: usage.cachedInputTokens };
+  const output =
+    typeof usage.outputTokens === 'object' && usage.outputTokens !== null
+      ? usage.outputTokens
+      : { total: usage.outputTokens, reasoning: usage.reasoningTokens };
   if (typeof input.total !== 'number' || typeof output.total !== 'number') return undefined;
   const total = typeof usage.totalTokens === 'number' ? usage.totalTokens : input.total + output.total;
   const counted: Usage = { promptTokens: input.total, completionTokens: output.total, totalTokens: total };

@@ -40,7 +40,9 @@ export interface PromptApiAccess {
 /** The part of the Prompt API's `LanguageModel` (a static interface) the engine uses, as its specification shapes it. */
 export interface LanguageModelStatic {
   availability(options?: PromptApiCoreOptions): Promise<PromptApiAvailability>;
-  create(options?: PromptApiCoreOptions & { initialPrompts?: PromptApiMessage[]; signal?: AbortSignal; monitor?: (monitor: EventTarget) => void }): Promise<LanguageModelSession>;
+  create(
+    options?: PromptApiCoreOptions & { initialPrompts?: PromptApiMessage[]; signal?: AbortSignal; monitor?: (monitor: EventTarget) => void },
+  ): Promise<LanguageModelSession>;
 }
 
 /** A `LanguageModel` session. */

@@ -115,7 +115,9 @@ export function readReply(raw: string, shape: ReplyShape): ReadReply | undefined
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const { calls, answer } = value as { calls?: unknown; answer?: unknown };
   if (Array.isArray(calls)) {
-    const read = calls.filter((call): call is { name: string; arguments?: unknown } => typeof call === 'object' && call !== null && typeof call.name === 'string');
+    const read = calls.filter(
+      (call): call is { name: string; arguments?: unknown } => typeof call === 'object' && call !== null && typeof call.name === 'string',
+    );
     return { text: '', calls: read.map((call) => ({ name: call.name, arguments: call.arguments ?? {} })) };
   }
   if (answer === undefined || shape.answer === 'none') return undefined;
