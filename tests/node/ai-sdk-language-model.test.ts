@@ -313,7 +313,7 @@ describe('languageModelEngine: specification versions', () => {
       [callPart('c1', 'add', '{"a":4,"b":4}'), finishPart('tool-calls', usageV4(9, 3, { cacheRead: 2 }))],
       [...textParts('t', '8'), finishPart('stop')],
     ]);
-    const { result } = await runOn(model as never);
+    const { result } = await runOn(model);
     expect(result).toMatchObject({ text: '8', toolResults: [{ output: 8 }], usage: { cacheReadTokens: 2 } });
   });
 

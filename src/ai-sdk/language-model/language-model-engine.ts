@@ -106,7 +106,7 @@ async function started(
   for (let attempt = 0; ; attempt++) {
     throwIfAborted(signal);
     try {
-      const result = await model.doStream(options);
+      const result = await model.doStream(options as never);
       if (typeof result?.stream?.getReader !== 'function') throw new EngineError('malformed_stream', `${model.provider}'s doStream gave no stream`);
       return result.stream;
     } catch (error) {

@@ -8,7 +8,8 @@ export interface AiSdkLanguageModel {
   /** The provider's id (`anthropic.messages`, `google.generative-ai`, `openai.responses`). */
   readonly provider: string;
   readonly modelId: string;
-  doStream(options: AiSdkCallOptions): PromiseLike<{ stream: ReadableStream<unknown> }>;
+  /** Takes `AiSdkCallOptions` (typed `never` here so that every version's own options type fits). */
+  doStream(options: never): PromiseLike<{ stream: ReadableStream<unknown> }>;
 }
 
 /** The call options the engine sends (the specification's `LanguageModelV4CallOptions`, in the part every version shares). */
