@@ -34,6 +34,10 @@ const app: ViteUserConfig = {
       // The UI adapters' peers, in the AI SDK example and the adapters' tests.
       'ai',
       '@ai-sdk/react',
+      // The provider packages the custom runner worker's tests build models with.
+      '@ai-sdk/anthropic',
+      '@ai-sdk/google',
+      '@ai-sdk/openai',
       'react',
       'react/jsx-dev-runtime',
       'react-dom/client',
