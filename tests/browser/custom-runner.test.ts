@@ -18,7 +18,13 @@ const runnerOn = (engine: { kind: string; [field: string]: unknown }): WorkerRun
 
 /** A page tool answering with what it received: it runs here, on the page, called from the worker. */
 const pageTool = (name: string) =>
-  defineTool({ name, description: `The ${name} tool`, parameters: { type: 'object' }, idempotent: true, call: (args) => ({ received: args, onPage: typeof document }) });
+  defineTool({
+    name,
+    description: `The ${name} tool`,
+    parameters: { type: 'object' },
+    idempotent: true,
+    call: (args) => ({ received: args, onPage: typeof document }),
+  });
 const calculator = defineTool({
   name: 'calculator',
   description: 'a op b',
@@ -36,7 +42,7 @@ const provider = (kind: 'anthropic' | 'google' | 'openai', scenario: string, ext
 const serverSays = async (session: string, what: 'requests' | 'closed' | 'sent') => (await fetch(`${origin}/${session}/${what}`)).json();
 const usages = (events: RunEvent[]) => events.flatMap((event) => (event.type === 'usage' ? [event.usage] : []));
 
-describe('a runner worker of the app\'s own', () => {
+describe("a runner worker of the app's own", () => {
   it("builds the app's own engine kind from the page's plain data, and runs the app's own extension in the worker", async () => {
     const runner = runnerOn({ kind: 'echo', greeting: 'Hello' });
     const events = await collect(runner.run('Ada'));
@@ -81,7 +87,11 @@ describe.each([
     expect(usages(events).length).toBe(result.usage?.requests);
     const requests = (await serverSays(session, 'requests')) as Array<{ headers: Record<string, string>; json: unknown }>;
     expect(requests).toHaveLength(result.iterations);
-    const sentKey = { anthropic: requests[0]!.headers['x-api-key'], google: requests[0]!.headers['x-goog-api-key'], openai: requests[0]!.headers.authorization }[kind];
+    const sentKey = {
+      anthropic: requests[0]!.headers['x-api-key'],
+      google: requests[0]!.headers['x-goog-api-key'],
+      openai: requests[0]!.headers.authorization,
+    }[kind];
     expect(sentKey).toContain(KEY);
     if (kind === 'openai') expect(result.text).toBe('The final result is **570**.');
     if (kind === 'google') expect(result.usage?.reasoningTokens).toBe(230);
@@ -99,7 +109,9 @@ describe.each([
 
   it('aborts mid-stream from the page: the request is cancelled at the server', async () => {
     const { session, engine } = provider(kind, 'hold');
-    const run = runnerOn(engine).tool(toolName === 'calculator' ? calculator : pageTool(toolName)).run('Go');
+    const run = runnerOn(engine)
+      .tool(toolName === 'calculator' ? calculator : pageTool(toolName))
+      .run('Go');
     expect(await serverSays(session, 'sent')).toBe('sent');
     run.abort('Stop pressed');
     await expect(run.result).rejects.toMatchObject({ code: 'aborted' });
@@ -108,7 +120,7 @@ describe.each([
 });
 
 describe('Anthropic from a browser', () => {
-  it("is refused (CORS) without its opt-in header: the run fails network_error", async () => {
+  it('is refused (CORS) without its opt-in header: the run fails network_error', async () => {
     const error = await runnerOn(provider('anthropic', 'run', { directBrowserAccess: false }).engine)
       .run('Go')
       .result.catch((e: unknown) => e);

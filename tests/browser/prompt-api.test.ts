@@ -3,11 +3,21 @@
 // browser offers `LanguageModel` to documents only, so the requests run on the page); and on the
 // real `LanguageModel` where `availability()` says it is there.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent, ChatRunner, createWorkerRunner, defineTool, isAmbiError, promptApiEngine, type Run, type RunEvent, type WorkerRunner } from '../../src/index.js';
+import {
+  Agent,
+  ChatRunner,
+  createWorkerRunner,
+  defineTool,
+  isAmbiError,
+  promptApiEngine,
+  type Run,
+  type RunEvent,
+  type WorkerRunner,
+} from '../../src/index.js';
 import { installLanguageModel } from '../support/language-model-stand-in.js';
 import { collect } from '../support/run-events.js';
 
-let cleanup: Array<() => void> = [];
+const cleanup: Array<() => void> = [];
 afterEach(() => {
   for (const undo of cleanup.splice(0)) undo();
 });
@@ -73,7 +83,12 @@ describe.each(['in-process', 'runner worker'] as const)('promptApiEngine (%s)', 
   });
 
   it('gets a typed answer through responseConstraint: the schema itself, the answer its JSON', async () => {
-    const schema = { type: 'object', properties: { city: { type: 'string' }, north: { type: 'boolean' } }, required: ['city', 'north'], additionalProperties: false } as const;
+    const schema = {
+      type: 'object',
+      properties: { city: { type: 'string' }, north: { type: 'boolean' } },
+      required: ['city', 'north'],
+      additionalProperties: false,
+    } as const;
     const log = standIn({ availability: 'available', replies: [['{"city":"Oslo",', '"north":true}']] });
     const run = await start(realm, 'Is Oslo north of Rome?', { output: schema, toolChoice: 'none' });
     const result = await run.result;
@@ -84,7 +99,11 @@ describe.each(['in-process', 'runner worker'] as const)('promptApiEngine (%s)', 
   it('streams a plain answer as it comes when there is nothing to constrain', async () => {
     standIn({ availability: 'available', replies: [['Bonjour', ' !']] });
     const events = await collect(await start(realm, 'Say hello in French', { toolChoice: 'none' }));
-    expect(ofType(events, 'text_delta').map((e) => e.text).join('')).toBe('Bonjour !');
+    expect(
+      ofType(events, 'text_delta')
+        .map((e) => e.text)
+        .join(''),
+    ).toBe('Bonjour !');
   });
 
   it('fails engine_unavailable where availability() says unavailable, and creates no session', async () => {
@@ -108,7 +127,7 @@ describe.each(['in-process', 'runner worker'] as const)('promptApiEngine (%s)', 
     expect(events.at(-1)).toMatchObject({ type: 'run_finished', result: { text: 'Ready.' } });
   });
 
-  it("aborts a prompt mid-reply: the run ends aborted and the session is destroyed", async () => {
+  it('aborts a prompt mid-reply: the run ends aborted and the session is destroyed', async () => {
     const log = standIn({ availability: 'available', replies: [['Once upon']], holdReply: 0 });
     const run = await start(realm, 'Tell me a story', { toolChoice: 'none' });
     for await (const event of run.events) if (event.type === 'text_delta') run.abort('enough');
@@ -124,9 +143,11 @@ describe.each(['in-process', 'runner worker'] as const)('promptApiEngine (%s)', 
 });
 
 describe("Chrome's real built-in model", () => {
-  it("answers where availability() says it is there, and otherwise fails engine_unavailable", async () => {
+  it('answers where availability() says it is there, and otherwise fails engine_unavailable', async () => {
     const model = (globalThis as { LanguageModel?: { availability(o?: unknown): Promise<string> } }).LanguageModel;
-    const availability = model ? await model.availability({ expectedInputs: [{ type: 'text', languages: ['en'] }], expectedOutputs: [{ type: 'text', languages: ['en'] }] }) : 'absent';
+    const availability = model
+      ? await model.availability({ expectedInputs: [{ type: 'text', languages: ['en'] }], expectedOutputs: [{ type: 'text', languages: ['en'] }] })
+      : 'absent';
     const agent = await Agent.make(promptApiEngine());
     const outcome = await new ChatRunner().run(agent, 'Reply with the single word: yes', { toolChoice: 'none' }).result.then(
       (result) => ({ ok: true as const, result }),

@@ -44,7 +44,10 @@ export function installLanguageModel(options: StandInOptions): { log: StandInLog
     }
     promptStreaming(input: unknown, promptOptions: { responseConstraint?: unknown; signal?: AbortSignal } = {}) {
       const n = prompt++;
-      log.prompts.push({ input: structuredClone(input), ...(promptOptions.responseConstraint ? { responseConstraint: structuredClone(promptOptions.responseConstraint) } : {}) });
+      log.prompts.push({
+        input: structuredClone(input),
+        ...(promptOptions.responseConstraint ? { responseConstraint: structuredClone(promptOptions.responseConstraint) } : {}),
+      });
       const pieces = options.replies?.[n] ?? [];
       return new ReadableStream<string>({
         start(controller) {
