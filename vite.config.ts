@@ -38,6 +38,10 @@ const app: ViteUserConfig = {
       '@ai-sdk/anthropic',
       '@ai-sdk/google',
       '@ai-sdk/openai',
+      // The provider packages the custom runner worker's tests build models with.
+      '@ai-sdk/anthropic',
+      '@ai-sdk/google',
+      '@ai-sdk/openai',
       'react',
       'react/jsx-dev-runtime',
       'react-dom/client',

@@ -42,77 +42,82 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
  * their hooks run (typed output adds instructions before a context budget counts them; untrusted
  * content reads the request as trimmed). Every agent has them; an agent's own come after them.
  */
-export const standardExtensions: readonly ExtensionLoader[] = Object.freeze([
-  {
-    name: 'resume',
-    // A stored conversation may hold a run to resume, or calls an interrupted run left to report.
-    wanted: (setup) => setup.options.conversation !== undefined && !setup.history,
-    load: once(async () => (await import('../extensions/resume/resume.js')).resumeExtension),
-  },
-  {
-    name: 'typed-output',
-    wanted: (setup) => setup.options.output !== undefined,
-    load: once(async () => (await import('../extensions/output/typed-output.js')).typedOutputExtension),
-  },
-  {
-    name: 'context',
-    wanted: (setup) => hostOf(setup.agent).context !== undefined || setup.agent.engine.contextBudget !== undefined,
-    load: once(async () => {
-      const [{ contextExtension }, { TokenCounter }] = await Promise.all([
-        import('../extensions/context/context.js'),
-        import('../extensions/context/budget.js'),
-      ]);
-      return (setup: RunSetup) => {
-        const { context, tokens } = hostOf(setup.agent);
-        const engine = setup.agent.engine;
-        return contextExtension(setup, { budget: context, counter: tokens ?? new TokenCounter(engine.countTokens?.bind(engine)) });
-      };
-    }),
-  },
-  {
-    name: 'untrusted',
-    // Where untrusted words can be: a tool may bring them (the registry knows without a scan per
-    // run), a leaf's snapshot may hold marked messages (a look at each), or a stored conversation
-    // may (unread until the run starts: always, as the resume extension is). After `context`: a
-    // turn is exposed by what its request holds once trimmed.
-    wanted: (setup) =>
-      setup.agent.registry.holdsUntrusted() ||
-      (setup.history ? setup.history.some((message) => Boolean((message as { untrusted?: unknown }).untrusted)) : setup.options.conversation !== undefined),
-    load: once(async () => (await import('../extensions/untrusted/untrusted.js')).untrustedExtension),
-  },
-  {
-    name: 'traces',
-    // A leaf's events pass through its parent's run, whose spans nest the leaf under its call.
-    wanted: (setup) => setup.options.tracer !== undefined && setup.depth === 0,
-    load: async () => {
-      try {
-        // `@opentelemetry/api` is an optional peer: imported only for a run given a tracer.
-        const [{ tracesExtension }, api] = await Promise.all([import('../extensions/traces/traces.js'), import('@opentelemetry/api')]);
-        return (setup: RunSetup) => tracesExtension(setup, api);
-      } catch (error) {
-        // Tracing never fails a run: without its code, the run goes on untraced, and says so.
-        const message = `The run is not traced: @opentelemetry/api could not be loaded (${errorMessage(error)})`;
-        return (setup: RunSetup) => {
-          let said = false;
-          const say = () => {
-            if (said) return;
-            said = true;
-            setup.emit({ type: 'warning', code: 'trace_failed', message });
-          };
-          return { name: 'traces', beforeTurn: say };
-        };
-      }
+export const standardExtensions: readonly ExtensionLoader[] = /* @__PURE__ */ standardLoaders();
+
+// A function, called once above, marked pure: a bundle that never reads the list (a page) drops it and all it loads.
+function standardLoaders(): ExtensionLoader[] {
+  return [
+    {
+      name: 'resume',
+      // A stored conversation may hold a run to resume, or calls an interrupted run left to report.
+      wanted: (setup) => setup.options.conversation !== undefined && !setup.history,
+      load: once(async () => (await import('../extensions/resume/resume.js')).resumeExtension),
     },
-  },
-  {
-    name: 'notices',
-    wanted: (setup) => setup.depth === 0 && hostOf(setup.agent).observe !== undefined,
-    load: once(async () => {
-      const { noticesExtension } = await import('../extensions/notices.js');
-      return (setup: RunSetup) => noticesExtension(setup, hostOf(setup.agent) as NoticeSource);
-    }),
-  },
-]);
+    {
+      name: 'typed-output',
+      wanted: (setup) => setup.options.output !== undefined,
+      load: once(async () => (await import('../extensions/output/typed-output.js')).typedOutputExtension),
+    },
+    {
+      name: 'context',
+      wanted: (setup) => hostOf(setup.agent).context !== undefined || setup.agent.engine.contextBudget !== undefined,
+      load: once(async () => {
+        const [{ contextExtension }, { TokenCounter }] = await Promise.all([
+          import('../extensions/context/context.js'),
+          import('../extensions/context/budget.js'),
+        ]);
+        return (setup: RunSetup) => {
+          const { context, tokens } = hostOf(setup.agent);
+          const engine = setup.agent.engine;
+          return contextExtension(setup, { budget: context, counter: tokens ?? new TokenCounter(engine.countTokens?.bind(engine)) });
+        };
+      }),
+    },
+    {
+      name: 'untrusted',
+      // Where untrusted words can be: a tool may bring them (the registry knows without a scan per
+      // run), a leaf's snapshot may hold marked messages (a look at each), or a stored conversation
+      // may (unread until the run starts: always, as the resume extension is). After `context`: a
+      // turn is exposed by what its request holds once trimmed.
+      wanted: (setup) =>
+        setup.agent.registry.holdsUntrusted() ||
+        (setup.history ? setup.history.some((message) => Boolean((message as { untrusted?: unknown }).untrusted)) : setup.options.conversation !== undefined),
+      load: once(async () => (await import('../extensions/untrusted/untrusted.js')).untrustedExtension),
+    },
+    {
+      name: 'traces',
+      // A leaf's events pass through its parent's run, whose spans nest the leaf under its call.
+      wanted: (setup) => setup.options.tracer !== undefined && setup.depth === 0,
+      load: async () => {
+        try {
+          // `@opentelemetry/api` is an optional peer: imported only for a run given a tracer.
+          const [{ tracesExtension }, api] = await Promise.all([import('../extensions/traces/traces.js'), import('@opentelemetry/api')]);
+          return (setup: RunSetup) => tracesExtension(setup, api);
+        } catch (error) {
+          // Tracing never fails a run: without its code, the run goes on untraced, and says so.
+          const message = `The run is not traced: @opentelemetry/api could not be loaded (${errorMessage(error)})`;
+          return (setup: RunSetup) => {
+            let said = false;
+            const say = () => {
+              if (said) return;
+              said = true;
+              setup.emit({ type: 'warning', code: 'trace_failed', message });
+            };
+            return { name: 'traces', beforeTurn: say };
+          };
+        }
+      },
+    },
+    {
+      name: 'notices',
+      wanted: (setup) => setup.depth === 0 && hostOf(setup.agent).observe !== undefined,
+      load: once(async () => {
+        const { noticesExtension } = await import('../extensions/notices.js');
+        return (setup: RunSetup) => noticesExtension(setup, hostOf(setup.agent) as NoticeSource);
+      }),
+    },
+  ];
+}
 
 /** The standard extensions, then `own` (a loader listed twice, a standard one among them, counts once). */
 export function extensionsWith(own: readonly ExtensionLoader[] = []): readonly ExtensionLoader[] {

@@ -1,5 +1,5 @@
-import { EngineError } from '../errors/engine-error.js';
 import { BUILT_IN_KINDS, type EngineConfig } from './config.js';
+import { unknownEngine } from './unknown-engine.js';
 import type { LocalModelConfig, LocalModelProgress } from './local/local-model.js';
 import { createOpenAICompatibleEngine } from './openai/engine.js';
 import { deferredStream } from './deferred-stream.js';
@@ -40,13 +40,6 @@ export function buildEngine(config: Exclude<EngineConfig, LocalModelConfig>, dep
     default:
       throw unknownEngine(config, BUILT_IN_KINDS);
   }
-}
-
-/** The coded error for a config of a kind no factory builds, naming the kinds there are. */
-export function unknownEngine(config: unknown, kinds: readonly string[]): EngineError {
-  const kind = typeof config === 'object' && config !== null ? (config as { kind?: unknown }).kind : undefined;
-  const named = typeof kind === 'string' ? `"${kind.slice(0, 100)}"` : `no kind (${kind === undefined ? 'none given' : typeof kind})`;
-  return new EngineError('unknown_engine', `No engine for kind ${named} in this runner; its kinds: ${kinds.join(', ')}`);
 }
 
 /** The scripted engine, its code loaded on first use: tests and offline demos need it, an app on a real model does not. */

@@ -3,7 +3,8 @@
 import { isAmbiError } from '../errors/ambi-error.js';
 import { EngineError } from '../errors/engine-error.js';
 import { errorMessage } from '../errors/error-message.js';
-import { buildEngine, type EngineDeps, unknownEngine } from './build-engine.js';
+import type { EngineDeps } from './build-engine.js';
+import { unknownEngine } from './unknown-engine.js';
 import type { BuiltInEngineConfig, EngineConfig } from './config.js';
 import type { LocalModelConfig } from './local/local-model.js';
 import type { Engine } from './types.js';
@@ -24,6 +25,10 @@ export type EngineFactories = { readonly [kind: string]: EngineFactory<any> };
 
 type Built<K extends BuiltInEngineConfig['kind']> = EngineFactory<Extract<BuiltInEngineConfig, { kind: K }>>;
 
+/** The built-in engines' builder, loaded on first use: a bundle that never builds an engine here (a page) never carries one. */
+const built = async (config: EngineConfig, deps: EngineDeps) =>
+  (await import('./build-engine.js')).buildEngine(config as Exclude<EngineConfig, LocalModelConfig>, deps);
+
 /** The engines every runner has: `openai-compatible`, `scripted`, `replay`, `local`, `prompt-api`. Each loads its code on first use. */
 export const builtInEngines: {
   readonly 'openai-compatible': Built<'openai-compatible'>;
@@ -31,14 +36,14 @@ export const builtInEngines: {
   readonly replay: Built<'replay'>;
   readonly 'prompt-api': Built<'prompt-api'>;
   readonly local: Built<'local'>;
-} = Object.freeze({
-  'openai-compatible': buildEngine,
-  scripted: buildEngine,
-  replay: buildEngine,
-  'prompt-api': buildEngine,
+} = {
+  'openai-compatible': built,
+  scripted: built,
+  replay: built,
+  'prompt-api': built,
   // A local model's config code (and its lazy engine) loads only for a local model.
   local: async (config: LocalModelConfig, deps: EngineDeps) => (await import('./local/lazy-engine.js')).lazyLocalEngine(config, deps),
-});
+};
 
 /** The built-in kinds, then `added` over them (an app may replace a built-in kind by naming it). */
 export function engineTable(added: EngineFactories | undefined): EngineFactories {

@@ -7,6 +7,7 @@ import { defined } from '../../util/defined.js';
 import { remoteTool } from '../wire/descriptor.js';
 import type { PageHostApi, RunnerConfig, RunnerWorkerApi } from '../wire/protocol.js';
 import { fromWireReason, toWireError } from '../wire/wire-error.js';
+import { registerTransferHandlers } from '../wire/transfer-handlers.js';
 import type { McpConnection } from '../../mcp/connection.js';
 import { PageLink } from './page-link.js';
 import type { EngineFactories } from '../../engines/engine-table.js';
@@ -26,6 +27,8 @@ export interface ServeRunnerOptions {
  * page's tools and the runs' events (see PageLink).
  */
 export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunnerOptions = {}): RunnerWorkerApi {
+  // Before any call is answered: coded errors cross both ways.
+  registerTransferHandlers();
   let agent: Agent | undefined;
   let runner: ChatRunner | undefined;
   let port: PageLink | undefined;

@@ -1,8 +1,26 @@
 import * as Comlink from 'comlink';
-import { createRunnerHost, type ServeRunnerOptions } from './runner-host.js';
-import { registerTransferHandlers } from '../wire/transfer-handlers.js';
+import type { RunnerWorkerApi } from '../wire/protocol.js';
+import type { ServeRunnerOptions } from './runner-host.js';
 
 export type { ServeRunnerOptions } from './runner-host.js';
+
+/** Every method of the runner's API, so the served API forwards each one (the compiler checks the list is whole). */
+const METHODS = {
+  configure: true,
+  registerTools: true,
+  unregisterTool: true,
+  startRun: true,
+  abort: true,
+  mcpConnect: true,
+  mcpRefresh: true,
+  mcpClose: true,
+  approve: true,
+  deny: true,
+  suspend: true,
+  resumeRun: true,
+  pendingApprovals: true,
+  cassette: true,
+} satisfies Record<keyof RunnerWorkerApi, true>;
 
 /**
  * Serve a runner in this worker, for a page's `createWorkerRunner({ worker })`: its API over
@@ -10,10 +28,14 @@ export type { ServeRunnerOptions } from './runner-host.js';
  * kinds (the built-in ones stay), `extensions` adds extensions to every run. ambi-web's own
  * runner worker is `serveRunner({ engines: builtInEngines, extensions: standardExtensions })`.
  *
+ * The API is served at once (no message of the page is missed); the runner's code (the loop, the
+ * parser, the validators, the wire's error handlers) loads with `import()` as it starts, and every
+ * call waits for it: this module imports nothing of ambi-web up front, so a page that imports
+ * `ambi-web/worker` without calling it never carries the runner, whatever its bundler does.
+ *
  * @example
  * ```ts
- * // my-runner.worker.ts, started by the page with
- * // createWorkerRunner({ worker: () => new Worker(new URL('./my-runner.worker.ts', import.meta.url), { type: 'module' }), engine: { kind: 'echo' } })
+ * // my-runner.worker.ts, which the page starts with createWorkerRunner({ worker, engine: { kind: 'echo' } })
  * import { builtInEngines, serveRunner, standardExtensions } from 'ambi-web/worker';
  *
  * serveRunner({
@@ -26,6 +48,14 @@ export type { ServeRunnerOptions } from './runner-host.js';
  * ```
  */
 export function serveRunner(options: ServeRunnerOptions = {}, scope: Comlink.Endpoint = self as unknown as Comlink.Endpoint): void {
-  registerTransferHandlers();
-  Comlink.expose(createRunnerHost(scope, options), scope);
+  const host = import('./runner-host.js').then(({ createRunnerHost }) => createRunnerHost(scope, options));
+  // A failed load fails every call with why; nothing is left unhandled meanwhile.
+  host.catch(() => {});
+  const api = Object.fromEntries(
+    Object.keys(METHODS).map((name) => [
+      name,
+      async (...args: unknown[]) => ((await host)[name as keyof RunnerWorkerApi] as (...a: unknown[]) => unknown)(...args),
+    ]),
+  );
+  Comlink.expose(api, scope);
 }
