@@ -2,6 +2,7 @@
 // `BENCH_RESULT <json>` (an array of measurements) that bench/run.mjs collects.
 import { dispatchOneThread } from './dispatch-one-thread.js';
 import { loopOverhead } from './loop-overhead.js';
+import { languageModelEngineOverhead } from './language-model-engine.js';
 import { mcpCall } from './mcp-call.js';
 import { parserThroughput } from './parser-throughput.js';
 import { registration } from './registration.js';
@@ -10,6 +11,7 @@ import type { Measurement } from '../lib/stats.js';
 
 const benches: Record<string, () => Promise<Measurement[]>> = {
   'loop-overhead': loopOverhead,
+  'language-model-engine': languageModelEngineOverhead,
   'parser-throughput': parserThroughput,
   'mcp-call': mcpCall,
   'dispatch-one-thread': dispatchOneThread,

@@ -9,12 +9,10 @@ export type BuiltInEngineConfig = OpenAICompatibleConfig | ScriptedEngineConfig 
 
 /**
  * The config of an engine kind of an app's own (`serveRunner({ engines })`, `Agent.make(config, { engines })`):
- * plain data, so it can be posted to a worker, named by its `kind`.
+ * plain data, so it can be posted to a worker, named by its `kind`. An interface of your own
+ * with a `kind` fits, and so does an object literal with any other fields.
  */
-export interface CustomEngineConfig {
-  readonly kind: string;
-  readonly [field: string]: unknown;
-}
+export type CustomEngineConfig = { readonly kind: string } | { readonly kind: string; readonly [field: string]: unknown };
 
 /**
  * Every engine config: plain data, discriminated by `kind`, so it can be posted to a worker. The

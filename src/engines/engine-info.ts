@@ -6,7 +6,10 @@ export type { EngineInfo };
 /** What a plain-data engine config says of its engine. */
 export function engineInfo(config: EngineConfig): EngineInfo {
   // An app's own kind: the semantic conventions' `_OTHER`, with the model where its config names one.
-  if (!isBuiltInConfig(config)) return typeof config.model === 'string' ? { provider: '_OTHER', model: config.model } : { provider: '_OTHER' };
+  if (!isBuiltInConfig(config)) {
+    const { model } = config as { model?: unknown };
+    return typeof model === 'string' ? { provider: '_OTHER', model } : { provider: '_OTHER' };
+  }
   switch (config.kind) {
     case 'openai-compatible': {
       // OpenAI's API shape, whoever serves it (the conventions name the client's protocol).
