@@ -152,6 +152,12 @@ describe.each(['anthropic', 'google', 'openai'] as const)('%s: failures', (provi
     expect(message).not.toMatch(/sk-proj-abcdefghijklmnop/);
   });
 
+  it('fails stream_cut when the connection breaks off mid-reply, not retried', async () => {
+    const { session, result } = await run(provider, 'cut');
+    expect(isAmbiError(result, 'stream_cut')).toBe(true);
+    expect(server.requests(session)).toHaveLength(1);
+  });
+
   it('aborts mid-stream: the request is cancelled at the server and the run ends aborted', async () => {
     const { session, model } = modelOf(provider, 'hold');
     const agent = (await Agent.make(languageModelEngine(model))).tool(echo('updateIssueList')).tool(echo('weather')).tool(calculator);

@@ -2,7 +2,8 @@
 // streams their SDK's maintainers recorded (provider-fixtures.ts). A path names a session (each test
 // its own), a scenario and the provider's own endpoint: `/<session>/<scenario>/anthropic/messages`.
 // Scenarios: `run` (the recorded turns in order), `unauthorized` (the provider's 401), `hold` (half
-// of the first turn, then the connection held open until the client leaves), and single recordings
+// of the first turn, then the connection held open until the client leaves), `cut` (half of it,
+// then the connection broken off), and single recordings
 // (`args`, `cache`, `error`). Like Anthropic's API, it answers a browser (CORS) for Anthropic only
 // when the request sends `anthropic-dangerous-direct-browser-access: true`.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
@@ -31,7 +32,7 @@ export interface ProviderServer {
 const DIRECT_BROWSER = 'anthropic-dangerous-direct-browser-access';
 
 function turnsFor(scenario: string, provider: ProviderName): string[][] | undefined {
-  if (scenario === 'run' || scenario === 'hold') return providerFixtures[provider].turns;
+  if (scenario === 'run' || scenario === 'hold' || scenario === 'cut') return providerFixtures[provider].turns;
   if (scenario === 'args' && provider === 'anthropic') return [extraFixtures.anthropicToolWithArguments, providerFixtures.anthropic.turns[1]!];
   if (scenario === 'cache' && provider === 'anthropic') return [extraFixtures.anthropicProviderToolWithCache];
   if (scenario === 'error' && provider === 'openai') return [extraFixtures.openaiErrorMidStream];
@@ -103,12 +104,13 @@ export async function startProviderServer(): Promise<ProviderServer> {
     });
     res.writeHead(200, { ...cors, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
-    const lines = scenario === 'hold' ? turn.slice(0, Math.ceil(turn.length / 2)) : turn;
+    const lines = scenario === 'hold' || scenario === 'cut' ? turn.slice(0, Math.ceil(turn.length / 2)) : turn;
     for (const line of lines) {
       if (res.destroyed) return;
       await new Promise<void>((resolve) => res.write(sseEvent(provider, line), () => resolve()));
     }
     if (scenario === 'hold') return sentOf(session).resolve(); // held open: the client has to leave
+    if (scenario === 'cut') return void res.socket?.destroy(); // the connection breaks off mid-reply
     res.end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -4,7 +4,7 @@ import { deferredStream } from '../../engines/deferred-stream.js';
 import type { Engine, EngineEvent, EngineRequest } from '../../engines/types.js';
 import { onAbort } from '../../util/abort-source.js';
 import { callOptions } from './call-options.js';
-import { engineErrorOf, retryable, retryAfterMs } from './call-errors.js';
+import { engineErrorOf, retryable, retryAfterMs, said } from './call-errors.js';
 import type { AiSdkCallOptions, AiSdkLanguageModel } from './model-shape.js';
 import { ReplyReader } from './stream-parts.js';
 
@@ -83,7 +83,7 @@ async function* streamReply(
   const reply = new ReplyReader(provider);
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await reader.read().catch((error: unknown) => Promise.reject(brokenOff(error, provider, request.signal)));
       throwIfAborted(request.signal);
       if (done) break;
       for (const event of reply.read(value)) yield event;
@@ -94,6 +94,15 @@ async function* streamReply(
     // Ending early (the run stopped reading) cancels what the provider still sends.
     void reader.cancel().catch(() => {});
   }
+}
+
+/** A stream that failed after it began: the connection broke off mid-reply (`stream_cut`), unless the failure has a code of its own. */
+function brokenOff(error: unknown, provider: string, signal: AbortSignal | undefined): unknown {
+  if (signal?.aborted || error instanceof EngineError) return error;
+  const name = typeof error === 'object' && error !== null ? (error as { name?: unknown }).name : undefined;
+  if (error instanceof TypeError || name === 'AI_APICallError')
+    return new EngineError('stream_cut', `${provider}'s stream broke off mid-reply: ${said(error)}`);
+  return error;
 }
 
 /** `doStream`, tried again while its failure is retryable and tries are left. */
