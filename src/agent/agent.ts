@@ -89,7 +89,10 @@ export class Agent implements RunAgent {
   readonly onToolError: OnToolError | undefined;
   /** The agent's context budget, if it set one (see `AgentOptions.context`). */
   readonly context: ContextBudget | undefined;
-  /** Token counts kept across this agent's runs (the engine's tokenizer where it has one). */
+  /**
+   * Token counts kept across this agent's runs (the engine's tokenizer where it has one), for its context budget.
+   * @internal
+   */
   readonly tokens: TokenCounter;
 
   /** Who answers this agent's requests (provider, model, server), as traces name it. */

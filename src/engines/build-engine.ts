@@ -18,6 +18,7 @@ export interface EngineDeps {
   /**
    * The browser's built-in model (`promptApiEngine`): default, this realm's `LanguageModel`. A runner
    * worker passes the page's, where the browser offers `LanguageModel` to documents only.
+   * @internal
    */
   promptApi?: PromptApiAccess;
 }

@@ -23,20 +23,12 @@ export type EngineFactory<C = EngineConfig> = (config: C, deps: EngineDeps) => E
 // biome-ignore lint/suspicious/noExplicitAny: each factory takes its own kind's config; `unknown` would refuse every annotated one
 export type EngineFactories = { readonly [kind: string]: EngineFactory<any> };
 
-type Built<K extends BuiltInEngineConfig['kind']> = EngineFactory<Extract<BuiltInEngineConfig, { kind: K }>>;
-
 /** The built-in engines' builder, loaded on first use: a bundle that never builds an engine here (a page) never carries one. */
 const built = async (config: EngineConfig, deps: EngineDeps) =>
   (await import('./build-engine.js')).buildEngine(config as Exclude<EngineConfig, LocalModelConfig>, deps);
 
 /** The engines every runner has: `openai-compatible`, `scripted`, `replay`, `local`, `prompt-api`. Each loads its code on first use. */
-export const builtInEngines: {
-  readonly 'openai-compatible': Built<'openai-compatible'>;
-  readonly scripted: Built<'scripted'>;
-  readonly replay: Built<'replay'>;
-  readonly 'prompt-api': Built<'prompt-api'>;
-  readonly local: Built<'local'>;
-} = {
+export const builtInEngines: { readonly [K in BuiltInEngineConfig['kind']]: EngineFactory<Extract<BuiltInEngineConfig, { kind: K }>> } = {
   'openai-compatible': built,
   scripted: built,
   replay: built,
