@@ -60,6 +60,14 @@ describe("a runner worker of the app's own", () => {
     );
   });
 
+  it('refuses an engine config that is not plain data (a function in it) with invalid_option, nothing sent', async () => {
+    const error = await runnerOn({ kind: 'echo', greeting: () => 'Hello' })
+      .run('Ada')
+      .result.catch((e: unknown) => e);
+    expect(isAmbiError(error, 'invalid_option')).toBe(true);
+    expect((error as Error).message).toContain('only plain data can');
+  });
+
   it('still parses a Standard Schema answer on the page, and still traces the run there', async () => {
     const exporter = new InMemorySpanExporter();
     const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('custom-runner-test');
