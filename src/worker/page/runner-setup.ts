@@ -86,5 +86,8 @@ export class RunnerSetup {
 /** A configuration the browser could not post to the worker (a function, a class instance in an engine config), as a coded error. */
 function uncloneable(error: unknown): InvalidOptionError | undefined {
   if (!(error instanceof DOMException) || error.name !== 'DataCloneError') return undefined;
-  return new InvalidOptionError('engine', `the runner's configuration cannot cross to its worker, only plain data can (no functions or class instances): ${error.message}`);
+  return new InvalidOptionError(
+    'engine',
+    `the runner's configuration cannot cross to its worker, only plain data can (no functions or class instances): ${error.message}`,
+  );
 }
