@@ -180,6 +180,9 @@ const library: ViteUserConfig = {
       entry: {
         index: 'src/index.ts',
         worker: 'src/worker/index.ts',
+        // The page's half of `ambi-web/worker`, an entry so that nothing the page reaches shares a
+        // chunk with the runner's code (which `serveRunner`, also in `ambi-web/worker`, reaches).
+        'worker-page': 'src/worker/page-entry.ts',
         'ai-sdk': 'src/ai-sdk/index.ts',
         'ag-ui': 'src/ag-ui/index.ts',
         extension: 'src/extension/index.ts',

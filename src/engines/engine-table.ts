@@ -3,7 +3,7 @@
 import { isAmbiError } from '../errors/ambi-error.js';
 import { EngineError } from '../errors/engine-error.js';
 import { errorMessage } from '../errors/error-message.js';
-import type { EngineDeps } from './build-engine.js';
+import { buildEngine, type EngineDeps } from './build-engine.js';
 import { unknownEngine } from './unknown-engine.js';
 import type { BuiltInEngineConfig, EngineConfig } from './config.js';
 import type { LocalModelConfig } from './local/local-model.js';
@@ -23,16 +23,12 @@ export type EngineFactory<C = EngineConfig> = (config: C, deps: EngineDeps) => E
 // biome-ignore lint/suspicious/noExplicitAny: each factory takes its own kind's config; `unknown` would refuse every annotated one
 export type EngineFactories = { readonly [kind: string]: EngineFactory<any> };
 
-/** The built-in engines' builder, loaded on first use: a bundle that never builds an engine here (a page) never carries one. */
-const built = async (config: EngineConfig, deps: EngineDeps) =>
-  (await import('./build-engine.js')).buildEngine(config as Exclude<EngineConfig, LocalModelConfig>, deps);
-
 /** The engines every runner has: `openai-compatible`, `scripted`, `replay`, `local`, `prompt-api`. Each loads its code on first use. */
 export const builtInEngines: { readonly [K in BuiltInEngineConfig['kind']]: EngineFactory<Extract<BuiltInEngineConfig, { kind: K }>> } = {
-  'openai-compatible': built,
-  scripted: built,
-  replay: built,
-  'prompt-api': built,
+  'openai-compatible': buildEngine,
+  scripted: buildEngine,
+  replay: buildEngine,
+  'prompt-api': buildEngine,
   // A local model's config code (and its lazy engine) loads only for a local model.
   local: async (config: LocalModelConfig, deps: EngineDeps) => (await import('./local/lazy-engine.js')).lazyLocalEngine(config, deps),
 };

@@ -1,37 +1,15 @@
 import * as Comlink from 'comlink';
-import type { RunnerWorkerApi } from '../wire/protocol.js';
-import type { ServeRunnerOptions } from './runner-host.js';
+import { createRunnerHost, type ServeRunnerOptions } from './runner-host.js';
 
 export type { ServeRunnerOptions } from './runner-host.js';
-
-/** Every method of the runner's API, so the served API forwards each one (the compiler checks the list is whole). */
-const METHODS = {
-  configure: true,
-  registerTools: true,
-  unregisterTool: true,
-  startRun: true,
-  abort: true,
-  mcpConnect: true,
-  mcpRefresh: true,
-  mcpClose: true,
-  approve: true,
-  deny: true,
-  suspend: true,
-  resumeRun: true,
-  pendingApprovals: true,
-  cassette: true,
-} satisfies Record<keyof RunnerWorkerApi, true>;
 
 /**
  * Serve a runner in this worker, for a page's `createWorkerRunner({ worker })`: its API over
  * Comlink, and through the same channel its calls of the page's tools. `engines` adds engine
  * kinds (the built-in ones stay), `extensions` adds extensions to every run. ambi-web's own
  * runner worker is `serveRunner({ engines: builtInEngines, extensions: standardExtensions })`.
- *
- * The API is served at once (no message of the page is missed); the runner's code (the loop, the
- * parser, the validators, the wire's error handlers) loads with `import()` as it starts, and every
- * call waits for it: this module imports nothing of ambi-web up front, so a page that imports
- * `ambi-web/worker` without calling it never carries the runner, whatever its bundler does.
+ * For a worker file only: a page that imports `ambi-web/worker` without calling it never carries
+ * the runner's code.
  *
  * @example
  * ```ts
@@ -48,14 +26,5 @@ const METHODS = {
  * ```
  */
 export function serveRunner(options: ServeRunnerOptions = {}, scope: Comlink.Endpoint = self as unknown as Comlink.Endpoint): void {
-  const host = import('./runner-host.js').then(({ createRunnerHost }) => createRunnerHost(scope, options));
-  // A failed load fails every call with why; nothing is left unhandled meanwhile.
-  host.catch(() => {});
-  const api = Object.fromEntries(
-    Object.keys(METHODS).map((name) => [
-      name,
-      async (...args: unknown[]) => ((await host)[name as keyof RunnerWorkerApi] as (...a: unknown[]) => unknown)(...args),
-    ]),
-  );
-  Comlink.expose(api, scope);
+  Comlink.expose(createRunnerHost(scope, options), scope);
 }
