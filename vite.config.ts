@@ -35,6 +35,14 @@ const app: ViteUserConfig = {
       // The UI adapters' peers, in the AI SDK example and the adapters' tests.
       'ai',
       '@ai-sdk/react',
+      // The provider packages the custom runner worker's tests build models with.
+      '@ai-sdk/anthropic',
+      '@ai-sdk/google',
+      '@ai-sdk/openai',
+      // The provider packages the custom runner worker's tests build models with.
+      '@ai-sdk/anthropic',
+      '@ai-sdk/google',
+      '@ai-sdk/openai',
       'react',
       'react/jsx-dev-runtime',
       'react-dom/client',
@@ -179,6 +187,9 @@ const library: ViteUserConfig = {
       entry: {
         index: 'src/index.ts',
         worker: 'src/worker/index.ts',
+        // The page's half of `ambi-web/worker`, an entry so that nothing the page reaches shares a
+        // chunk with the runner's code (which `serveRunner`, also in `ambi-web/worker`, reaches).
+        'worker-page': 'src/worker/page-entry.ts',
         'ai-sdk': 'src/ai-sdk/index.ts',
         'ag-ui': 'src/ag-ui/index.ts',
         extension: 'src/extension/index.ts',

@@ -18,7 +18,18 @@ const configFile = 'bench/vite.config.ts';
 const only = process.argv.slice(2);
 const wanted = (name) => only.length === 0 || only.includes(name);
 
-const NODE = ['loop-overhead', 'tools', 'runs', 'conversation', 'registration', 'parser-throughput', 'mcp-call', 'dispatch-one-thread', 'codemode'];
+const NODE = [
+  'loop-overhead',
+  'language-model-engine',
+  'tools',
+  'runs',
+  'conversation',
+  'registration',
+  'parser-throughput',
+  'mcp-call',
+  'dispatch-one-thread',
+  'codemode',
+];
 NODE.push('untrusted-hold-overhead');
 const BROWSER = [
   'worker-dispatch',

@@ -158,8 +158,14 @@ test('the installed package ships source maps and no declarations beyond the pub
   const dist = join(app, 'node_modules', 'ambi-web', 'dist');
   // ambi-web's own maps, with the TypeScript sources inside, for a debugger or a bundler that chains them.
   const map = JSON.parse(readFileSync(join(dist, 'lib', 'runner.worker.js.map'), 'utf8'));
-  expect(map.sources.some((source: string) => source.includes('src/worker/runner/'))).toBe(true);
+  expect(map.sources.some((source: string) => source.includes('workers/runner.worker.ts'))).toBe(true);
   expect(map.sourcesContent?.length).toBe(map.sources.length);
+  // The runner's host loads with import() as the worker starts: its chunk's map holds its source too.
+  const chunkMaps = readdirSync(join(dist, 'lib', 'chunks'))
+    .filter((file) => file.endsWith('.js.map'))
+    .map((file) => JSON.parse(readFileSync(join(dist, 'lib', 'chunks', file), 'utf8')) as { sources: string[]; sourcesContent?: string[] });
+  const host = chunkMaps.find((chunk) => chunk.sources.some((source) => source.includes('src/worker/runner/runner-host.ts')));
+  expect(host?.sourcesContent?.length).toBe(host?.sources.length);
   expect(existsSync(join(dist, 'lib', 'index.js.map'))).toBe(true);
   const declarations = readdirSync(join(dist, 'types'), { recursive: true }).map(String);
   expect(declarations).toContain('index.d.ts');

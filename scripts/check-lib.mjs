@@ -4,15 +4,18 @@
 //   app's bundler builds into its own worker;
 // - what the runner worker loads up front leaves the MCP client and the local model runtime
 //   (wllama) to `import()`: they load only for a run that needs them;
-// - `ambi-web/worker` (dist/lib/worker.js and the chunks it imports) carries neither
-//   ajv nor the parser nor the loop nor the MCP client: those load in the runner worker only;
+// - a page that imports `ambi-web/worker` (every name of it but those a runner worker's own file
+//   imports: `serveRunner`, `builtInEngines`, `standardExtensions`), bundled as an app's bundler
+//   does (tree-shaken), carries neither ajv nor the parser nor the loop nor the MCP client: those
+//   load in the runner worker only;
 // - `ambi-web/ai-sdk` and `ambi-web/ag-ui` import no package (not even their peers) and nothing of the loop;
 // - `ambi-web/extension` (a content script's) imports neither the parser nor the loop nor comlink;
 // - no entry imports `@opentelemetry/api` (an optional peer) up front: only with import(), for a traced run;
 // - every entry and chunk ships its source map.
 // Prints the gzip sizes; exits non-zero on the first broken rule.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
 import { gzipSize } from '../bench/lib/bundle-graph.mjs';
 
 const lib = 'dist/lib';
@@ -50,8 +53,54 @@ const rawKb = (files) => (files.reduce((sum, f) => sum + readFileSync(f).length,
 for (const entry of ['index.js', 'worker.js', 'extension.js']) {
   if (!existsSync(join(lib, entry))) fail(`${lib}/${entry} is missing: run npm run build:lib`);
 }
+/** The names of `ambi-web/worker` for a runner worker's own file, never imported by a page. */
+const RUNNER_SIDE = new Set(['serveRunner', 'builtInEngines', 'standardExtensions']);
+
+/**
+ * What a page that imports every page-side name of `ambi-web/worker` bundles, tree-shaken as an
+ * app's Vite build does it: the files of its chunks (the runner worker it starts is built apart,
+ * as an asset, and is not counted). `dispose()` removes them.
+ */
+async function pageBundle() {
+  const names = [...withoutComments(read(join(lib, 'worker.js'))).matchAll(/export\s*\{([^}]*)\}/g)]
+    .flatMap((m) => m[1].split(','))
+    .map((spec) =>
+      spec
+        .trim()
+        .split(/\s+as\s+/)
+        .pop(),
+    )
+    .filter((name) => name && !RUNNER_SIDE.has(name));
+  const dir = mkdtempSync(join(tmpdir(), 'ambi-web-page-'));
+  const entry = `export { ${names.join(', ')} } from ${JSON.stringify(resolve(lib, 'worker.js'))};`;
+  const { build } = await import('vite');
+  await build({
+    configFile: false,
+    logLevel: 'silent',
+    plugins: [{ name: 'page-entry', resolveId: (id) => (id === 'page-entry' ? id : null), load: (id) => (id === 'page-entry' ? entry : null) }],
+    worker: { format: 'es' },
+    build: {
+      outDir: dir,
+      emptyOutDir: true,
+      minify: false,
+      target: 'es2022',
+      rolldownOptions: {
+        input: 'page-entry',
+        preserveEntrySignatures: 'strict',
+        // The app's bundler resolves the dependencies; what matters here is which of ours come along.
+        external: (id) => /^[@a-z]/i.test(id) && id !== 'page-entry',
+        output: { entryFileNames: 'page.js', chunkFileNames: 'page-chunks/[name]-[hash].js' },
+      },
+    },
+  });
+  // The page's own files: its entry and what it imports, now or with import() (the runner worker's build sits beside them).
+  const files = moduleGraph(join(dir, 'page.js'));
+  return { files, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 if (problems.length === 0) {
   const pageGraph = moduleGraph(join(lib, 'worker.js'));
+  const page = await pageBundle();
   const fullGraph = moduleGraph(join(lib, 'index.js'));
   const sources = [...new Set([...pageGraph, ...fullGraph])].map((file) => ({ file, code: read(file) }));
 
@@ -115,7 +164,7 @@ if (problems.length === 0) {
     /iteration_finished/,
     /eventsource-parser/,
   ];
-  for (const file of pageGraph) {
+  for (const file of page.files) {
     // Code, not prose: the no-eval validator (offerWebMcpTools validates in the page) names ajv in its comments.
     const code = withoutComments(read(file));
     // The span builder (loaded for a traced run) reads run events, as the UI adapters do: the other markers say whether the loop came along.
@@ -164,8 +213,9 @@ if (problems.length === 0) {
   }
   const externals = (files) => [...new Set(files.flatMap((f) => [...read(f).matchAll(/\bfrom\s*["']([^./"'][^"']*)["']/g)].map((m) => m[1])))].join(', ');
   console.log(
-    `ambi-web/worker ${list(pageGraph).padEnd(40)} ${rawKb(pageGraph).padStart(8)} kB, gzip ${gzipKb(pageGraph).padStart(7)} kB (+ ${externals(pageGraph)})`,
+    `ambi-web/worker ${`a page of every page-side name, ${page.files.length} files`.padEnd(40)} ${rawKb(page.files).padStart(8)} kB, gzip ${gzipKb(page.files).padStart(7)} kB (+ ${externals(page.files)})`,
   );
+  page.dispose();
   console.log(
     `ambi-web/extension ${list(extensionGraph).padEnd(37)} ${rawKb(extensionGraph).padStart(8)} kB, gzip ${gzipKb(extensionGraph).padStart(7)} kB (+ ${externals(extensionGraph) || 'nothing'})`,
   );

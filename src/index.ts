@@ -49,7 +49,9 @@ export { replayEngine, type ReplayEngineConfig } from './engines/cassette/replay
 export type { Cassette, CassetteEngine, CassetteError, CassetteInteraction, CassetteRequest } from './engines/cassette/cassette.js';
 export { ReplayMismatchError } from './errors/replay-mismatch-error.js';
 export type { EngineInfo } from './engines/engine-info.js';
-export type { EngineConfig } from './engines/config.js';
+export type { BuiltInEngineConfig, CustomEngineConfig, EngineConfig } from './engines/config.js';
+export { builtInEngines, type EngineFactories, type EngineFactory } from './engines/engine-table.js';
+export { promptApiEngine, type PromptApiConfig, type PromptApiOptions } from './engines/prompt-api/prompt-api.js';
 export type { AnswerFormat, Engine, EngineEvent, EngineRequest } from './engines/types.js';
 export type { FinishReason, RunUsage, ToolChoice, Usage } from './core/types.js';
 export { EngineError, type EngineErrorCode } from './errors/engine-error.js';
@@ -81,6 +83,7 @@ export type { RunEvent, RunFailure, UntrustedContext, UntrustedFlow, UntrustedSo
 // The run's one extension point (resume, typed answers, context budgets are extensions)
 export type { AnswerVerdict, History, Opening, ResumePoint, RunExtension, RunOutcome, TurnRequest } from './runner/extension.js';
 export type { ExtensionLoader, RunAgent, RunSetup } from './runner/run-setup.js';
+export { standardExtensions } from './agent/features.js';
 export type { UsageMeter } from './runner/usage-meter.js';
 export type { KeyedToolCall, ModelTurn } from './runner/model-turn.js';
 export type { RunResult } from './core/run.js';
@@ -113,6 +116,7 @@ export { INSPECT_HELD } from './extensions/untrusted/hold/inspect-tool.js';
 
 // Worker runtime
 export { createWorkerRunner, WorkerRunner, type WorkerRunnerOptions, type WorkerToolsOptions } from './worker/page/worker-runner.js';
+export { serveRunner, type ServeRunnerOptions } from './worker/runner/serve-runner.js';
 export type { WorkerLeafOptions } from './worker/wire/protocol.js';
 export { exposeTools } from './worker/tool-host/expose-tools.js';
 export type { WorkerSource } from './worker/tool-host/tool-worker.js';
@@ -154,5 +158,8 @@ export { JournalError, type JournalErrorCode } from './errors/journal-error.js';
 // UI adapters: the AI SDK's useChat (`ambi-web/ai-sdk`; `ai` is an optional peer, of which only types are used) and AG-UI (`ambi-web/ag-ui`)
 export { ambiChatTransport, type AmbiChatTransportOptions } from './ai-sdk/chat-transport.js';
 export { agentRunner, type ChatRunOptions, type ConversationRunner } from './ui/conversation-runner.js';
+// Any AI SDK language model (`@ai-sdk/anthropic`, `@ai-sdk/google`, `@ai-sdk/openai`, …) as an engine, driven by its doStream
+export { languageModelEngine, type LanguageModelEngineOptions } from './ai-sdk/language-model/language-model-engine.js';
+export type { AiSdkLanguageModel } from './ai-sdk/language-model/model-shape.js';
 export { toAgUiEvents, type AgUiEventsOptions, type AgUiRun } from './ag-ui/to-ag-ui-events.js';
 export { AG_UI_PROTOCOL_VERSION, type AgUiEvent, type AgUiEventBase, type AgUiInterrupt, type AgUiResumeEntry, type AgUiRunOutcome } from './ag-ui/events.js';

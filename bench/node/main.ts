@@ -3,6 +3,7 @@
 import { codemode } from './codemode.js';
 import { dispatchOneThread } from './dispatch-one-thread.js';
 import { loopOverhead } from './loop-overhead.js';
+import { languageModelEngineOverhead } from './language-model-engine.js';
 import { mcpCall } from './mcp-call.js';
 import { parserThroughput } from './parser-throughput.js';
 import { registration } from './registration.js';
@@ -13,6 +14,7 @@ import type { Measurement } from '../lib/stats.js';
 
 const benches: Record<string, () => Promise<Measurement[]>> = {
   'loop-overhead': loopOverhead,
+  'language-model-engine': languageModelEngineOverhead,
   'parser-throughput': parserThroughput,
   'mcp-call': mcpCall,
   'dispatch-one-thread': dispatchOneThread,

@@ -1,6 +1,15 @@
 // The assistant panel: runs the agent in a runner worker and shows what happens, as text.
 // Everything comes from the page-side entry `ambi-web/worker`, as in an app built on the package.
-import { createWorkerRunner, downloadLocalModel, localModel, openAICompatible, scriptedEngine, type Run, type WorkerRunner } from 'ambi-web/worker';
+import {
+  createWorkerRunner,
+  downloadLocalModel,
+  localModel,
+  openAICompatible,
+  promptApiEngine,
+  scriptedEngine,
+  type Run,
+  type WorkerRunner,
+} from 'ambi-web/worker';
 import type { EngineConfig, ScriptedReply } from 'ambi-web/worker';
 import { fillField, highlight, readPage } from '../tools/dom-tools.js';
 import { pageTools } from './webmcp.js';
@@ -16,6 +25,7 @@ import { RunTimeline } from './timeline.js';
 import { keepTimelineAcrossReloads } from './timeline-keep.js';
 import type { StampedEvent } from './timeline-layout.js';
 import { loadSettings, pickedModel, type Settings } from './settings.js';
+import { hostedConfig, hostedRunnerWorker } from './engine-choices.js';
 
 export const DATABASE = 'ambi-demo';
 const CONVERSATION_KEY = 'ambi-demo:conversation';
@@ -138,11 +148,18 @@ export async function makeRunner(
         })
       : settings.mode === 'local'
         ? await localEngine(settings, signal)
-        : scriptedEngine(script ?? (input === WALKTHROUGH_PROMPT ? walkthroughReplies() : offlineReply())));
+        : settings.mode === 'hosted'
+          ? hostedConfig(settings.provider, settings.providerModel, settings.providerKey, settings.providerBaseURL)
+          : settings.mode === 'builtin'
+            ? promptApiEngine({ languages: ['en'] })
+            : scriptedEngine(script ?? (input === WALKTHROUGH_PROMPT ? walkthroughReplies() : offlineReply())));
   // 'no-eval': the demo also runs under a strict CSP (no 'unsafe-eval'), like a browser extension.
   // `record`: the timeline's export holds the run's model traffic, to replay in a test.
+  // A hosted model is built in the demo's own runner worker (demo/runner.worker.ts), which knows its kinds.
+  const worker = !given.engine && settings.mode === 'hosted' ? { worker: hostedRunnerWorker } : {};
   const runner = createWorkerRunner({
     engine,
+    ...worker,
     database: DATABASE,
     leaf: { maxDepth: 1 },
     preamble: PREAMBLE,
@@ -186,6 +203,9 @@ export async function follow(run: Run, loadingModel: boolean): Promise<boolean> 
         if (event.type === 'run_started' && !event.leafId) showStatus('Loading the model in the worker…');
         if (event.type === 'text_delta' || event.type === 'tool_call' || event.type === 'run_failed') showStatus(undefined);
       }
+      // Chrome's built-in model downloading before its first answer.
+      if (event.type === 'model_download') showStatus(`Downloading Chrome's built-in model: ${Math.round((100 * event.loaded) / (event.total || 1))}%`);
+      if (event.type === 'text_delta' || event.type === 'tool_call') showStatus(undefined);
       timeline().push(event);
       if (event.type === 'tool_finished') showStats(event.result);
       if (event.type === 'approval_requested') cards.ask(event.call, event.leafId, event.untrusted);

@@ -1,10 +1,15 @@
-// Engine settings. The API key lives in sessionStorage only (this tab), never in localStorage or IndexedDB.
+// Engine settings. The API keys live in sessionStorage only (this tab), never in localStorage or IndexedDB.
 // The dialog shows only the chosen mode's fields, and Save refuses what could not work (with why).
 import { localModel, openAICompatible, redactURL } from 'ambi-web/worker';
+import { builtInModelAvailable, HOSTED, type HostedProvider, hostedLabel, hostedProblem, isHostedProvider } from './engine-choices.js';
 import { mountMcpSettings } from './mcp-settings.js';
 
+const MODES = ['offline', 'openai', 'local', 'hosted', 'builtin'] as const;
+const isMode = (value: unknown): value is Settings['mode'] => (MODES as readonly unknown[]).includes(value);
+
 export interface Settings {
-  mode: 'offline' | 'openai' | 'local';
+  /** `hosted`: Anthropic, Google or OpenAI with the person's key; `builtin`: Chrome's built-in model. */
+  mode: (typeof MODES)[number];
   /** Local mode: a GGUF model URL (a picked file wins; it lives in memory only, see pickedModel). */
   modelURL: string;
   baseURL: string;
@@ -13,6 +18,11 @@ export interface Settings {
   nativeTools: boolean;
   /** How untrusted content reaches the model: marked (`'mark'`), or held as values it passes by reference (`'hold'`). */
   untrusted: 'mark' | 'hold';
+  provider: HostedProvider;
+  providerModel: string;
+  providerKey: string;
+  /** A proxy of the person's own in front of the provider (optional). */
+  providerBaseURL: string;
 }
 
 const KEY = 'ambi-demo:settings';
@@ -23,18 +33,24 @@ export function pickedModel(): File | undefined {
   return picked;
 }
 const API_KEY = 'ambi-demo:api-key';
+const PROVIDER_KEY = 'ambi-demo:provider-key';
 
 /** The saved settings (offline by default, also when what is saved is unreadable). */
 export function loadSettings(): Settings {
   const saved = savedSettings();
+  const provider = isHostedProvider(saved.provider) ? saved.provider : 'anthropic';
   return {
-    mode: saved.mode === 'openai' || saved.mode === 'local' ? saved.mode : 'offline',
+    mode: isMode(saved.mode) ? saved.mode : 'offline',
     modelURL: saved.modelURL ?? '',
     baseURL: saved.baseURL ?? '',
     model: saved.model ?? '',
     nativeTools: saved.nativeTools ?? true,
     untrusted: saved.untrusted === 'hold' ? 'hold' : 'mark',
     apiKey: sessionStorage.getItem(API_KEY) ?? '',
+    provider,
+    providerModel: saved.providerModel ?? HOSTED[provider].model,
+    providerKey: sessionStorage.getItem(PROVIDER_KEY) ?? '',
+    providerBaseURL: saved.providerBaseURL ?? '',
   };
 }
 
@@ -48,10 +64,15 @@ function savedSettings(): Partial<Settings> {
 }
 
 export function saveSettings(settings: Settings): void {
-  const { apiKey, ...rest } = settings;
+  const { apiKey, providerKey, ...rest } = settings;
   localStorage.setItem(KEY, JSON.stringify(rest));
-  if (apiKey) sessionStorage.setItem(API_KEY, apiKey);
-  else sessionStorage.removeItem(API_KEY);
+  for (const [key, value] of [
+    [API_KEY, apiKey],
+    [PROVIDER_KEY, providerKey],
+  ] as const) {
+    if (value) sessionStorage.setItem(key, value);
+    else sessionStorage.removeItem(key);
+  }
 }
 
 /** Wire the settings dialog; `onChange` runs after a save. */
@@ -62,8 +83,19 @@ export function mountSettings(onChange: (settings: Settings) => void): void {
   const field = <T extends HTMLInputElement>(name: string) => form.elements.namedItem(name) as T;
   const chosenMode = (): Settings['mode'] => {
     const chosen = form.querySelector<HTMLInputElement>('input[name="mode"]:checked')?.value;
-    return chosen === 'openai' || chosen === 'local' ? chosen : 'offline';
+    return isMode(chosen) ? chosen : 'offline';
   };
+  const providerField = form.elements.namedItem('provider') as HTMLSelectElement;
+  const chosenProvider = (): HostedProvider => (isHostedProvider(providerField.value) ? providerField.value : 'anthropic');
+  // A provider's own model name as the placeholder (and the field, while it still holds another provider's default).
+  providerField.addEventListener('change', () => {
+    const model = field('providerModel');
+    if (Object.values(HOSTED).some((hosted) => hosted.model === model.value)) model.value = HOSTED[chosenProvider()].model;
+    model.placeholder = HOSTED[chosenProvider()].model;
+  });
+  // Chrome's built-in model is offered only where the browser has it (or can download it).
+  const builtin = form.querySelector<HTMLElement>('[data-needs="prompt-api"]')!;
+  void builtInModelAvailable().then((available) => (builtin.hidden = !available));
   const read = (): Settings => ({
     mode: chosenMode(),
     baseURL: field('baseURL').value.trim(),
@@ -72,6 +104,10 @@ export function mountSettings(onChange: (settings: Settings) => void): void {
     nativeTools: field('nativeTools').checked,
     modelURL: field('modelURL').value.trim(),
     untrusted: field('holdUntrusted').checked ? 'hold' : 'mark',
+    provider: chosenProvider(),
+    providerModel: field('providerModel').value.trim(),
+    providerKey: field('providerKey').value.trim(),
+    providerBaseURL: field('providerBaseURL').value.trim(),
   });
   // Only the chosen mode's fields: an offline demo asks for nothing, an endpoint for its URL and model.
   const showFields = () => {
@@ -90,6 +126,10 @@ export function mountSettings(onChange: (settings: Settings) => void): void {
     field('nativeTools').checked = settings.nativeTools;
     field('modelURL').value = settings.modelURL;
     field('holdUntrusted').checked = settings.untrusted === 'hold';
+    providerField.value = settings.provider;
+    field('providerModel').value = settings.providerModel;
+    field('providerKey').value = settings.providerKey;
+    field('providerBaseURL').value = settings.providerBaseURL;
     showFields();
     dialog.showModal();
   });
@@ -126,6 +166,8 @@ export function problemOf(settings: Settings, file: File | undefined): string | 
       if (!file && !settings.modelURL) return 'Choose a .gguf file, or give a model URL.';
       localModel({ source: file ?? settings.modelURL });
     }
+    if (settings.mode === 'hosted') return hostedProblem(settings.provider, settings.providerModel, settings.providerKey, settings.providerBaseURL);
+    if (settings.mode === 'builtin' && !('LanguageModel' in globalThis)) return "This browser has no built-in model (Chrome's Prompt API).";
   } catch (error) {
     return error instanceof Error ? error.message.replace(/^\w+: /, '') : String(error);
   }
@@ -137,11 +179,18 @@ export function showMode(settings: Settings): void {
   const label = document.querySelector<HTMLElement>('#mode-label')!;
   const problem = settings.mode === 'offline' ? undefined : problemOf(settings, picked);
   label.dataset.mode = problem ? 'incomplete' : settings.mode;
+  const what = { openai: 'Endpoint', local: 'Local model', hosted: HOSTED[settings.provider].name, builtin: "Chrome's built-in model", offline: '' }[
+    settings.mode
+  ];
   label.textContent = problem
-    ? `${settings.mode === 'openai' ? 'Endpoint' : 'Local model'} not set up: open Settings`
+    ? `${what} not set up: open Settings`
     : settings.mode === 'openai'
       ? `Model: ${settings.model} at ${redactURL(settings.baseURL)}`
       : settings.mode === 'local'
         ? `Local model in this browser: ${picked?.name ?? redactURL(settings.modelURL)}`
-        : 'Offline walkthrough (no model)';
+        : settings.mode === 'hosted'
+          ? hostedLabel(settings.provider, settings.providerModel, settings.providerBaseURL)
+          : settings.mode === 'builtin'
+            ? "Chrome's built-in model, on this device"
+            : 'Offline walkthrough (no model)';
 }

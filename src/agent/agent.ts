@@ -1,5 +1,6 @@
-import { buildEngine, type EngineDeps } from '../engines/build-engine.js';
+import type { EngineDeps } from '../engines/build-engine.js';
 import type { EngineConfig } from '../engines/config.js';
+import { engineFromTable, engineTable, isEngine, type EngineFactories } from '../engines/engine-table.js';
 import type { Engine } from '../engines/types.js';
 import { TagToolCallParser } from '../parser/tag-parser.js';
 import type { ToolCallParser } from '../parser/types.js';
@@ -21,7 +22,7 @@ import type { ContextBudget } from '../core/types.js';
 import type { ExtensionLoader } from '../runner/run-setup.js';
 import type { RunAgent, UntrustedMode } from '../runner/run-setup.js';
 import { inspectHeldTool, isInspectHeld } from '../extensions/untrusted/hold/inspect-tool.js';
-import { loadLeafRunner, loadLocalEngine, loadMcp, loadRecorder, standardExtensions } from './features.js';
+import { extensionsWith, loadLeafRunner, loadMcp, loadRecorder } from './features.js';
 import { engineInfo, type EngineInfo } from '../engines/engine-info.js';
 import type { Cassette } from '../engines/cassette/cassette.js';
 import type { RecordingEngine } from '../engines/cassette/recorder.js';
@@ -41,6 +42,11 @@ export interface AgentOptions {
   journal?: ToolCallJournal;
   /** Realm services for the engine (tests swap `fetch`). */
   engine?: EngineDeps;
+  /**
+   * Engine kinds of your own, by `kind`, for a plain-data config (the built-in kinds stay; naming
+   * one replaces it). A config whose kind no factory builds fails `unknown_engine`.
+   */
+  engines?: EngineFactories;
   /** How tool arguments are validated: `auto` (default) or `no-eval` (see ToolRegistryOptions). */
   validation?: ValidationMode;
   /**
@@ -56,7 +62,7 @@ export interface AgentOptions {
    * throw of each tool is logged to the console; otherwise nothing.
    */
   onToolError?: OnToolError;
-  /** Extensions of your own, called after the built-in ones at each hook of every run (see RunExtension). */
+  /** Extensions of your own, called after the standard ones at each hook of every run (see RunExtension; a standard one listed here counts once). */
   extensions?: readonly ExtensionLoader[];
   /**
    * How an untrusted tool's result (`untrusted: true`, an MCP server's, a tab's, …) reaches the
@@ -101,6 +107,13 @@ export class Agent implements RunAgent {
   readonly onToolError: OnToolError | undefined;
   /** How untrusted tools' results reach the model (see `AgentOptions.untrusted`). */
   readonly untrusted: UntrustedMode;
+  /** The agent's context budget, if it set one (see `AgentOptions.context`). */
+  readonly context: ContextBudget | undefined;
+  /**
+   * Token counts kept across this agent's runs (the engine's tokenizer where it has one), for its context budget.
+   * @internal
+   */
+  readonly tokens: TokenCounter;
 
   /** Who answers this agent's requests (provider, model, server), as traces name it. */
   readonly engineInfo: EngineInfo;
@@ -122,12 +135,9 @@ export class Agent implements RunAgent {
     this.maxResultChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
     this.journal = options.journal;
     checkContextBudget(options.context);
-    // The context budget's token counter keeps counts across this agent's runs (the engine's tokenizer where it has one).
-    const tokens = new TokenCounter(engine.countTokens?.bind(engine));
-    this.extensions = [
-      ...standardExtensions({ context: options.context, tokens, observe: (observer) => this.observe(observer) }),
-      ...(options.extensions ?? []),
-    ];
+    this.context = options.context;
+    this.tokens = new TokenCounter(engine.countTokens?.bind(engine));
+    this.extensions = extensionsWith(options.extensions);
     this.onToolError = options.onToolError ?? developmentToolErrorLog();
     this.#options = options;
     this.engineInfo = made.info ?? engine.info ?? { provider: '_OTHER' };
@@ -166,14 +176,10 @@ export class Agent implements RunAgent {
    * ```
    */
   static async make(engine: EngineConfig | Engine, options: AgentOptions = {}): Promise<Agent> {
-    // A local model's config code (and its lazy engine) loads only for a local model: as createEngine builds it.
-    const live =
-      'stream' in engine
-        ? engine
-        : engine.kind === 'local'
-          ? (await loadLocalEngine()).lazyLocalEngine(engine, options.engine)
-          : buildEngine(engine, options.engine);
-    const info = 'stream' in engine ? (engine.info ?? { provider: '_OTHER' }) : engineInfo(engine);
+    // A config is built by its kind's factory (the built-in ones load their code on first use).
+    const given = isEngine(engine);
+    const live = given ? engine : await engineFromTable(engine, engineTable(options.engines), options.engine);
+    const info = given ? (engine.info ?? { provider: '_OTHER' }) : configInfo(engine, live);
     if (!options.record) return new Agent(live, options, { info });
     // The recorder loads only for an agent that records.
     const { provider, model } = info;
@@ -231,4 +237,10 @@ export class Agent implements RunAgent {
     this.#observers.add(observer);
     return () => void this.#observers.delete(observer);
   }
+}
+
+/** What traces say of an engine built from `config`: a built-in config's own account, else what the engine says of itself. */
+function configInfo(config: EngineConfig, live: Engine): EngineInfo {
+  const info = engineInfo(config);
+  return info.provider === '_OTHER' && live.info ? live.info : info;
 }

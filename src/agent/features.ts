@@ -1,17 +1,24 @@
 // What the in-process entry (Agent.make) loads on demand, and when: every `import()` of the
-// library's own code in a run's realm is here. A run loads the extensions its options and its
-// agent call for before it starts (ExtensionLoader); the loop imports nothing lazily.
+// library's own code in a run's realm is here (engines load theirs in src/engines). A run loads
+// the extensions its options and its agent call for before it starts (ExtensionLoader); the loop
+// imports nothing lazily.
 import type { ContextBudget } from '../core/types.js';
-import type { ExtensionLoader } from '../runner/run-setup.js';
+import type { ExtensionLoader, RunAgent } from '../runner/run-setup.js';
 import type { RunSetup } from '../runner/run-setup.js';
 import type { NoticeSource } from '../extensions/notices.js';
 import type { TokenCounter } from '../extensions/context/budget.js';
 import { errorMessage } from '../errors/error-message.js';
 
-/** What the extensions read of the agent they serve. */
+/** What the extensions read of the agent they serve (an `Agent` is one). */
 export interface FeatureHost extends NoticeSource {
   readonly context: ContextBudget | undefined;
   readonly tokens: TokenCounter;
+}
+
+/** The agent of a run as the standard extensions' host, where it is one (an `Agent`); other agents have no budget and no notices. */
+function hostOf(agent: RunAgent): Partial<FeatureHost> {
+  const host = agent as RunAgent & Partial<FeatureHost>;
+  return { context: host.context, tokens: host.tokens, ...(typeof host.observe === 'function' ? { observe: host.observe.bind(host) } : {}) };
 }
 
 /**
@@ -31,10 +38,14 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 }
 
 /**
- * The extensions an agent's runs may need, in the order their hooks run (typed output adds
- * instructions before a context budget counts them; untrusted content reads the request as trimmed).
+ * The extensions every agent's runs may need, each loaded for the runs that need it, in the order
+ * their hooks run (typed output adds instructions before a context budget counts them; untrusted
+ * content reads the request as trimmed). Every agent has them; an agent's own come after them.
  */
-export function standardExtensions(host: FeatureHost): ExtensionLoader[] {
+export const standardExtensions: readonly ExtensionLoader[] = /* @__PURE__ */ standardLoaders();
+
+// A function, called once above, marked pure: a bundle that never reads the list (a page) drops it and all it loads.
+function standardLoaders(): ExtensionLoader[] {
   return [
     {
       name: 'resume',
@@ -49,10 +60,17 @@ export function standardExtensions(host: FeatureHost): ExtensionLoader[] {
     },
     {
       name: 'context',
-      wanted: (setup) => host.context !== undefined || setup.agent.engine.contextBudget !== undefined,
+      wanted: (setup) => hostOf(setup.agent).context !== undefined || setup.agent.engine.contextBudget !== undefined,
       load: once(async () => {
-        const { contextExtension } = await import('../extensions/context/context.js');
-        return (setup: RunSetup) => contextExtension(setup, { budget: host.context, counter: host.tokens });
+        const [{ contextExtension }, { TokenCounter }] = await Promise.all([
+          import('../extensions/context/context.js'),
+          import('../extensions/context/budget.js'),
+        ]);
+        return (setup: RunSetup) => {
+          const { context, tokens } = hostOf(setup.agent);
+          const engine = setup.agent.engine;
+          return contextExtension(setup, { budget: context, counter: tokens ?? new TokenCounter(engine.countTokens?.bind(engine)) });
+        };
       }),
     },
     {
@@ -94,17 +112,20 @@ export function standardExtensions(host: FeatureHost): ExtensionLoader[] {
     },
     {
       name: 'notices',
-      wanted: (setup) => setup.depth === 0,
+      wanted: (setup) => setup.depth === 0 && hostOf(setup.agent).observe !== undefined,
       load: once(async () => {
         const { noticesExtension } = await import('../extensions/notices.js');
-        return (setup: RunSetup) => noticesExtension(setup, host);
+        return (setup: RunSetup) => noticesExtension(setup, hostOf(setup.agent) as NoticeSource);
       }),
     },
   ];
 }
 
-/** The code of a local model's engine, loaded only for a local model. */
-export const loadLocalEngine = () => import('../engines/local/lazy-engine.js');
+/** The standard extensions, then `own` (a loader listed twice, a standard one among them, counts once). */
+export function extensionsWith(own: readonly ExtensionLoader[] = []): readonly ExtensionLoader[] {
+  return [...new Set([...standardExtensions, ...own])];
+}
+
 /** The code a leaf runs with, loaded when a leaf first starts. */
 export const loadLeafRunner = () => import('../leaf/run-leaf.js');
 /** The recording engine wrapper, loaded only for an agent made with `record: true`. */

@@ -8,6 +8,10 @@ export type EngineErrorCode =
   | 'stream_error'
   | 'script_exhausted'
   | 'invalid_engine_config'
+  /** A config whose `kind` the runner has no engine for (the message names the kinds it has). */
+  | 'unknown_engine'
+  /** The model cannot be used here (the browser's built-in model is unavailable, or could not be downloaded). */
+  | 'engine_unavailable'
   /** A `toolChoice` the engine cannot honour (a local model's grammar names no such tool). */
   | 'invalid_tool_choice'
   /** An engine failed without a code of its own. */

@@ -41,6 +41,8 @@ export type RunEvent =
      * be updated; `mcp_tool_changed`: an MCP server changed a tool's definition, which is withdrawn).
      */
     | { type: 'warning'; code: string; message: string }
+    /** The model is being downloaded before it answers (the browser's built-in model): `loaded` of `total`, growing to `total`. */
+    | { type: 'model_download'; loaded: number; total: number }
   ) & { leafId?: string };
 
 /** Why a run failed, as its `run_failed` event carries it: plain data, so it crosses a worker intact. */

@@ -129,6 +129,12 @@ export interface Usage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** Of `promptTokens`, those read from the provider's prompt cache, where it says. */
+  cacheReadTokens?: number;
+  /** Of `promptTokens`, those written to the provider's prompt cache, where it says. */
+  cacheWriteTokens?: number;
+  /** Of `completionTokens`, those the model spent reasoning, where it says. */
+  reasoningTokens?: number;
   /** Estimated by ambi-web (characters / 4): the server reported no counts, or counts that cannot be right. */
   estimated?: true;
 }

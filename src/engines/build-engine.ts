@@ -1,11 +1,13 @@
-import { EngineError } from '../errors/engine-error.js';
-import type { EngineConfig } from './config.js';
+import { BUILT_IN_KINDS, type EngineConfig } from './config.js';
+import { unknownEngine } from './unknown-engine.js';
 import type { LocalModelConfig, LocalModelProgress } from './local/local-model.js';
 import { createOpenAICompatibleEngine } from './openai/engine.js';
 import { deferredStream } from './deferred-stream.js';
 import { realmFetch } from './realm-fetch.js';
 import type { ScriptedEngineConfig } from './scripted/scripted.js';
 import type { ReplayEngineConfig } from './cassette/replay.js';
+import type { PromptApiConfig } from './prompt-api/prompt-api.js';
+import type { PromptApiAccess } from './prompt-api/access.js';
 import type { Engine } from './types.js';
 
 /** What an engine may borrow from its realm (tests and odd runtimes swap `fetch`). */
@@ -13,22 +15,31 @@ export interface EngineDeps {
   fetch?: typeof fetch;
   /** Download and load progress of a model that runs in this realm (`localModel`). */
   onProgress?: (progress: LocalModelProgress) => void;
+  /**
+   * The browser's built-in model (`promptApiEngine`): default, this realm's `LanguageModel`. A runner
+   * worker passes the page's, where the browser offers `LanguageModel` to documents only.
+   * @internal
+   */
+  promptApi?: PromptApiAccess;
 }
 
 /**
- * The live Engine of every config kind but `local` (see createEngine): what a runner builds
- * without the local model's config code, which `Agent.make` loads only for a local model.
+ * The live Engine of every built-in config kind but `local` (see `builtInEngines`): what a runner
+ * builds without the local model's config code, which loads only for a local model. A kind that
+ * is not built in fails `unknown_engine`.
  */
 export function buildEngine(config: Exclude<EngineConfig, LocalModelConfig>, deps: EngineDeps = {}): Engine {
   switch (config.kind) {
     case 'openai-compatible':
-      return createOpenAICompatibleEngine(config, deps.fetch ?? realmFetch);
+      return createOpenAICompatibleEngine(config as Extract<EngineConfig, { kind: 'openai-compatible' }>, deps.fetch ?? realmFetch);
     case 'scripted':
-      return lazyScriptedEngine(config);
+      return lazyScriptedEngine(config as ScriptedEngineConfig);
     case 'replay':
-      return lazyReplayEngine(config);
+      return lazyReplayEngine(config as ReplayEngineConfig);
+    case 'prompt-api':
+      return lazyPromptApiEngine(config as PromptApiConfig, deps.promptApi);
     default:
-      throw new EngineError('invalid_engine_config', `Unknown engine kind: ${String((config as { kind?: unknown }).kind)}`);
+      throw unknownEngine(config, BUILT_IN_KINDS);
   }
 }
 
@@ -49,6 +60,24 @@ function lazyReplayEngine(config: ReplayEngineConfig): Engine {
   return {
     // Read without trusting the cassette: the whole check runs with the engine's code.
     nativeTools: config.cassette?.engine?.nativeTools === true,
+    stream: (request) => deferredStream(async () => (await engine()).stream(request)),
+  };
+}
+
+/** The browser's built-in model, its code loaded on first use; `access` defaults to this realm's `LanguageModel`. */
+function lazyPromptApiEngine(config: PromptApiConfig, access: PromptApiAccess | undefined): Engine {
+  let loading: Promise<Engine> | undefined;
+  const engine = () =>
+    (loading ??= Promise.all([import('./prompt-api/engine.js'), import('./prompt-api/prompt-api.js'), import('./prompt-api/direct.js')]).then(
+      ([{ createPromptApiEngine }, { promptApiEngine }, { directPromptApi, realmLanguageModel }]) => {
+        const model = realmLanguageModel();
+        // Checked again here: a config made by hand, or one that crossed from the page.
+        return createPromptApiEngine(promptApiEngine(config), access ?? (model ? directPromptApi(model) : undefined));
+      },
+    ));
+  return {
+    nativeTools: true,
+    info: { provider: 'chrome.prompt_api' },
     stream: (request) => deferredStream(async () => (await engine()).stream(request)),
   };
 }

@@ -1,10 +1,15 @@
-import type { EngineConfig } from './config.js';
+import { type EngineConfig, isBuiltInConfig } from './config.js';
 import type { EngineInfo } from './types.js';
 
 export type { EngineInfo };
 
 /** What a plain-data engine config says of its engine. */
 export function engineInfo(config: EngineConfig): EngineInfo {
+  // An app's own kind: the semantic conventions' `_OTHER`, with the model where its config names one.
+  if (!isBuiltInConfig(config)) {
+    const { model } = config as { model?: unknown };
+    return typeof model === 'string' ? { provider: '_OTHER', model } : { provider: '_OTHER' };
+  }
   switch (config.kind) {
     case 'openai-compatible': {
       // OpenAI's API shape, whoever serves it (the conventions name the client's protocol).
@@ -23,8 +28,8 @@ export function engineInfo(config: EngineConfig): EngineInfo {
       if (typeof engine?.model === 'string') info.model = engine.model;
       return info;
     }
-    default:
-      return { provider: '_OTHER' };
+    case 'prompt-api':
+      return { provider: 'chrome.prompt_api' };
   }
 }
 

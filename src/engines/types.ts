@@ -45,7 +45,9 @@ export type EngineEvent =
   /** `provider`: fields the server needs echoed back on the assistant message. */
   | { type: 'finish'; reason: FinishReason; provider?: Record<string, unknown> }
   /** Something the caller should know that does not stop the reply (the runner emits it as a `warning` run event). */
-  | { type: 'warning'; code: string; message: string };
+  | { type: 'warning'; code: string; message: string }
+  /** The model is being downloaded before it can answer: `loaded` of `total` (the runner emits it as a `model_download` run event). */
+  | { type: 'download'; loaded: number; total: number };
 
 /** A model behind a streaming interface. Created from a plain-data config in the realm that runs the loop. */
 export interface Engine {

@@ -116,6 +116,9 @@ export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
       case 'warning':
         emit({ type: 'warning', code: event.code, message: event.message });
         break;
+      case 'download':
+        emit({ type: 'model_download', loaded: event.loaded, total: event.total });
+        break;
       case 'finish':
         turn.finishReason = event.reason;
         if (event.provider) turn.provider = event.provider;

@@ -4,6 +4,9 @@ import type { EngineRequest } from '../engines/types.js';
 /** What a server's counts must be: whole numbers from 0 to Number.MAX_SAFE_INTEGER. */
 const countable = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
+/** The optional counts a usage may carry beside its three totals. */
+export const USAGE_DETAILS = ['cacheReadTokens', 'cacheWriteTokens', 'reasoningTokens'] as const;
+
 /** Characters per token of the estimate (the context budget counts the same way without a tokenizer). */
 const CHARS_PER_TOKEN = 4;
 
@@ -20,7 +23,10 @@ export function requestUsage(
   if (reported && countable(reported.promptTokens) && countable(reported.completionTokens) && countable(reported.totalTokens)) {
     const { promptTokens, completionTokens } = reported;
     const totalTokens = Math.max(reported.totalTokens, Math.min(promptTokens + completionTokens, Number.MAX_SAFE_INTEGER));
-    return { usage: { promptTokens, completionTokens, totalTokens } };
+    const usage: Usage = { promptTokens, completionTokens, totalTokens };
+    // The finer counts, where the server gave whole ones (cache reads and writes, reasoning).
+    for (const detail of USAGE_DETAILS) if (countable(reported[detail])) usage[detail] = reported[detail];
+    return { usage };
   }
   const promptTokens = tokens(requestChars(request));
   const completionTokens = tokens(reply.rawText.length + callsChars(reply.calls));

@@ -1,4 +1,5 @@
 import type { RunUsage, Usage } from '../core/types.js';
+import { USAGE_DETAILS } from './request-usage.js';
 
 /**
  * Sums the `usage` of model requests: a run's own total (for `RunResult.usage`), or the total a
@@ -11,6 +12,8 @@ export class UsageMeter {
   #totalTokens = 0;
   #requests = 0;
   #estimated = false;
+  /** Cache and reasoning counts, summed over the requests that reported them. */
+  readonly #details: Partial<Record<(typeof USAGE_DETAILS)[number], number>> = {};
 
   constructor(
     /** Past this many tokens in all, no further model request is made (see `exceeded`). */
@@ -24,6 +27,7 @@ export class UsageMeter {
     this.#totalTokens = sum(this.#totalTokens, usage.totalTokens);
     this.#requests++;
     if (usage.estimated) this.#estimated = true;
+    for (const detail of USAGE_DETAILS) if (usage[detail] !== undefined) this.#details[detail] = sum(this.#details[detail] ?? 0, usage[detail]);
   }
 
   /** The sum so far; undefined before any request answered. */
@@ -34,6 +38,7 @@ export class UsageMeter {
       completionTokens: this.#completionTokens,
       totalTokens: this.#totalTokens,
       requests: this.#requests,
+      ...this.#details,
     };
     if (this.#estimated) total.estimated = true;
     return total;

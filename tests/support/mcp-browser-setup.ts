@@ -1,4 +1,5 @@
 // Vitest globalSetup of the browser project: the reference MCP server, for tests/browser/mcp-*.test.ts,
+// the providers' APIs replaying recorded streams (tests/browser/custom-runner.test.ts),
 // servers that hold a client waiting (one that never answers, a proxy to the reference one that answers late),
 // and the attack suite's model and MCP server of documents.
 import type { TestProject } from 'vitest/node';
@@ -7,6 +8,7 @@ import { startEverythingServer } from './mcp-everything.js';
 import { startDocumentServer } from './attack/document-server.js';
 import { startModelServer } from './attack/model-server.js';
 import { startTestServer, type TestTool } from './mcp-test-server.js';
+import { startProviderServer } from './provider-server.js';
 
 /** A read-only tool that answers with the `_meta` of its call, as JSON text. */
 const echoMeta: TestTool = {
@@ -27,6 +29,8 @@ declare module 'vitest' {
     attackMcpUrl: string;
     /** A server of our own whose tool `echo_meta` answers with the `_meta` its call carried (trace context). */
     mcpMetaUrl: string;
+    /** Anthropic's, Google's and OpenAI's APIs replaying their recorded streams (provider-server.ts). */
+    providerServerOrigin: string;
   }
 }
 
@@ -43,8 +47,10 @@ export default async function setup(project: TestProject) {
   project.provide('attackModelUrl', model.baseURL);
   project.provide('attackMcpUrl', documents.url);
   project.provide('mcpMetaUrl', meta.url);
+  const providers = await startProviderServer();
+  project.provide('providerServerOrigin', providers.origin);
   return async () => {
-    await Promise.all([silent.stop(), delayed.stop(), model.close(), documents.close(), meta.close()]);
+    await Promise.all([silent.stop(), delayed.stop(), model.close(), documents.close(), meta.close(), providers.close()]);
     await server.stop();
   };
 }

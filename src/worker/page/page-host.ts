@@ -1,4 +1,7 @@
+import * as Comlink from 'comlink';
 import type { RunEvent } from '../../core/run.js';
+import type { PromptApiAvailability, PromptApiCoreOptions, PromptApiEvent, PromptApiRequest } from '../../engines/prompt-api/access.js';
+import { EngineError } from '../../errors/engine-error.js';
 import type { CallTarget, JsonValue } from '../../core/types.js';
 import { AmbiError } from '../../errors/ambi-error.js';
 import { LazyAbortController } from '../../util/abort-source.js';
@@ -52,6 +55,19 @@ export class PageHost implements PageHostApi {
     return this.traceContextOf(runId, callId);
   }
 
+  async promptApiAvailability(options: PromptApiCoreOptions): Promise<PromptApiAvailability> {
+    const model = await pageLanguageModel();
+    return model ? model.access.availability(options) : 'unavailable';
+  }
+
+  /** Runs on the page: the browser offers `LanguageModel` to documents only. The stream crosses to the worker whole (transferred). */
+  async promptApi(request: PromptApiRequest): Promise<ReadableStream<PromptApiEvent>> {
+    const model = await pageLanguageModel();
+    if (!model) throw new EngineError('engine_unavailable', "The browser's built-in model cannot be used: the page has no Prompt API (no `LanguageModel`)");
+    const stream = await model.access.prompt(request);
+    return Comlink.transfer(stream, [stream as unknown as Transferable]);
+  }
+
   /** Abort every call running here (the runner closed or died). */
   abortAll(reason: unknown): void {
     for (const controller of this.#running.values()) controller.abort(reason);
@@ -73,4 +89,11 @@ export class PageHost implements PageHostApi {
     if (!tool) throw new AmbiError('unknown_tool', `The page serves no tool "${name}"`);
     return tool;
   }
+}
+
+/** The page's `LanguageModel` through the Prompt API engine's access, its code loaded on first use; undefined where the page has none. */
+async function pageLanguageModel() {
+  const { directPromptApi, realmLanguageModel } = await import('../../engines/prompt-api/direct.js');
+  const model = realmLanguageModel();
+  return model ? { access: directPromptApi(model) } : undefined;
 }

@@ -1,4 +1,5 @@
 import { isAmbiError } from '../../errors/ambi-error.js';
+import { InvalidOptionError } from '../../errors/invalid-option-error.js';
 import type { ToolDescriptor } from '../wire/protocol.js';
 
 /** A tool handed to the runner worker, and who hears if the worker refuses it; or a tool taken back. */
@@ -54,7 +55,7 @@ export class RunnerSetup {
         await this.configure();
       } catch (error) {
         this.#failed = true;
-        throw error;
+        throw uncloneable(error) ?? error;
       }
       this.#configured = true;
     }
@@ -80,4 +81,13 @@ export class RunnerSetup {
       });
     }
   }
+}
+
+/** A configuration the browser could not post to the worker (a function, a class instance in an engine config), as a coded error. */
+function uncloneable(error: unknown): InvalidOptionError | undefined {
+  if (!(error instanceof DOMException) || error.name !== 'DataCloneError') return undefined;
+  return new InvalidOptionError(
+    'engine',
+    `the runner's configuration cannot cross to its worker, only plain data can (no functions or class instances): ${error.message}`,
+  );
 }

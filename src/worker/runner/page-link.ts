@@ -5,6 +5,7 @@ import { joinTextDelta } from '../../runner/events.js';
 import type { PageHostApi, WireContext } from '../wire/protocol.js';
 import type { TraceContext } from '../../tools/types.js';
 import type { WireReason } from '../wire/wire-error.js';
+import type { PromptApiAccess, PromptApiAvailability, PromptApiCoreOptions, PromptApiEvent, PromptApiRequest } from '../../engines/prompt-api/access.js';
 
 /** How long run events wait to cross together: one message per batch instead of one per event. */
 const BATCH_MS = 2;
@@ -43,6 +44,19 @@ export class PageLink implements PageHostApi {
   traceContext(runId: string, callId: string): Promise<TraceContext | undefined> {
     this.flush();
     return this.page.traceContext(runId, callId) as Promise<TraceContext | undefined>;
+  }
+
+  promptApiAvailability(options: PromptApiCoreOptions): Promise<PromptApiAvailability> {
+    return this.page.promptApiAvailability(options) as Promise<PromptApiAvailability>;
+  }
+
+  promptApi(request: PromptApiRequest): Promise<ReadableStream<PromptApiEvent>> {
+    return this.page.promptApi(request) as Promise<ReadableStream<PromptApiEvent>>;
+  }
+
+  /** The page's `LanguageModel`, as the Prompt API engine uses one (a worker has none of its own). */
+  promptApiAccess(): PromptApiAccess {
+    return { availability: (options) => this.promptApiAvailability(options), prompt: (request) => this.promptApi(request) };
   }
 
   /** Queue one of a run's events (`null` ends them). */

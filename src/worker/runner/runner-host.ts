@@ -7,15 +7,28 @@ import { defined } from '../../util/defined.js';
 import { remoteTool } from '../wire/descriptor.js';
 import type { PageHostApi, RunnerConfig, RunnerWorkerApi } from '../wire/protocol.js';
 import { fromWireReason, toWireError } from '../wire/wire-error.js';
+import { registerTransferHandlers } from '../wire/transfer-handlers.js';
 import type { McpConnection } from '../../mcp/connection.js';
 import { PageLink } from './page-link.js';
+import type { EngineFactories } from '../../engines/engine-table.js';
+import type { ExtensionLoader } from '../../runner/run-setup.js';
+
+/** What a runner worker of an app's own serves beyond the built-ins (see `serveRunner`). */
+export interface ServeRunnerOptions {
+  /** Engine kinds by `kind`, each a factory that builds the Engine here, in the worker, from the page's plain-data config. The built-in kinds stay. */
+  engines?: EngineFactories;
+  /** Extensions loaded for every run of this worker (as `AgentOptions.extensions`), after the standard ones. */
+  extensions?: readonly ExtensionLoader[];
+}
 
 /**
  * The runner worker's side of the wire: an Agent and a ChatRunner, driven by the page over
  * Comlink on `endpoint` (the worker's own channel), which also carries this worker's calls of the
  * page's tools and the runs' events (see PageLink).
  */
-export function createRunnerHost(endpoint: Comlink.Endpoint): RunnerWorkerApi {
+export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunnerOptions = {}): RunnerWorkerApi {
+  // Before any call is answered: coded errors cross both ways.
+  registerTransferHandlers();
   let agent: Agent | undefined;
   let runner: ChatRunner | undefined;
   let port: PageLink | undefined;
@@ -55,9 +68,12 @@ export function createRunnerHost(endpoint: Comlink.Endpoint): RunnerWorkerApi {
       port ??= new PageLink(Comlink.wrap<PageHostApi>(endpoint));
       const stores = config.database ? await openStores(config.database) : undefined;
       const { preamble, maxResultChars, validation, context, record, untrusted } = config;
+      const { engines, extensions } = served;
       const made = await Agent.make(config.engine, {
-        ...defined({ preamble, maxResultChars, validation, context, record, untrusted }),
+        ...defined({ preamble, maxResultChars, validation, context, record, untrusted, engines, extensions }),
         ...(stores ? { conversations: stores.conversations, journal: stores.journal } : {}),
+        // The browser's built-in model: the page's, where this worker has no `LanguageModel` (Chrome offers it to documents only).
+        ...('LanguageModel' in globalThis ? {} : { engine: { promptApi: port.promptApiAccess() } }),
         // A page tool's or tool worker's throw is told on the page (WorkerRunner's onToolError), not here again.
         onToolError: () => {},
       });

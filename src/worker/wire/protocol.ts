@@ -14,6 +14,7 @@ import type { Cassette } from '../../engines/cassette/cassette.js';
 import type { ContextBudget } from '../../core/types.js';
 import type { ValidationMode } from '../../validation/types.js';
 import type { UntrustedMode } from '../../runner/run-setup.js';
+import type { PromptApiAvailability, PromptApiCoreOptions, PromptApiEvent, PromptApiRequest } from '../../engines/prompt-api/access.js';
 
 /** A tool as it crosses a boundary: its definition and policy; its code stays home. */
 export interface ToolDescriptor extends ToolDefinition, ToolPolicy {
@@ -62,6 +63,10 @@ export interface PageHostApi {
   events(batch: Array<[runId: string, events: RunEvent[] | null]>): void;
   /** The W3C trace context of call `callId` of run `runId`, whose spans the page makes (a traced run). */
   traceContext(runId: string, callId: string): TraceContext | undefined | Promise<TraceContext | undefined>;
+  /** The page's `LanguageModel` (the browser's built-in model, offered to documents only): its availability (`unavailable` where the page has none). */
+  promptApiAvailability(options: PromptApiCoreOptions): Promise<PromptApiAvailability>;
+  /** One prompt of the page's `LanguageModel`: its events, in a stream transferred to the worker (cancelling it aborts the prompt). */
+  promptApi(request: PromptApiRequest): Promise<ReadableStream<PromptApiEvent>>;
 }
 
 /** The runner worker's settings: `createWorkerRunner`'s options that are plain data. */
