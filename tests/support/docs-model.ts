@@ -15,6 +15,12 @@ export interface DocsModelReply {
 export const SCRIPTS: Record<string, DocsModelReply[]> = {
   // z.object({ city, celsius (int), at (an ISO date, turned into a Date) }), told in the system prompt only.
   'docs/typed-answers.md#1': [{ text: '{"city":"Oslo","celsius":-3,"at":"2026-01-15T12:00:00Z"}' }],
+  // A model in hold mode that plans from the person's request: it reads the page (held as $1), mails it by reference, and names it.
+  'docs/untrusted-content.md#4': [
+    { toolCalls: [{ name: 'read_page', arguments: { url: 'https://example.com' } }] },
+    { toolCalls: [{ name: 'send_email', arguments: { to: 'me@home.example', body: { $held: '$1' } } }] },
+    { text: 'I mailed you $1.' },
+  ],
 };
 
 type Schema = Record<string, unknown>;
