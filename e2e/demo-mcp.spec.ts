@@ -125,9 +125,9 @@ test('a server added with "ask me before every call": its calls wait for the app
   await ask(page, 'Echo, but ask first', false);
   const approval = page.locator('#chat li.approval');
   await expect(approval).toContainText('Allow mcp_echo {"message":"after you"}?');
-  // Two of the server's tools are open-world (untrusted): their descriptions, offered in the request, are what the card names.
+  // One of the tools the server lists here is open-world (untrusted): its description, offered in the request, is what the card names.
   await expect(approval.locator('.untrusted p')).toHaveText(
-    `Proposed after the model read: the tool descriptions of the MCP server at ${server.url} (mcp_gzip-file-as-resource, mcp_trigger-sampling-request-async)`,
+    `Proposed after the model read: the tool descriptions of the MCP server at ${server.url} (mcp_gzip-file-as-resource)`,
   );
   const lane = page.locator('#timeline li.lane.call[data-name="mcp_echo"]');
   await expect(lane).toHaveAttribute('data-status', 'approval');

@@ -5,9 +5,19 @@
 
 /** Make `into`'s attributes and children match `fresh`'s, keeping the nodes that stay (`fresh` is discarded). */
 export function patchElement(into: Element, fresh: Element): void {
-  for (const { name } of [...into.attributes]) if (!fresh.hasAttribute(name)) into.removeAttribute(name);
-  for (const { name, value } of [...fresh.attributes]) if (into.getAttribute(name) !== value) into.setAttribute(name, value);
+  for (const { name } of [...into.attributes]) if (name !== 'style' && !fresh.hasAttribute(name)) into.removeAttribute(name);
+  for (const { name, value } of [...fresh.attributes]) if (name !== 'style' && into.getAttribute(name) !== value) into.setAttribute(name, value);
+  if (into instanceof HTMLElement && fresh instanceof HTMLElement) patchStyle(into.style, fresh.style);
   patchChildren(into, [...fresh.childNodes]);
+}
+
+/** Styles one property at a time: a strict CSP (`style-src 'self'`) refuses a style attribute set whole, not the CSSOM. */
+function patchStyle(into: CSSStyleDeclaration, fresh: CSSStyleDeclaration): void {
+  for (const name of [...into]) if (fresh.getPropertyValue(name) === '') into.removeProperty(name);
+  for (const name of [...fresh]) {
+    const value = fresh.getPropertyValue(name);
+    if (into.getPropertyValue(name) !== value) into.setProperty(name, value, fresh.getPropertyPriority(name));
+  }
 }
 
 /** Make `parent`'s children match `fresh`, position by position: a node of the same kind and tag is patched, another one takes its place. */
