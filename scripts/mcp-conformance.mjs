@@ -47,7 +47,11 @@ for (const scenario of SCENARIOS) {
   mkdirSync(dir, { recursive: true });
   const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, 'scripts/mcp-conformance-client.mjs'))}`;
   // A scenario that hangs (a client waiting on something the suite never sends) fails, bounded.
-  const run = spawnSync(process.execPath, [suite, 'client', '--command', command, '--scenario', scenario, '-o', dir], { cwd: root, encoding: 'utf8', timeout: 180_000 });
+  const run = spawnSync(process.execPath, [suite, 'client', '--command', command, '--scenario', scenario, '-o', dir], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 180_000,
+  });
   const checks = readdirSync(dir)
     .map((entry) => join(dir, entry, 'checks.json'))
     .filter((file) => existsSync(file))
