@@ -5,7 +5,7 @@ import { EngineError } from '../../errors/engine-error.js';
 import type { CallTarget, JsonValue } from '../../core/types.js';
 import { AmbiError } from '../../errors/ambi-error.js';
 import { LazyAbortController } from '../../util/abort-source.js';
-import type { PageHostApi, ToolInvoker, WireContext } from '../wire/protocol.js';
+import type { EventBatch, PageHostApi, ToolInvoker, WireContext } from '../wire/protocol.js';
 import type { TraceContext } from '../../tools/types.js';
 import { fromWireReason, type WireReason } from '../wire/wire-error.js';
 
@@ -19,7 +19,7 @@ export class PageHost implements PageHostApi {
 
   constructor(
     readonly tools: ReadonlyMap<string, ToolInvoker>,
-    readonly onEvents: (runId: string, events: RunEvent[] | null) => void,
+    readonly onEvents: (runId: string, events: RunEvent[] | null, times?: readonly number[]) => void,
     readonly traceContextOf: (runId: string, callId: string) => TraceContext | undefined = () => undefined,
   ) {}
 
@@ -47,8 +47,8 @@ export class PageHost implements PageHostApi {
     running?.abort(fromWireReason(reason));
   }
 
-  events(batch: Array<[string, RunEvent[] | null]>): void {
-    for (const [runId, events] of batch) this.onEvents(runId, events);
+  events(batch: EventBatch): void {
+    for (const [runId, events, times] of batch) this.onEvents(runId, events, times);
   }
 
   traceContext(runId: string, callId: string): TraceContext | undefined {

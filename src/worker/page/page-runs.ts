@@ -42,15 +42,15 @@ export class PageRuns {
     return this.#runs.get(runId)?.trace?.traceContext(callId);
   }
 
-  /** A batch of events from the runner worker (null: the run's events end). */
-  receive(runId: string, events: RunEvent[] | null): void {
+  /** A batch of events from the runner worker (null: the run's events end), with when the worker emitted each (`times`, for the spans). */
+  receive(runId: string, events: RunEvent[] | null, times?: readonly number[]): void {
     const run = this.#runs.get(runId);
     if (!run) return;
-    if (run.pending) run.pending = run.pending.then(() => this.#deliver(runId, run, events));
-    else this.#deliver(runId, run, events);
+    if (run.pending) run.pending = run.pending.then(() => this.#deliver(runId, run, events, times));
+    else this.#deliver(runId, run, events, times);
   }
 
-  #deliver(runId: string, run: PageRun, events: RunEvent[] | null): void {
+  #deliver(runId: string, run: PageRun, events: RunEvent[] | null, times?: readonly number[]): void {
     if (events === null) return this.end(runId, run);
     // Indexed, not `entries()`: no [index, event] pair made per event.
     for (let at = 0; at < events.length; at++) {
@@ -60,10 +60,10 @@ export class PageRuns {
         // The rest of the batch, and later batches, wait until the answer is parsed here.
         const rest = events.slice(at + 1);
         run.standard = undefined;
-        run.pending = finishOnPage(standard, event).then((final) => this.#deliver(runId, run, [final, ...rest]));
+        run.pending = finishOnPage(standard, event).then((final) => this.#deliver(runId, run, [final, ...rest], times?.slice(at)));
         return;
       }
-      run.trace?.event(event);
+      run.trace?.event(event, times?.[at]);
       run.channel.push(event);
       if (event.leafId) continue;
       if (event.type === 'run_finished') run.resolve(event.result);

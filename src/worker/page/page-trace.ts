@@ -6,7 +6,7 @@ import type { TraceContext } from '../../tools/types.js';
 
 /** What the page needs of the span builder (its code loads only for a traced run). */
 interface Spans {
-  event(event: RunEvent): void;
+  event(event: RunEvent, at?: number): void;
   traceContext(callId: string): TraceContext | undefined;
 }
 
@@ -31,8 +31,9 @@ export class PageTrace {
       );
   }
 
-  event(event: RunEvent): void {
-    this.#spans?.event(event);
+  /** One of the run's events, emitted in the worker `at` (ms since the epoch; when it was not said, now). */
+  event(event: RunEvent, at?: number): void {
+    this.#spans?.event(event, at);
   }
 
   /** The trace context of call `callId` (asked by the worker for an MCP call): its events came before the question, on the same channel. */

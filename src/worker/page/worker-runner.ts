@@ -102,7 +102,7 @@ export class WorkerRunner {
     this.#api = Comlink.wrap<RunnerWorkerApi>(this.#worker);
     this.#host = new PageHost(
       this.#served,
-      (runId, events) => this.#runs.receive(runId, events),
+      (runId, events, times) => this.#runs.receive(runId, events, times),
       (runId, callId) => this.#runs.traceContext(runId, callId),
     );
     Comlink.expose(this.#host, this.#worker);

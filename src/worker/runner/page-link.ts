@@ -2,7 +2,7 @@ import type * as Comlink from 'comlink';
 import type { RunEvent } from '../../core/run.js';
 import type { CallTarget, JsonValue } from '../../core/types.js';
 import { joinTextDelta } from '../../runner/events.js';
-import type { PageHostApi, WireContext } from '../wire/protocol.js';
+import type { EventBatch, PageHostApi, WireContext } from '../wire/protocol.js';
 import type { TraceContext } from '../../tools/types.js';
 import type { WireReason } from '../wire/wire-error.js';
 import type { PromptApiAccess, PromptApiAvailability, PromptApiCoreOptions, PromptApiEvent, PromptApiRequest } from '../../engines/prompt-api/access.js';
@@ -17,7 +17,7 @@ const FLUSH_TEXT = 64 * 1024;
  * run events in batches (consecutive text deltas merged) within BATCH_MS, or at once for a long text.
  */
 export class PageLink implements PageHostApi {
-  #outbox: Array<[string, RunEvent[] | null]> = [];
+  #outbox: EventBatch = [];
   #outboxText = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -59,7 +59,7 @@ export class PageLink implements PageHostApi {
     return { availability: (options) => this.promptApiAvailability(options), prompt: (request) => this.promptApi(request) };
   }
 
-  /** Queue one of a run's events (`null` ends them). */
+  /** Queue one of a run's events (`null` ends them), as it is emitted. */
   event(runId: string, event: RunEvent | null): void {
     if (event?.type === 'text_delta') return this.#text(runId, event);
     this.#queue(runId, event);
@@ -91,13 +91,17 @@ export class PageLink implements PageHostApi {
     void this.events(batch);
   }
 
-  events(batch: Array<[string, RunEvent[] | null]>): void {
+  events(batch: EventBatch): void {
     void this.page.events(batch).catch(() => {});
   }
 
+  /** Queue an event with the time it was emitted (a text delta merged into the one before keeps that one's). */
   #queue(runId: string, event: RunEvent | null): void {
     const last = this.#outbox.at(-1);
-    if (event && last?.[0] === runId && last[1]) last[1].push(event);
-    else this.#outbox.push([runId, event && [event]]);
+    const at = performance.timeOrigin + performance.now();
+    if (event && last?.[0] === runId && last[1]) {
+      last[1].push(event);
+      last[2]?.push(at);
+    } else this.#outbox.push(event ? [runId, [event], [at]] : [runId, null]);
   }
 }

@@ -46,6 +46,13 @@ export interface ToolInvoker {
 }
 
 /**
+ * Run events as they cross, by run: `times` holds when the worker emitted each event (ms since
+ * the epoch, `performance.timeOrigin + performance.now()`), for the spans the page makes of them:
+ * events batched together reach the page at one instant.
+ */
+export type EventBatch = Array<[runId: string, events: RunEvent[] | null, times?: number[]]>;
+
+/**
  * What the page serves the runner worker, over Comlink on the worker's own channel (the one
  * wire protocol between them: the page wraps the runner's API, the runner wraps this). A call
  * and an approval rule carry a key; an abort names it.
@@ -60,7 +67,7 @@ export interface PageHostApi {
   /** The call or rule `key` is no longer awaited: its abort fires where it runs. */
   abort(key: number, reason: WireReason): void;
   /** Run events in the order they happened, in batches; `null` ends a run's events. */
-  events(batch: Array<[runId: string, events: RunEvent[] | null]>): void;
+  events(batch: EventBatch): void;
   /** The W3C trace context of call `callId` of run `runId`, whose spans the page makes (a traced run). */
   traceContext(runId: string, callId: string): TraceContext | undefined | Promise<TraceContext | undefined>;
   /** The page's `LanguageModel` (the browser's built-in model, offered to documents only): its availability (`unavailable` where the page has none). */
