@@ -16,6 +16,8 @@ export { InvalidToolError } from './errors/invalid-tool-error.js';
 export { InvalidOptionError } from './errors/invalid-option-error.js';
 export { InvalidOutputError } from './errors/invalid-output-error.js';
 export { ContextOverflowError } from './errors/context-overflow-error.js';
+export { ContentError } from './errors/content-error.js';
+export type { ContentErrorCode } from './core/codes.js';
 
 // Tools
 export { defineTool, type ToolEffects, type ToolSpec, type ToolSpecBase } from './tools/define-tool.js';
@@ -89,6 +91,11 @@ export type { KeyedToolCall, ModelTurn } from './runner/model-turn.js';
 export type { RunResult } from './core/run.js';
 export type { LeafOptions } from './leaf/leaf-options.js';
 export { ToolNotAllowedError } from './errors/tool-not-allowed-error.js';
+// Beyond text: images and files in a run's input, beside a tool's output, and what an engine takes
+export type { ContentPart, FilePart, ImagePart, MediaPart, PartKinds, RunInput, TextPart } from './core/parts.js';
+export { OutputWithParts, withParts } from './parts/with-parts.js';
+export type { ImageDescriber } from './runner/run-setup.js';
+export type { ScriptedEngineOptions } from './engines/scripted/scripted.js';
 export { ConversationBusyError } from './errors/conversation-busy-error.js';
 export type { LockMode } from './runner/conversation-lock.js';
 export type { CallHandle, RunScope, TraceContext } from './tools/types.js';
