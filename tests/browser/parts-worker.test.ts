@@ -98,6 +98,40 @@ describe('parts through the WorkerRunner', () => {
     expect(body).toContain(`"url":"data:image/png;base64,${PNG_BASE64}"`);
   });
 
+  it("a dedicated tool worker's image crosses (tool worker → page → runner worker) and reaches the model", async () => {
+    const { runner, bodies } = runnerOn(databases.fresh());
+    await runner.workerTools(() => new Worker(new URL('./fixtures/parts-tools.worker.ts', import.meta.url), { type: 'module' }));
+    const result = await runner.run('Draw the chart').result;
+    expect(result.toolResults[0]).toMatchObject({ name: 'render_chart', ok: true, output: { rendered: 'chart' }, parts: [{ type: 'image', mediaType: 'image/png' }] });
+    const [, second] = await bodies();
+    expect(JSON.parse(second!).messages.at(-1).content[1].image_url.url).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
+  });
+
+  it("hold mode: an untrusted tool's image is held in IndexedDB with its value, and no request carries its bytes", async () => {
+    const database = databases.fresh();
+    const session = 'parts-hold'; // scripted: it calls page_shot, then answers (tests/support/docs-model.ts)
+    const runner = createWorkerRunner({ engine: openAICompatible({ baseURL: `${origin}/s/${session}/v1`, model: 'm' }), database, untrusted: 'hold' });
+    opened.push(runner);
+    const shot = defineTool({
+      name: 'page_shot',
+      description: 'A screenshot of a web page',
+      parameters: { type: 'object' },
+      readOnly: true,
+      untrusted: true,
+      call: () => withParts({ page: 'elsewhere' }, [{ type: 'image', image: new Blob([PNG], { type: 'image/png' }) }]),
+    });
+    runner.tool(shot);
+    const result = await runner.run('Look at the page', { conversation: 'c' }).result;
+    expect(result.held).toEqual([{ id: '$1', from: 'page_shot', value: { page: 'elsewhere' }, parts: [{ type: 'image', image: expect.any(Blob), mediaType: 'image/png' }] }]);
+    const bodies: string[] = await (await fetch(`${origin}/s/${session}/bodies`)).json();
+    expect(bodies).toHaveLength(2);
+    for (const body of bodies) expect(body).not.toContain(PNG_BASE64.slice(0, 40));
+    expect(bodies[1]).toContain('\\"parts\\":1');
+    const held = await (await IndexedDbConversationStore.open(database)).held.get('c', '$1');
+    expect(held).toMatchObject({ from: 'page_shot', value: { page: 'elsewhere' }, partCount: 1, parts: [{ type: 'image', mediaType: 'image/png' }] });
+    expect(new Uint8Array(await (held!.parts![0] as { image: Blob }).image.arrayBuffer())).toEqual(PNG);
+  });
+
   it('refuses a javascript: URL on the page with invalid_content, before anything crosses', async () => {
     const { runner, bodies } = runnerOn(databases.fresh());
     const run = runner.run([{ type: 'image', image: 'javascript:alert(1)' }]);

@@ -22,6 +22,8 @@ export const SCRIPTS: Record<string, DocsModelReply[]> = {
     { toolCalls: [{ name: 'send_email', arguments: { to: 'me@home.example', body: { $held: '$1' } } }] },
     { text: 'I mailed you $1.' },
   ],
+  // tests/browser/parts-worker.test.ts, hold mode: read the page's screenshot (held as $1), then name it.
+  'parts-hold': [{ toolCalls: [{ name: 'page_shot', arguments: {} }] }, { text: 'The page: $1.' }],
 };
 
 type Schema = Record<string, unknown>;
