@@ -17,7 +17,10 @@ export interface DataUrl {
 export function parseDataUrl(url: string): DataUrl | { problem: string } {
   const comma = url.indexOf(',');
   if (!/^data:/i.test(url) || comma === -1) return { problem: 'is not a data: URL (data:<media type>;base64,<data>)' };
-  const meta = url.slice(5, comma).split(';').map((piece) => piece.trim());
+  const meta = url
+    .slice(5, comma)
+    .split(';')
+    .map((piece) => piece.trim());
   const base64 = meta.at(-1)?.toLowerCase() === 'base64';
   const declared = meta[0] ?? '';
   const mediaType = declared === '' ? undefined : mediaTypeOf(declared);

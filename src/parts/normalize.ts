@@ -67,7 +67,7 @@ function filePart(part: object, where: string, maxPartBytes: number): FilePart {
   const declared = mediaTypeOf(given);
   if (!declared) throw invalid(where, `is a file part whose media type is ${shown(given)}, not one (application/pdf, text/plain, …)`);
   const name = own(part, 'filename');
-  if (name !== undefined && (typeof name !== 'string' || name.length > MAX_FILENAME || /[\u0000-\u001f]/.test(name)))
+  if (name !== undefined && (typeof name !== 'string' || name.length > MAX_FILENAME || hasControlCharacter(name)))
     throw invalid(where, `names the file ${shown(name)}: a filename is a string of at most ${MAX_FILENAME} characters, without control characters`);
   const source = sourceOf(own(part, 'data'), declared, `${where} (file)`, maxPartBytes);
   let mediaType = declared;
@@ -141,6 +141,12 @@ function imageTypeOf(blob: Blob | string): string | undefined {
 function notAnImage(where: string, declared: string | undefined): ContentError {
   const svg = declared === 'image/svg+xml' ? ' (SVG is text: draw it to a PNG first)' : '';
   return invalid(where, `says it is ${declared ?? 'an image'}, and its bytes are no PNG, JPEG, GIF, WebP, HEIC or AVIF image${svg}`);
+}
+
+/** Whether `text` holds a control character (below U+0020): no filename has one. */
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) < 0x20) return true;
+  return false;
 }
 
 function own(object: object, key: string): unknown {

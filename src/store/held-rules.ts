@@ -38,7 +38,17 @@ export function checkEntry(entry: HeldEntry, action: string): string {
 
 /** The record of `entry` as held at `seq` in `conversation`. */
 export function heldInfo(conversation: string, seq: number, entry: HeldEntry, length: number, heldAt: number): HeldInfo {
-  const info: HeldInfo = { conversation, id: `$${seq}`, seq, from: entry.from, callId: entry.callId, type: jsonType(entry.value), length, heldAt, untrusted: true };
+  const info: HeldInfo = {
+    conversation,
+    id: `$${seq}`,
+    seq,
+    from: entry.from,
+    callId: entry.callId,
+    type: jsonType(entry.value),
+    length,
+    heldAt,
+    untrusted: true,
+  };
   if (entry.parts && entry.parts.length > 0) info.partCount = entry.parts.length;
   return info;
 }

@@ -47,7 +47,11 @@ describe('useChat file parts through ambiChatTransport', () => {
     expect(new Uint8Array(await pdf.arrayBuffer())).toEqual(PDF);
     // What the model got: the parts, named by the hash of their bytes in the runner's recording.
     const cassette = await runner.cassette();
-    expect(Object.values(cassette.parts ?? {}).map((part) => part.mediaType).sort()).toEqual(['application/pdf', 'image/png']);
+    expect(
+      Object.values(cassette.parts ?? {})
+        .map((part) => part.mediaType)
+        .sort(),
+    ).toEqual(['application/pdf', 'image/png']);
   });
 
   it('a file part whose URL is a blob: URL is refused with invalid_content: the chat shows the error, nothing is stored', async () => {

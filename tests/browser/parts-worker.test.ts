@@ -78,7 +78,13 @@ describe('parts through the WorkerRunner', () => {
     const database = databases.fresh();
     const before = runnerOn(database);
     before.runner.tool(drawNote);
-    await before.runner.run([{ type: 'text', text: 'Keep this' }, { type: 'image', image: new Blob([PNG], { type: 'image/png' }) }], { conversation: 'c' }).result;
+    await before.runner.run(
+      [
+        { type: 'text', text: 'Keep this' },
+        { type: 'image', image: new Blob([PNG], { type: 'image/png' }) },
+      ],
+      { conversation: 'c' },
+    ).result;
     before.runner.close();
 
     const stored = await (await IndexedDbConversationStore.open(database)).load('c');
@@ -102,7 +108,12 @@ describe('parts through the WorkerRunner', () => {
     const { runner, bodies } = runnerOn(databases.fresh());
     await runner.workerTools(() => new Worker(new URL('./fixtures/parts-tools.worker.ts', import.meta.url), { type: 'module' }));
     const result = await runner.run('Draw the chart').result;
-    expect(result.toolResults[0]).toMatchObject({ name: 'render_chart', ok: true, output: { rendered: 'chart' }, parts: [{ type: 'image', mediaType: 'image/png' }] });
+    expect(result.toolResults[0]).toMatchObject({
+      name: 'render_chart',
+      ok: true,
+      output: { rendered: 'chart' },
+      parts: [{ type: 'image', mediaType: 'image/png' }],
+    });
     const [, second] = await bodies();
     expect(JSON.parse(second!).messages.at(-1).content[1].image_url.url).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
   });
@@ -122,7 +133,9 @@ describe('parts through the WorkerRunner', () => {
     });
     runner.tool(shot);
     const result = await runner.run('Look at the page', { conversation: 'c' }).result;
-    expect(result.held).toEqual([{ id: '$1', from: 'page_shot', value: { page: 'elsewhere' }, parts: [{ type: 'image', image: expect.any(Blob), mediaType: 'image/png' }] }]);
+    expect(result.held).toEqual([
+      { id: '$1', from: 'page_shot', value: { page: 'elsewhere' }, parts: [{ type: 'image', image: expect.any(Blob), mediaType: 'image/png' }] },
+    ]);
     const bodies: string[] = await (await fetch(`${origin}/s/${session}/bodies`)).json();
     expect(bodies).toHaveLength(2);
     for (const body of bodies) expect(body).not.toContain(PNG_BASE64.slice(0, 40));

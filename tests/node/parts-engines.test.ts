@@ -15,11 +15,21 @@ import { chunk, DONE, textStream } from './sse-server.js';
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 const WAV = new Uint8Array([...new TextEncoder().encode('RIFF'), 36, 0, 0, 0, ...new TextEncoder().encode('WAVEfmt ')]);
 const shot = (name = 'screenshot'): Tool =>
-  defineTool({ name, description: 'A screenshot', parameters: { type: 'object' }, readOnly: true, call: () => withParts({ taken: true }, [{ type: 'image', image: PNG }]) });
+  defineTool({
+    name,
+    description: 'A screenshot',
+    parameters: { type: 'object' },
+    readOnly: true,
+    call: () => withParts({ taken: true }, [{ type: 'image', image: PNG }]),
+  });
 const plain = defineTool({ name: 'clock', description: 'The time', parameters: { type: 'object' }, readOnly: true, call: () => 'noon' });
 
 const callsThenAnswer = (...calls: Array<[string, string]>) => [
-  chunk({ role: 'assistant', content: null, tool_calls: calls.map(([id, name], index) => ({ index, id, type: 'function', function: { name, arguments: '{}' } })) }),
+  chunk({
+    role: 'assistant',
+    content: null,
+    tool_calls: calls.map(([id, name], index) => ({ index, id, type: 'function', function: { name, arguments: '{}' } })),
+  }),
   chunk({}, 'tool_calls'),
   DONE,
 ];
@@ -109,7 +119,10 @@ describe('languageModelEngine on the providers wire formats', () => {
     const session = `anthropic-parts-${crypto.randomUUID()}`;
     const model = createAnthropic({ baseURL: `${server.root(session, 'run')}/anthropic`, apiKey: 'k' })('claude-sonnet-4-5');
     const agent = (await Agent.make(languageModelEngine(model, { maxRetries: 0 }))).tool(shot('updateIssueList'));
-    await new ChatRunner().run(agent, [{ type: 'text', text: 'Look' }, { type: 'image', image: PNG }]).result;
+    await new ChatRunner().run(agent, [
+      { type: 'text', text: 'Look' },
+      { type: 'image', image: PNG },
+    ]).result;
     const [first, second] = server.requests(session);
     expect(first!.json.messages[0].content).toEqual([
       { type: 'text', text: 'Look' },
@@ -136,7 +149,10 @@ describe('languageModelEngine on the providers wire formats', () => {
     const model = createGoogleGenerativeAI({ baseURL: `${server.root(session, 'run')}/google`, apiKey: 'k' })('gemini-3-pro-preview');
     const weather = defineTool({ name: 'weather', description: 'w', parameters: { type: 'object' }, readOnly: true, call: () => 'sunny' });
     const agent = (await Agent.make(languageModelEngine(model, { maxRetries: 0 }))).tool(weather);
-    await new ChatRunner().run(agent, [{ type: 'text', text: 'Where?' }, { type: 'image', image: PNG }]).result;
+    await new ChatRunner().run(agent, [
+      { type: 'text', text: 'Where?' },
+      { type: 'image', image: PNG },
+    ]).result;
     expect(server.requests(session)[0]!.json.contents[0].parts).toEqual([{ text: 'Where?' }, { inlineData: { mimeType: 'image/png', data: PNG_BASE64 } }]);
   });
 });

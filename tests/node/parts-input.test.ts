@@ -87,7 +87,10 @@ describe('hostile parts: refused with invalid_content, before anything is stored
     ['a part whose only type is an own __proto__ key', JSON.parse('[{"__proto__": {"type": "text"}, "text": "hi"}]')],
     ['a file without a media type', [{ type: 'file', data: PDF }]],
     ['a file that says PDF and is not one', [{ type: 'file', data: PNG, mediaType: 'application/pdf' }]],
-    ['an SVG image (text, no format a model takes)', [{ type: 'image', image: new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"/>'), mediaType: 'image/svg+xml' }]],
+    [
+      'an SVG image (text, no format a model takes)',
+      [{ type: 'image', image: new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"/>'), mediaType: 'image/svg+xml' }],
+    ],
     ['an image with a media type that is no image', [{ type: 'image', image: PNG, mediaType: 'text/html' }]],
     ['a filename with a control character', [{ type: 'file', data: PDF, mediaType: 'application/pdf', filename: 'a\u0000.pdf' }]],
     ['a text part whose text is no string', [{ type: 'text', text: 42 }]],
@@ -112,7 +115,9 @@ describe('hostile parts: refused with invalid_content, before anything is stored
   });
 
   it('a part own __proto__ key is read as data, never as a prototype, and other keys are dropped', async () => {
-    const input = JSON.parse(`[{"type": "image", "image": "data:image/png;base64,${PNG_BASE64}", "__proto__": {"polluted": true}, "providerOptions": {"x": 1}}]`);
+    const input = JSON.parse(
+      `[{"type": "image", "image": "data:image/png;base64,${PNG_BASE64}", "__proto__": {"polluted": true}, "providerOptions": {"x": 1}}]`,
+    );
     const { engine } = await runOn(input);
     const [part] = partsOf(engine.requests[0]!.messages.at(-1)) as Array<Record<string, unknown>>;
     expect(Object.keys(part!).sort()).toEqual(['image', 'mediaType', 'type']);
@@ -120,7 +125,10 @@ describe('hostile parts: refused with invalid_content, before anything is stored
   });
 
   it('names the part that is refused', async () => {
-    const { result } = await runOn([{ type: 'text', text: 'ok' }, { type: 'image', image: 'javascript:alert(1)' }]);
+    const { result } = await runOn([
+      { type: 'text', text: 'ok' },
+      { type: 'image', image: 'javascript:alert(1)' },
+    ]);
     expect(result).toMatchObject({ code: 'invalid_content', part: 'part 2 (image)', message: expect.stringContaining('javascript: URL') });
   });
 });

@@ -2,12 +2,18 @@
 // request on a text-only engine, `describeImage` in its place, a tool's image left out with a note,
 // `content_too_large` per part and per conversation, and an image's tokens in a context budget.
 import { describe, expect, it } from 'vitest';
-import { Agent, ChatRunner, defineTool, isAmbiError, MemoryConversationStore, type RunEvent, withParts } from '../../src/index.js';
+import { Agent, ChatRunner, defineTool, isAmbiError, type MediaPart, MemoryConversationStore, type RunEvent, withParts } from '../../src/index.js';
 import { collect } from '../support/run-events.js';
 import { PartsEngine, PDF, PNG, partsOf, pngOfSize } from '../support/parts.js';
 
-const screenshot = (parts = [{ type: 'image' as const, image: PNG }]) =>
-  defineTool({ name: 'screenshot', description: 'The page as an image', parameters: { type: 'object' }, readOnly: true, call: () => withParts({ taken: true }, parts) });
+const screenshot = (parts: MediaPart[] = [{ type: 'image', image: PNG }]) =>
+  defineTool({
+    name: 'screenshot',
+    description: 'The page as an image',
+    parameters: { type: 'object' },
+    readOnly: true,
+    call: () => withParts({ taken: true }, parts),
+  });
 
 async function agentOn(engine: PartsEngine, options: Parameters<typeof Agent.make>[1] = {}) {
   const conversations = new MemoryConversationStore();
@@ -20,7 +26,14 @@ describe('an engine that takes no images', () => {
   it('fails a person image with unsupported_content before any request, naming the part; nothing is stored', async () => {
     const engine = new PartsEngine(['never'], {});
     const { agent, conversations } = await agentOn(engine);
-    const run = new ChatRunner().run(agent, [{ type: 'text', text: 'Look' }, { type: 'image', image: PNG }], { conversation: 'c' });
+    const run = new ChatRunner().run(
+      agent,
+      [
+        { type: 'text', text: 'Look' },
+        { type: 'image', image: PNG },
+      ],
+      { conversation: 'c' },
+    );
     const error = await run.result.catch((e: unknown) => e);
     expect(isAmbiError(error, 'unsupported_content')).toBe(true);
     expect(error).toMatchObject({ part: 'part 2 of the message (image (image/png, 68 bytes))' });
@@ -45,7 +58,14 @@ describe('an engine that takes no images', () => {
         return 'a red square';
       },
     });
-    await new ChatRunner().run(agent, [{ type: 'text', text: 'What is it?' }, { type: 'image', image: PNG }], { conversation: 'c' }).result;
+    await new ChatRunner().run(
+      agent,
+      [
+        { type: 'text', text: 'What is it?' },
+        { type: 'image', image: PNG },
+      ],
+      { conversation: 'c' },
+    ).result;
     expect(engine.requests[0]!.messages.at(-1)).toEqual({ role: 'user', content: 'What is it?\n\n[image: a red square]' });
     expect(described).toEqual(['image/png 68']);
     expect(partsOf((await conversations.load('c'))[0])).toHaveLength(1);
@@ -100,7 +120,15 @@ describe('size caps', () => {
   });
 
   it("a tool's parts that would take the conversation past its cap fail the call", async () => {
-    const engine = new PartsEngine([{ calls: [{ id: 'c1', name: 'screenshot' }, { id: 'c2', name: 'screenshot' }] }, 'Enough.']);
+    const engine = new PartsEngine([
+      {
+        calls: [
+          { id: 'c1', name: 'screenshot' },
+          { id: 'c2', name: 'screenshot' },
+        ],
+      },
+      'Enough.',
+    ]);
     const { agent } = await agentOn(engine, { maxConversationBytes: 700 });
     agent.tool(screenshot([{ type: 'image', image: pngOfSize(400) }]));
     const result = await new ChatRunner().run(agent, 'Two').result;

@@ -34,12 +34,21 @@ describe('the memory conversation store', () => {
 });
 
 const shot = (image: Uint8Array) =>
-  defineTool({ name: 'shot', description: 'A screenshot', parameters: { type: 'object' }, readOnly: true, call: () => withParts({ ok: true }, [{ type: 'image', image }]) });
+  defineTool({
+    name: 'shot',
+    description: 'A screenshot',
+    parameters: { type: 'object' },
+    readOnly: true,
+    call: () => withParts({ ok: true }, [{ type: 'image', image }]),
+  });
 
 async function recorded(image: Uint8Array) {
   const agent = await Agent.make(scriptedEngine([{ toolCalls: [{ id: 'x', name: 'shot', arguments: {} }] }, 'Two pixels.']), { record: true });
   agent.tool(shot(image));
-  await new ChatRunner().run(agent, [{ type: 'text', text: 'Compare' }, { type: 'image', image: `data:image/png;base64,${PNG_BASE64}` }]).result;
+  await new ChatRunner().run(agent, [
+    { type: 'text', text: 'Compare' },
+    { type: 'image', image: `data:image/png;base64,${PNG_BASE64}` },
+  ]).result;
   return agent.cassette();
 }
 
@@ -63,7 +72,10 @@ describe('cassettes', () => {
   it('replay the same run, parts compared by hash; another image is a replay_mismatch naming where', async () => {
     const cassette = JSON.parse(JSON.stringify(await recorded(PNG)));
     const same = (await Agent.make(replayEngine(cassette))).tool(shot(PNG));
-    const input = [{ type: 'text' as const, text: 'Compare' }, { type: 'image' as const, image: PNG }];
+    const input = [
+      { type: 'text' as const, text: 'Compare' },
+      { type: 'image' as const, image: PNG },
+    ];
     expect((await new ChatRunner().run(same, input).result).text).toBe('Two pixels.');
     const other = (await Agent.make(replayEngine(cassette))).tool(shot(JPEG));
     await expect(new ChatRunner().run(other, input).result).rejects.toMatchObject({

@@ -44,7 +44,9 @@ describe("untrusted images, 'hold' mode", () => {
     for (const request of engine.requests) expect(imagesIn(request.messages)).toEqual([]);
     const tool = result.messages.find((m) => m.role === 'tool')!;
     expect(JSON.parse(String(tool.content))).toEqual({ held: '$1', from: 'page_shot', type: 'object', length: 25, parts: 1 });
-    expect(result.held).toEqual([{ id: '$1', from: 'page_shot', value: { title: 'Cheap flights' }, parts: [{ type: 'image', image: expect.any(Blob), mediaType: 'image/png' }] }]);
+    expect(result.held).toEqual([
+      { id: '$1', from: 'page_shot', value: { title: 'Cheap flights' }, parts: [{ type: 'image', image: expect.any(Blob), mediaType: 'image/png' }] },
+    ]);
   });
 
   it('inspect_held reads the held image in quarantine where the engine sees images; the model gets the checked answer only', async () => {
@@ -67,7 +69,9 @@ describe("untrusted images, 'hold' mode", () => {
 describe('quarantined tools with images', () => {
   it('the quarantine request reads the image; the run model reads the closed answer, with no parts', async () => {
     const engine = new PartsEngine([{ calls: [{ id: 's1', name: 'page_shot' }] }, '{"cheap":true}', 'Cheap.']);
-    const agent = (await Agent.make(engine)).tool(pageShot({ output: { type: 'object', properties: { cheap: { type: 'boolean' } }, required: ['cheap'], additionalProperties: false } }));
+    const agent = (await Agent.make(engine)).tool(
+      pageShot({ output: { type: 'object', properties: { cheap: { type: 'boolean' } }, required: ['cheap'], additionalProperties: false } }),
+    );
     const result = await new ChatRunner().run(agent, 'Is it cheap?').result;
     expect(imagesIn(engine.requests[1]!.messages)).toHaveLength(1);
     expect(result.toolResults[0]).toEqual(expect.objectContaining({ ok: true, output: { cheap: true } }));
@@ -79,7 +83,9 @@ describe('quarantined tools with images', () => {
 
   it('an engine that sees no images reads the quarantined output with the image named, not shown', async () => {
     const engine = new PartsEngine([{ calls: [{ id: 's1', name: 'page_shot' }] }, '{"cheap":false}', 'Not cheap.'], {});
-    const agent = (await Agent.make(engine)).tool(pageShot({ output: { type: 'object', properties: { cheap: { type: 'boolean' } }, required: ['cheap'], additionalProperties: false } }));
+    const agent = (await Agent.make(engine)).tool(
+      pageShot({ output: { type: 'object', properties: { cheap: { type: 'boolean' } }, required: ['cheap'], additionalProperties: false } }),
+    );
     await new ChatRunner().run(agent, 'Is it cheap?').result;
     const data = engine.requests[1]!.messages.at(-1)!;
     expect(data.content).toEqual([{ type: 'text', text: '{"title":"Cheap flights"}\n[image (image/png, 68 bytes): not shown, this model cannot read it]' }]);

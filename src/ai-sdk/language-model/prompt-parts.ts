@@ -21,7 +21,11 @@ export async function filePart(part: MediaPart, version: Version, urls: Record<s
     const mediaType = read.mediaType ?? (part.type === 'image' ? 'image/*' : 'application/octet-stream');
     if (!fetchedByProvider(read.url, mediaType, urls)) {
       const what = partSummary(part);
-      throw new ContentError('unsupported_content', what, `The ${what} cannot be sent: this provider does not fetch such URLs itself, and ambi-web never does; give its bytes`);
+      throw new ContentError(
+        'unsupported_content',
+        what,
+        `The ${what} cannot be sent: this provider does not fetch such URLs itself, and ambi-web never does; give its bytes`,
+      );
     }
     const url = new URL(read.url);
     return { type: 'file', data: version === 'v4' ? { type: 'url', url } : url, mediaType, ...filename };
@@ -43,7 +47,12 @@ export async function contentOutput(text: string, parts: readonly MediaPart[], v
     const data = toBase64(read.bytes);
     const filename = part.type === 'file' && part.filename ? { filename: part.filename } : {};
     if (version === 'v2') value.push({ type: 'media', data, mediaType: read.mediaType });
-    else if (version === 'v3') value.push(isImageType(read.mediaType) ? { type: 'image-data', data, mediaType: read.mediaType } : { type: 'file-data', data, mediaType: read.mediaType, ...filename });
+    else if (version === 'v3')
+      value.push(
+        isImageType(read.mediaType)
+          ? { type: 'image-data', data, mediaType: read.mediaType }
+          : { type: 'file-data', data, mediaType: read.mediaType, ...filename },
+      );
     else value.push({ type: 'file', data: { type: 'data', data }, mediaType: read.mediaType, ...filename });
   }
   return { type: 'content', value };

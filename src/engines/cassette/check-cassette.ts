@@ -78,8 +78,7 @@ function checkInteraction(value: unknown, path: string): void {
 
 function checkMessage(value: unknown, path: string): void {
   const message = object(value, path);
-  if (message.role === 'user' && Array.isArray(message.content))
-    message.content.forEach((part, i) => checkPart(part, `${path}/content/${i}`, true));
+  if (message.role === 'user' && Array.isArray(message.content)) message.content.forEach((part, i) => checkPart(part, `${path}/content/${i}`, true));
   else string(message.content, `${path}/content`);
   switch (message.role) {
     case 'system':

@@ -92,7 +92,9 @@ function messageRecord(message: Message, names: CallNames, parts: PartHashes | u
 /** A part as a cassette holds it: its bytes named by hash (see PartHashes). */
 function partRecord(part: ContentPart, parts: PartHashes | undefined): ContentPart {
   if (parts) return parts.record(part, clock);
-  return part.type === 'text' ? { type: 'text', text: clock(part.text) } : (copy({ ...part, ...(part.type === 'image' ? { image: 'unread' } : { data: 'unread' }) }, false) as ContentPart);
+  return part.type === 'text'
+    ? { type: 'text', text: clock(part.text) }
+    : (copy({ ...part, ...(part.type === 'image' ? { image: 'unread' } : { data: 'unread' }) }, false) as ContentPart);
 }
 
 /** Text with its date-times written `<timestamp>`. */

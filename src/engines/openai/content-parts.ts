@@ -80,7 +80,11 @@ async function wirePart(part: MediaPart): Promise<WirePart> {
   if (read.kind === 'url') {
     if (image) return { type: 'image_url', image_url: { url: read.url } };
     const what = partSummary(part);
-    throw new ContentError('unsupported_content', what, `The ${what} cannot be sent: chat completions take a file's bytes, not its URL (ambi-web never fetches it)`);
+    throw new ContentError(
+      'unsupported_content',
+      what,
+      `The ${what} cannot be sent: chat completions take a file's bytes, not its URL (ambi-web never fetches it)`,
+    );
   }
   const base64 = toBase64(read.bytes);
   if (image) return { type: 'image_url', image_url: { url: `data:${read.mediaType};base64,${base64}` } };
@@ -91,4 +95,3 @@ async function wirePart(part: MediaPart): Promise<WirePart> {
 }
 
 const AUDIO_FORMATS: Record<string, string> = { 'audio/wav': 'wav', 'audio/x-wav': 'wav', 'audio/wave': 'wav', 'audio/mpeg': 'mp3', 'audio/mp3': 'mp3' };
-

@@ -47,7 +47,10 @@ function promptMessage(message: Message): PromptApiMessage {
 
 /** Whether a request's messages hold images (the session must then expect them). */
 export function holdsImages(messages: readonly Message[]): boolean {
-  return messages.some((m) => (m.role === 'user' && typeof m.content !== 'string' && m.content.some((p) => p.type !== 'text')) || (m.role === 'tool' && (m.parts?.length ?? 0) > 0));
+  return messages.some(
+    (m) =>
+      (m.role === 'user' && typeof m.content !== 'string' && m.content.some((p) => p.type !== 'text')) || (m.role === 'tool' && (m.parts?.length ?? 0) > 0),
+  );
 }
 
 /**
@@ -58,10 +61,17 @@ export function holdsImages(messages: readonly Message[]): boolean {
 function imageContent(part: MediaPart): PromptApiContent {
   const data = part.type === 'image' ? part.image : part.data;
   const what = partSummary(part);
-  if (part.type === 'file' && !isImageType(part.mediaType)) throw new ContentError('unsupported_content', what, `The ${what} cannot be sent: the browser's built-in model takes images, not files`);
+  if (part.type === 'file' && !isImageType(part.mediaType))
+    throw new ContentError('unsupported_content', what, `The ${what} cannot be sent: the browser's built-in model takes images, not files`);
   if (data instanceof Blob) return { type: 'image', value: data };
-  if (typeof data !== 'string') return { type: 'image', value: new Blob([data instanceof ArrayBuffer ? data.slice(0) : data.slice()], { type: part.mediaType ?? '' }) };
+  if (typeof data !== 'string')
+    return { type: 'image', value: new Blob([data instanceof ArrayBuffer ? data.slice(0) : data.slice()], { type: part.mediaType ?? '' }) };
   const url = /^data:/i.test(data) ? parseDataUrl(data) : undefined;
-  if (!url || 'problem' in url) throw new ContentError('unsupported_content', what, `The ${what} cannot be sent: the browser's built-in model takes an image's bytes, not its URL (ambi-web never fetches it)`);
+  if (!url || 'problem' in url)
+    throw new ContentError(
+      'unsupported_content',
+      what,
+      `The ${what} cannot be sent: the browser's built-in model takes an image's bytes, not its URL (ambi-web never fetches it)`,
+    );
   return { type: 'image', value: new Blob([url.bytes().slice()], { type: part.mediaType ?? url.mediaType ?? '' }) };
 }

@@ -40,7 +40,12 @@ export function contentExtension(setup: RunSetup): RunExtension {
     for (const [i, part] of message.content.entries()) {
       if (takes(accepts, part)) parts.push(part);
       else if (describe && kindOf(part) === 'image') parts.push({ type: 'text', text: await describedImage(describe, part, setup.signal) });
-      else throw unsupported(`part ${i + 1} of ${at === userAt ? "the person's message" : `message ${at + 1} of the request`} (${partSummary(part)})`, part, false);
+      else
+        throw unsupported(
+          `part ${i + 1} of ${at === userAt ? "the person's message" : `message ${at + 1} of the request`} (${partSummary(part)})`,
+          part,
+          false,
+        );
     }
     const content = parts.every((part) => part.type === 'text') ? contentText(parts) : parts;
     return { ...message, content };
@@ -59,7 +64,11 @@ export function contentExtension(setup: RunSetup): RunExtension {
         notes.push(`[${partSummary(part)}: not shown, this model takes no ${kindOf(part)}s]`);
         if (!warned.has(part)) {
           warned.add(part);
-          setup.emit({ type: 'warning', code: 'unsupported_content', message: `A ${partSummary(part)} from "${message.name}" was left out: the engine takes no ${kindOf(part)}s` });
+          setup.emit({
+            type: 'warning',
+            code: 'unsupported_content',
+            message: `A ${partSummary(part)} from "${message.name}" was left out: the engine takes no ${kindOf(part)}s`,
+          });
         }
       }
     }
@@ -82,7 +91,8 @@ export function contentExtension(setup: RunSetup): RunExtension {
       }
       // Refused before anything is stored or sent: a part of the person's the engine will never take.
       added.forEach((part, i) => {
-        if (!takes(accepts, part) && !(describe && kindOf(part) === 'image')) throw unsupported(`part ${i + 1} of the message (${partSummary(part)})`, part, false);
+        if (!takes(accepts, part) && !(describe && kindOf(part) === 'image'))
+          throw unsupported(`part ${i + 1} of the message (${partSummary(part)})`, part, false);
       });
       return undefined;
     },

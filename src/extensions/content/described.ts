@@ -32,4 +32,3 @@ function forget(byImage: WeakMap<Blob, Promise<string>>, image: Blob) {
     throw error;
   };
 }
-

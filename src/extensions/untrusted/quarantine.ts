@@ -63,7 +63,10 @@ export async function quarantined(
   }
   const messages: Message[] = [
     { role: 'system', content: systemPrompt(quarantine, spec.schema) },
-    { role: 'user', content: dataMessage(capText(typeof result.output === 'string' ? result.output : JSON.stringify(result.output), host.maxChars), parts, host.engine) },
+    {
+      role: 'user',
+      content: dataMessage(capText(typeof result.output === 'string' ? result.output : JSON.stringify(result.output), host.maxChars), parts, host.engine),
+    },
   ];
   for (let answers = 1; ; answers++) {
     // Checked before each request, as before each model turn: past the budget, none is made.

@@ -110,7 +110,8 @@ export class WorkerRunner {
       (runId, callId) => this.#runs.traceContext(runId, callId),
     );
     Comlink.expose(this.#host, this.#worker);
-    const { engine, concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted, maxPartBytes, maxConversationBytes } = options;
+    const { engine, concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted, maxPartBytes, maxConversationBytes } =
+      options;
     this.#engine = engine;
     this.#maxPartBytes = maxPartBytes;
     if (leaf) this.#names.add('spawn_leaf');

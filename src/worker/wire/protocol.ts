@@ -5,7 +5,7 @@ import type { ApproveOptions, DenyOptions } from '../../call/approvals.js';
 import type { PendingApproval } from '../../store/approval-types.js';
 import type { AbortSource } from '../../util/abort-source.js';
 import type { AfterUntrusted, HeldArguments, Quarantine, ToolContext, ToolPolicy, TraceContext } from '../../tools/types.js';
-import type { CallTarget, JsonValue, ToolDefinition } from '../../core/types.js';
+import type { CallTarget, ToolDefinition } from '../../core/types.js';
 import type { McpServerConfig } from '../../mcp/config.js';
 import type { RunEvent } from '../../core/run.js';
 import type { WireError, WireReason } from './wire-error.js';
