@@ -2,7 +2,7 @@
 // request on a text-only engine, `describeImage` in its place, a tool's image left out with a note,
 // `content_too_large` per part and per conversation, and an image's tokens in a context budget.
 import { describe, expect, it } from 'vitest';
-import { Agent, ChatRunner, defineTool, isAmbiError, type MediaPart, MemoryConversationStore, type RunEvent, withParts } from '../../src/index.js';
+import { Agent, ChatRunner, defineTool, isAmbiError, localModel, type MediaPart, MemoryConversationStore, type RunEvent, withParts } from '../../src/index.js';
 import { collect } from '../support/run-events.js';
 import { PartsEngine, PDF, PNG, partsOf, pngOfSize } from '../support/parts.js';
 
@@ -82,6 +82,21 @@ describe('an engine that takes no images', () => {
     expect(tool).toMatchObject({ role: 'tool', content: expect.stringContaining('[image (image/png, 68 bytes): not shown, this model takes no images]') });
     expect(partsOf(tool)).toEqual([]);
     expect(warnings(events)).toEqual(['unsupported_content']);
+  });
+});
+
+describe('the local GGUF engine (text-only)', () => {
+  it('fails an image unsupported_content before any request: the model is not even downloaded', async () => {
+    const fetched: string[] = [];
+    const fetch = (async (input: RequestInfo | URL) => {
+      fetched.push(String(input));
+      throw new Error('no network in this test');
+    }) as typeof globalThis.fetch;
+    const agent = await Agent.make(localModel({ source: 'https://models.example/tiny.gguf' }), { engine: { fetch } });
+    expect(agent.engine.accepts).toBeUndefined();
+    const error = await new ChatRunner().run(agent, [{ type: 'text', text: 'Look' }, { type: 'image', image: PNG }]).result.catch((e: unknown) => e);
+    expect(isAmbiError(error, 'unsupported_content')).toBe(true);
+    expect(fetched).toEqual([]);
   });
 });
 
