@@ -49,6 +49,7 @@ export { scriptedEngine, type ScriptedEngineConfig, type ScriptedReply, type Scr
 export { createEngine, type EngineDeps } from './engines/create-engine.js';
 export { replayEngine, type ReplayEngineConfig } from './engines/cassette/replay.js';
 export type { Cassette, CassetteEngine, CassetteError, CassetteInteraction, CassetteRequest } from './engines/cassette/cassette.js';
+export type { CassettePart } from './engines/cassette/cassette.js';
 export { ReplayMismatchError } from './errors/replay-mismatch-error.js';
 export type { EngineInfo } from './engines/engine-info.js';
 export type { BuiltInEngineConfig, CustomEngineConfig, EngineConfig } from './engines/config.js';

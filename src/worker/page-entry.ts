@@ -24,6 +24,7 @@ export type { BuiltInEngineConfig, CustomEngineConfig, EngineConfig } from '../e
 export { promptApiEngine, type PromptApiConfig, type PromptApiOptions } from '../engines/prompt-api/prompt-api.js';
 export { replayEngine, type ReplayEngineConfig } from '../engines/cassette/replay.js';
 export type { Cassette, CassetteEngine, CassetteError, CassetteInteraction, CassetteRequest } from '../engines/cassette/cassette.js';
+export type { CassettePart } from '../engines/cassette/cassette.js';
 export { redactURL } from '../engines/url-redact.js';
 export { createWorkerRunner, WorkerRunner, type WorkerRunnerOptions, type WorkerToolsOptions } from './page/worker-runner.js';
 export type { WorkerLeafOptions } from './wire/protocol.js';
