@@ -35,7 +35,7 @@ import { fromWireError, toWireReason } from '../wire/wire-error.js';
 import { Inflight, onWorkerDeath } from '../wire/worker-life.js';
 import type { Cassette } from '../../engines/cassette/cassette.js';
 import { errorMessage } from '../../errors/error-message.js';
-import { pageInput } from './page-input.js';
+import { pageParts } from './page-input.js';
 import type { RunInput } from '../../core/parts.js';
 
 /** What `createWorkerRunner` takes: the runner worker's configuration, and how to start the worker. */
@@ -266,9 +266,6 @@ export class WorkerRunner {
    */
   run<const S extends OutputSchema = never>(input: RunInput, options: RunOptions<S> = {}): Run<RunOutput<S>> {
     checkRunOptions(options); // here, as in-process: the same coded error, before anything crosses
-    // Parts checked on the page, their bytes made Blobs that cross without a copy; a refusal is the run's.
-    const given = pageInput(input, this.#maxPartBytes);
-    if ('refused' in given) return refusedRun(options.runId ?? crypto.randomUUID(), given.refused);
     const output = wireOutput(options.output);
     const { maxIterations, maxCallsPerReply, maxOutputRetries, conversation, toolChoice, lock, maxTokens } = options;
     const wire: WireRunOptions = defined({
@@ -283,7 +280,12 @@ export class WorkerRunner {
       traced: options.tracer !== undefined || undefined,
       output: output?.schema,
     });
-    return this.#start(options, output?.standard, (runId) => this.#api.startRun(runId, given.input, wire)) as Run<RunOutput<S>>;
+    // Parts are checked on the page, their bytes Blobs that cross without a copy; a refusal fails the run before anything crosses.
+    const begin =
+      typeof input === 'string'
+        ? (runId: string) => this.#api.startRun(runId, input, wire)
+        : async (runId: string) => this.#api.startRun(runId, await pageParts(input, this.#maxPartBytes), wire);
+    return this.#start(options, output?.standard, begin) as Run<RunOutput<S>>;
   }
 
   /**
