@@ -22,7 +22,10 @@ describe.each(['in-process', 'runner worker'] as const)('promptApiEngine with im
   it('opens a session that expects images and prompts with the image as a Blob', async () => {
     const installed = installLanguageModel({ availability: 'available', replies: [['A red ', 'square.']] });
     cleanup.push(installed.remove);
-    const run = await start(realm, [{ type: 'text', text: 'What is it?' }, { type: 'image', image: new Blob([PNG], { type: 'image/png' }) }]);
+    const run = await start(realm, [
+      { type: 'text', text: 'What is it?' },
+      { type: 'image', image: new Blob([PNG], { type: 'image/png' }) },
+    ]);
     expect((await run.result).text).toBe('A red square.');
     expect(installed.log.created[0]).toMatchObject({ expectedInputs: [{ type: 'text', languages: ['en'] }, { type: 'image' }] });
     const [message] = installed.log.prompts[0]!.input as Array<{ role: string; content: Array<{ type: string; value: unknown }> }>;

@@ -94,7 +94,12 @@ describe('the local GGUF engine (text-only)', () => {
     }) as typeof globalThis.fetch;
     const agent = await Agent.make(localModel({ source: 'https://models.example/tiny.gguf' }), { engine: { fetch } });
     expect(agent.engine.accepts).toBeUndefined();
-    const error = await new ChatRunner().run(agent, [{ type: 'text', text: 'Look' }, { type: 'image', image: PNG }]).result.catch((e: unknown) => e);
+    const error = await new ChatRunner()
+      .run(agent, [
+        { type: 'text', text: 'Look' },
+        { type: 'image', image: PNG },
+      ])
+      .result.catch((e: unknown) => e);
     expect(isAmbiError(error, 'unsupported_content')).toBe(true);
     expect(fetched).toEqual([]);
   });

@@ -76,7 +76,12 @@ async function rawPosts(baseURL: string, picture: Blob): Promise<{ image: number
   });
   const user = (withImage: boolean) => ({
     role: 'user',
-    content: withImage ? [{ type: 'text', text: QUESTION }, { type: 'image_url', image_url: { url: dataUrl } }] : QUESTION,
+    content: withImage
+      ? [
+          { type: 'text', text: QUESTION },
+          { type: 'image_url', image_url: { url: dataUrl } },
+        ]
+      : QUESTION,
   });
   const call = { role: 'assistant', content: null, tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'read_title', arguments: '{}' } }] };
   const result = { role: 'tool', tool_call_id: 'call_0', content: '{"ok":true,"output":"x"}' };
@@ -101,7 +106,11 @@ expose<ImageInputOptions, ImageInputResult>({
     const runner = createWorkerRunner({ engine: openAICompatible({ baseURL, model: 'answer' }) }).tool(readTitle);
     const picture = image(bytes);
     const sides = {
-      image: () => runner.run([{ type: 'text', text: QUESTION }, { type: 'image', image: picture }]).result,
+      image: () =>
+        runner.run([
+          { type: 'text', text: QUESTION },
+          { type: 'image', image: picture },
+        ]).result,
       text: () => runner.run(QUESTION).result,
     };
     const out: ImageInputRound[] = [];
