@@ -22,7 +22,8 @@ import { errorMessage } from '../errors/error-message.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { newIdempotencyKey } from '../util/ids.js';
 import { isThenable } from '../util/thenable.js';
-import type { OnToolError, RunScope } from '../tools/types.js';
+import type { CallHandle, OnToolError, RunScope } from '../tools/types.js';
+import type { ToolCallJournal } from '../store/types.js';
 import { runAttempts, type AttemptsOptions } from './attempt.js';
 import { beginJournal, finishJournal, journalled } from './journal.js';
 import { admit } from './policy.js';
@@ -73,10 +74,12 @@ export async function executeCall(registry: ToolRegistry, call: ToolCall, option
     release = await takeSlots(entry.tool, run);
     // 6: journal.
     const journal = run.journal && journalled(entry.tool, admitted.approvedByPerson) ? run.journal : undefined;
-    const unrecorded = journal && (await beginJournal(journal, admitted.call, run, elapsed));
+    // A call resumed with what it left running (`handle`) started before: its entry is there already.
+    const unrecorded = journal && !admitted.call.handle && (await beginJournal(journal, admitted.call, run, elapsed));
     if (unrecorded) return finish(unrecorded, keyed, run, release);
     // 7: attempt.
-    const attempted = await runAttempts(entry.tool, admitted.call, admitted.args, new AttemptReports(admitted.call, options), started);
+    const reports = new AttemptReports(admitted.call, options, journal);
+    const attempted = await runAttempts(entry.tool, admitted.call, admitted.args, reports, started);
     const result = admitted.edited ? { ...attempted, editedArguments: admitted.call.arguments } : attempted;
     // 8: result.
     if (journal) await finishJournal(journal, admitted.call.idempotencyKey, result);
@@ -106,10 +109,13 @@ class AttemptReports implements AttemptsOptions {
   readonly signal?: AbortSignal;
   readonly scope?: RunScope;
   readonly onToolError?: OnToolError;
+  readonly handle?: CallHandle;
+  readonly noteHandle?: (handle: CallHandle) => void;
 
   constructor(
     readonly call: RunCall,
     readonly options: ExecuteOptions,
+    journal?: ToolCallJournal,
   ) {
     this.idempotencyKey = call.idempotencyKey;
     const signal = options.signal ?? options.run?.signal;
@@ -117,6 +123,9 @@ class AttemptReports implements AttemptsOptions {
     if (options.scope) this.scope = options.scope;
     const onToolError = options.onToolError ?? options.run?.onToolError;
     if (onToolError) this.onToolError = onToolError;
+    if (call.handle) this.handle = call.handle;
+    // Noting never fails a call: a handle that cannot be recorded only makes a resume cautious.
+    if (journal?.note) this.noteHandle = (handle) => void journal.note!(call.idempotencyKey, handle).catch(() => {});
   }
 
   onAttempt(attempt: number): void {

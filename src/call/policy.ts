@@ -43,7 +43,7 @@ export function admit(
 }
 
 async function decide(
-  asked: RunCall,
+  proposed: RunCall,
   entry: RegisteredTool,
   args: unknown,
   run: CallRun,
@@ -53,6 +53,8 @@ async function decide(
   const { tool } = entry;
   const verdict: CallVerdict = (await said) ?? { kind: 'run' };
   if (verdict.kind === 'settled') return verdict.result;
+  // A call that started before a reload and left something running goes on with it (see CallVerdict).
+  const asked = verdict.kind === 'decided' && verdict.handle ? { ...proposed, handle: verdict.handle } : proposed;
   if (verdict.kind === 'refuse') return toolFailure(asked, verdict.code, verdict.message, 0, durationMs());
   // Where the call acts is fixed now, before anyone is asked: it runs there, or not at all.
   const placed = tool.target ? await targeted(asked, tool, args, verdict, run.signal) : asked;

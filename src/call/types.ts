@@ -2,7 +2,7 @@
 import type { CallTarget, ToolCall, ToolResult } from '../core/types.js';
 import type { ApprovalStore } from '../store/approval-types.js';
 import type { ToolCallJournal } from '../store/types.js';
-import type { OnToolError, RunScope } from '../tools/types.js';
+import type { CallHandle, OnToolError, RunScope } from '../tools/types.js';
 import type { RunEvent, UntrustedContext } from '../core/run.js';
 import type { ApprovalDecision, Approvals } from './approvals.js';
 import type { Limiter } from '../util/limiter.js';
@@ -67,8 +67,8 @@ export interface CallHooks {
 /** What the resolve stage makes of a call's arguments: those to validate, or why the call ends there (nothing runs). */
 export type ResolvedArguments = { ok: true; value: unknown } | { ok: false; code: string; message: string };
 
-/** A call as a run makes it: its id is the run's and its idempotency key is set. */
-export type RunCall = ToolCall & { idempotencyKey: string };
+/** A call as a run makes it: its id is the run's and its idempotency key is set; `handle`: what it left running before a reload (a resumed call). */
+export type RunCall = ToolCall & { idempotencyKey: string; handle?: CallHandle };
 
 /**
  * What the policy stage decides for one call. `run`: go on, as the tool's own rule says (its
@@ -77,14 +77,15 @@ export type RunCall = ToolCall & { idempotencyKey: string };
  * `refuse`: it does not run, and its result says why. `settled`: its result is known without
  * running it (a resumed call's recorded result). `decided`: a person's decision, given before.
  * `target` on `ask` and `decided`: where the call was proposed to act, as recorded before (a
- * resumed call keeps the page it was proposed for; see `Tool.target`).
+ * resumed call keeps the page it was proposed for; see `Tool.target`). `handle` on `decided`: the
+ * call started before a reload and left this running (a server's task or question): it goes on with it.
  */
 export type CallVerdict =
   | { kind: 'run'; because?: AskContext; standing?: StandingScope }
   | { kind: 'ask'; because?: AskContext; standing?: StandingScope; target?: CallTarget }
   | { kind: 'refuse'; code: string; message: string }
   | { kind: 'settled'; result: ToolResult }
-  | { kind: 'decided'; decision: ApprovalDecision; target?: CallTarget };
+  | { kind: 'decided'; decision: ApprovalDecision; target?: CallTarget; handle?: CallHandle };
 
 /** What `approval_requested` says besides the call: why a person is asked beyond the tool's own rule. */
 export interface AskContext {

@@ -23,6 +23,12 @@ export type RunEvent =
     | { type: 'tool_started'; callId: string; name: string; attempt: number }
     | { type: 'tool_retry'; callId: string; name: string; attempt: number; nextAttempt: number; delayMs: number }
     | { type: 'tool_finished'; result: ToolResult }
+    /**
+     * A running call waits for a person's answers: its server asked for them (MCP's `input_required`).
+     * Answer with `run.respond(callId, values)` (or refuse with `null`). The requests' words are the
+     * server's (`untrusted` names it): show them as text, never as instructions.
+     */
+    | { type: 'input_requested'; callId: string; name: string; requests: InputRequest[]; untrusted: { source: string } }
     /** A running call reports how far it is (an MCP server's progress notifications). */
     | { type: 'tool_progress'; callId: string; progress: number; total?: number; message?: string }
     /** One model request answered: what it used (the server's counts, or an estimate marked `estimated`). */
@@ -45,6 +51,40 @@ export type RunEvent =
     /** The model is being downloaded before it answers (the browser's built-in model): `loaded` of `total`, growing to `total`. */
     | { type: 'model_download'; loaded: number; total: number }
   ) & { leafId?: string };
+
+/**
+ * One question a server asks during a call (an MCP form elicitation): `key` names it in the answers,
+ * `message` is the server's text, `schema` the form's JSON Schema as the server sent it (a flat
+ * object of strings, numbers, integers, booleans and enums, checked before it is shown).
+ */
+export interface InputRequest {
+  key: string;
+  message: string;
+  schema: InputSchema;
+}
+
+/** The form a server asks to be filled: one level of named fields (MCP's restricted elicitation schema). */
+export interface InputSchema {
+  type: 'object';
+  properties: Record<string, InputField>;
+  required?: string[];
+}
+
+/** One field of an input form. */
+export interface InputField {
+  type: 'string' | 'number' | 'integer' | 'boolean';
+  title?: string;
+  description?: string;
+  enum?: (string | number)[];
+  /** A titled enum: each choice's value and the label to show. */
+  oneOf?: { const: string | number; title?: string }[];
+  default?: string | number | boolean;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  format?: string;
+}
 
 /** Why a run failed, as its `run_failed` event carries it: plain data, so it crosses a worker intact. */
 export interface RunFailure {

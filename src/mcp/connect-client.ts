@@ -26,8 +26,13 @@ export async function connectClient(
   const client = new mcp.Client(
     { name: 'ambi-web', version: '0.1.0' },
     {
-      // Calls the server answers with a task are followed (src/mcp/tasks): the Tasks extension.
-      capabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+      // Calls the server answers with a task are followed (src/mcp/tasks): the Tasks extension. Forms a
+      // server asks to be filled during a call reach the person (src/mcp/input): form elicitation.
+      capabilities: { extensions: { [TASKS_EXTENSION]: {} }, elicitation: { form: {} } },
+      // MCP 2026-07-28 where the server speaks it (`server/discover`), else the 2025 handshake.
+      versionNegotiation: { mode: 'auto' },
+      // A server's questions (`input_required`) are handed back to the call, which asks the person.
+      inputRequired: { autoFulfill: false },
       // Never asked to validate: outputs are checked by this SDK against the pinned schemas.
       jsonSchemaValidator: { getValidator: () => (input: unknown) => ({ valid: true, data: input as never, errorMessage: undefined }) },
       listChanged: {
@@ -40,6 +45,8 @@ export async function connectClient(
       },
     },
   );
+  // A 2025-era server asks by a request of its own, outside any call a person could answer for: declined.
+  client.setRequestHandler('elicitation/create', () => ({ action: 'decline' as const }));
   try {
     // Inside the try: the transport builds the request's Headers, which refuse (and quote) a bad value.
     const transport = withTaskResults(

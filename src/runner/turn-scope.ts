@@ -1,7 +1,7 @@
 import type { RunEvent } from '../core/run.js';
 import type { Message } from '../core/types.js';
 import type { Approvals } from '../call/approvals.js';
-import type { RunScope, TraceContext } from '../tools/types.js';
+import type { InputAsk, RunScope, TraceContext } from '../tools/types.js';
 import type { Limiter } from '../util/limiter.js';
 import type { CallIds } from './call-ids.js';
 import type { UsageMeter } from './usage-meter.js';
@@ -62,6 +62,23 @@ export class TurnScope implements RunScope {
     // Only for a traced run (set once its extensions are made, before its first turn).
     const traceContext = traceContextOf(shared);
     if (traceContext) Object.defineProperty(this, 'traceContext', { value: traceContext, enumerable: true });
+  }
+
+  /**
+   * A running call's question to the person (see RunScope.awaitInput): it waits where approvals
+   * wait, so `run.respond` (through the same `Approvals`) answers it once, and an abort ends it.
+   */
+  async awaitInput(ask: InputAsk, signal: AbortSignal): Promise<unknown> {
+    const check = (decision: { approved: boolean; answers?: unknown }) => {
+      // A denial is a refusal; an approval says nothing of the answers asked for.
+      if (!decision.approved) return { approved: false, answers: null };
+      if (!('answers' in decision)) return { refused: `Call "${ask.callId}" waits for answers: give them with respond(callId, values), not approve` };
+      const checked = ask.check(decision.answers);
+      return checked.ok ? { approved: true, answers: checked.answers } : { refused: checked.message };
+    };
+    const wait = this.#shared.approvals.wait(ask.callId, signal, check);
+    this.emit({ type: 'input_requested', callId: ask.callId, name: ask.name, requests: ask.requests, untrusted: { source: ask.source } });
+    return (await wait).answers ?? null;
   }
 
   /** What the run of `scope` shares with its leaves, if it is a run's scope. */

@@ -2,7 +2,8 @@ import type { ToolResult } from '../core/types.js';
 import { noteConversationUse, refuseLostConversation } from './conversation-lives.js';
 import { openAmbiDatabase, lifeOf, DEFAULT_DATABASE_NAME, type OpenDatabaseOptions } from './database.js';
 import { DatabaseStore } from './database-store.js';
-import { byUpdate, finishedEntry, startedEntry, type JournalBegin } from './journal-transitions.js';
+import { byUpdate, finishedEntry, notedEntry, startedEntry, type JournalBegin } from './journal-transitions.js';
+import type { CallHandle } from '../tools/types.js';
 import { checkBegin, checkKey, checkResult, readEntry } from './journal-rules.js';
 import { storageOperation } from './storage-failure.js';
 import { queue, transact } from './transaction.js';
@@ -35,6 +36,12 @@ export class IndexedDbToolCallJournal extends DatabaseStore implements ToolCallJ
     checkKey(idempotencyKey, 'finish a journal entry');
     checkResult(result, `finish journal entry "${idempotencyKey}"`);
     return this.#write(`finish journal entry "${idempotencyKey}"`, idempotencyKey, (existing, now) => finishedEntry(existing, idempotencyKey, result, now));
+  }
+
+  /** Note what the started call leaves running; rejects `journal_missing` / `journal_conflict` as `finish` does. */
+  async note(idempotencyKey: string, handle: CallHandle): Promise<void> {
+    checkKey(idempotencyKey, 'note a journal entry');
+    return this.#write(`note journal entry "${idempotencyKey}"`, idempotencyKey, (existing, now) => notedEntry(existing, idempotencyKey, handle, now));
   }
 
   /** Read the entry under `key` and write its next state, in one durable transaction. */

@@ -2,6 +2,7 @@ import { JournalError } from '../errors/journal-error.js';
 import { invalidValue } from './storage-failure.js';
 import type { ToolResult } from '../core/types.js';
 import type { JournalEntry, ToolCallJournal } from './types.js';
+import type { CallHandle } from '../tools/types.js';
 
 /** What `begin` is given. */
 export type JournalBegin = Parameters<ToolCallJournal['begin']>[0];
@@ -33,6 +34,13 @@ export function finishedEntry(existing: JournalEntry | undefined, key: string, r
     throw invalidValue(`finish journal entry "${key}"`, `the result answers the call "${result.id}", but the entry is for the call "${existing.callId}"`);
   }
   return { ...existing, state: result.ok ? 'succeeded' : 'failed', result, updatedAt: now };
+}
+
+/** The entry `note` records: a `started` entry with what its call leaves running (a later note replaces an earlier one). */
+export function notedEntry(existing: JournalEntry | undefined, key: string, handle: CallHandle, now: number): JournalEntry {
+  if (!existing) throw new JournalError('journal_missing', key);
+  if (existing.state !== 'started') throw new JournalError('journal_conflict', key, existing.state);
+  return { ...existing, handle, updatedAt: now };
 }
 
 /** Entries oldest update first (ties by key), the order both journals list them in. */

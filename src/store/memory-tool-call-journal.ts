@@ -1,5 +1,6 @@
 import type { ToolResult } from '../core/types.js';
-import { byUpdate, finishedEntry, startedEntry, type JournalBegin } from './journal-transitions.js';
+import { byUpdate, finishedEntry, notedEntry, startedEntry, type JournalBegin } from './journal-transitions.js';
+import type { CallHandle } from '../tools/types.js';
 import { checkBegin, checkKey, checkResult } from './journal-rules.js';
 import { toStorageError } from './storage-failure.js';
 import type { JournalEntry, ToolCallJournal } from './types.js';
@@ -21,6 +22,13 @@ export class MemoryToolCallJournal implements ToolCallJournal {
     checkResult(result, `finish journal entry "${idempotencyKey}"`);
     const finished = finishedEntry(this.#entries.get(idempotencyKey), idempotencyKey, result, Date.now());
     this.#entries.set(idempotencyKey, copy(finished, `finish journal entry "${idempotencyKey}"`));
+  }
+
+  /** Note what the started call leaves running; rejects `journal_missing` / `journal_conflict` as `finish` does. */
+  async note(idempotencyKey: string, handle: CallHandle): Promise<void> {
+    checkKey(idempotencyKey, 'note a journal entry');
+    const noted = notedEntry(this.#entries.get(idempotencyKey), idempotencyKey, handle, Date.now());
+    this.#entries.set(idempotencyKey, copy(noted, `note journal entry "${idempotencyKey}"`));
   }
 
   /** A copy of the entry under this key, if any. */

@@ -2,6 +2,7 @@ import type { JournalState, Message } from '../core/types.js';
 
 export type { JournalState } from '../core/types.js';
 import type { ToolResult } from '../core/types.js';
+import type { CallHandle } from '../tools/types.js';
 
 /** A leaf run's durable record: written before the leaf starts, updated when it ends. */
 export interface LeafSnapshot {
@@ -38,6 +39,8 @@ export interface JournalEntry {
   /** The conversation the call belongs to, when it has one. */
   conversation?: string;
   state: JournalState;
+  /** What the call left running outside the run (an MCP server's task or question), noted while it ran. */
+  handle?: CallHandle;
   /** The call's result once it has one. */
   result?: ToolResult;
   updatedAt: number;
@@ -50,4 +53,6 @@ export interface ToolCallJournal {
   /** Record the outcome. */
   finish(idempotencyKey: string, result: ToolResult): Promise<void>;
   get(idempotencyKey: string): Promise<JournalEntry | undefined>;
+  /** Note what a started call leaves running outside the run (the latest note stands), to follow it after a reload. */
+  note?(idempotencyKey: string, handle: CallHandle): Promise<void>;
 }

@@ -9,7 +9,7 @@ import type { CallRecords } from './records.js';
  * What a resumed run does with a call its interrupted run left without a result, from its
  * records. A call with a recorded result gets it; one that may have started (journalled
  * `started`, or nobody can tell) is not run again (`outcome_unknown`; `leaf_interrupted` for
- * a leaf). One that provably never started runs now: with the decision recorded for it, if the
+ * a leaf), unless it noted what it left running (`handle`: it goes on with that). One that provably never started runs now: with the decision recorded for it, if the
  * tool is still the one the person decided on; asked again if it waited for a decision, or was
  * decided on another version of the tool, whatever the tool's policy says now. Either way it keeps
  * the target its approval record names (the page it was proposed for, see `Tool.target`).
@@ -20,7 +20,10 @@ export function resumedCallVerdict(call: ToolCall, tool: Tool | undefined, recor
   const approved = decided?.approved === true;
   // Neither journalled nor approved by a person: safe to run again, asked again if it was waiting.
   if (!journalled(tool, approved) && !approval) return undefined;
-  if (entry) return { kind: 'settled', result: entry.result ?? cutOff(call, 'after it started') };
+  if (entry?.result) return { kind: 'settled', result: entry.result };
+  // It started and left something running that it can be followed on (a server's task, a question waiting for answers).
+  if (entry?.handle) return { kind: 'decided', decision: { approved: true }, handle: entry.handle };
+  if (entry) return { kind: 'settled', result: cutOff(call, 'after it started') };
   // `null`: the journal answered it never started. Undefined: nobody can tell, unless the call still
   // waited for its decision (a call runs only after its decision is recorded).
   const neverStarted = entry === null || (approval !== undefined && decided?.approved !== true);

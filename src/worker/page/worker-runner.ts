@@ -360,6 +360,7 @@ export class WorkerRunner {
       suspend: () => send(() => this.#guard(this.#api.suspend(runId))),
       approve: (callId, approveOptions) => send(() => this.#guard(this.#api.approve(runId, callId, crossingApproval(approveOptions)))),
       deny: (callId, reason, denyOptions) => send(() => this.#guard(this.#api.deny(runId, callId, reason, denyOptions))),
+      respond: (callId, values) => started.then(() => this.#guard(this.#api.respond(runId, callId, values))),
     };
   }
 
