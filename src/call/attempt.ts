@@ -39,7 +39,7 @@ export interface AttemptsOptions {
   /** What the call left running before a reload (a resumed call's), handed to the tool as `ctx.handle`. */
   handle?: CallHandle;
   /** Where the tool records what it leaves running (`ctx.noteHandle`): the call's journal entry. */
-  noteHandle?: (handle: CallHandle) => void;
+  noteHandle?: (handle: CallHandle) => Promise<void>;
 }
 
 /**

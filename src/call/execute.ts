@@ -81,8 +81,10 @@ export async function executeCall(registry: ToolRegistry, call: ToolCall, option
     const reports = new AttemptReports(admitted.call, options, journal);
     const attempted = await runAttempts(entry.tool, admitted.call, admitted.args, reports, started);
     const result = admitted.edited ? { ...attempted, editedArguments: admitted.call.arguments } : attempted;
-    // 8: result.
-    if (journal) await finishJournal(journal, admitted.call.idempotencyKey, result);
+    // 8: result. A call suspended while it waited for a person's answers stays `started` with its
+    // question noted: a resume asks again, as it does for an approval.
+    const keepAsking = reports.asking && isAmbiError(run.signal.reason, 'suspended');
+    if (journal && !keepAsking) await finishJournal(journal, admitted.call.idempotencyKey, result);
     return finish(result, keyed, run, release);
   } catch (error) {
     return finish(notStarted(call, run, error, elapsed()), keyed, run, release);
@@ -110,7 +112,7 @@ class AttemptReports implements AttemptsOptions {
   readonly scope?: RunScope;
   readonly onToolError?: OnToolError;
   readonly handle?: CallHandle;
-  readonly noteHandle?: (handle: CallHandle) => void;
+  readonly noteHandle?: (handle: CallHandle) => Promise<void>;
 
   constructor(
     readonly call: RunCall,
@@ -124,9 +126,16 @@ class AttemptReports implements AttemptsOptions {
     const onToolError = options.onToolError ?? options.run?.onToolError;
     if (onToolError) this.onToolError = onToolError;
     if (call.handle) this.handle = call.handle;
-    // Noting never fails a call: a handle that cannot be recorded only makes a resume cautious.
-    if (journal?.note) this.noteHandle = (handle) => void journal.note!(call.idempotencyKey, handle).catch(() => {});
+    // Rejects (coded) when the note cannot be written: the tool decides whether it may go on without it.
+    if (journal?.note)
+      this.noteHandle = (handle) => {
+        this.asking = handle.kind === 'mcp_input' && !handle.answered;
+        return journal.note!(call.idempotencyKey, handle);
+      };
   }
+
+  /** Whether the call's latest note is a question still waiting for answers. */
+  asking = false;
 
   onAttempt(attempt: number): void {
     this.options.onAttempt?.(attempt);

@@ -50,12 +50,21 @@ export function mcpTool(
       // The task a server answers with (the Tasks extension) is the call's handle: a run that journals it can follow it again.
       const onTask = (taskId: string) => {
         const handle = { kind: 'mcp_task', server, taskId } as const;
-        ctx.noteHandle?.(handle);
+        ctx.noteHandle?.(handle).catch(() => {});
         ctx.run?.noteHandle?.(ctx.callId, handle);
       };
       const resumeFrom = resumedFrom(ctx, name, server);
       const askInput = personAsker(ctx, name, server);
-      const options = { signal: ctx.signal, timeoutMs: effects.timeoutMs, onprogress, pinned, onTask, askInput, ...(resumeFrom ? { resumeFrom } : {}), ...(trace ? { trace } : {}) };
+      const options = {
+        signal: ctx.signal,
+        timeoutMs: effects.timeoutMs,
+        onprogress,
+        pinned,
+        onTask,
+        askInput,
+        ...(resumeFrom ? { resumeFrom } : {}),
+        ...(trace ? { trace } : {}),
+      };
       const result = await session.callTool(definition.name, args, options, definition);
       return toolOutput(name, result, checkOutput);
     },

@@ -146,7 +146,12 @@ export class McpSession {
    * followed where it is a task. A resumed call starts where it stood: its task followed, or its
    * question asked again.
    */
-  async #rounds(client: Client, name: string, send: (client: Client, reply?: InputReply) => Promise<McpCallResult>, options: McpCallOptions): Promise<McpCallResult> {
+  async #rounds(
+    client: Client,
+    name: string,
+    send: (client: Client, reply?: InputReply) => Promise<McpCallResult>,
+    options: McpCallOptions,
+  ): Promise<McpCallResult> {
     const from = options.resumeFrom;
     if (from && 'task' in from) return this.#followed(client, name, { content: [], _meta: { [TASK_META]: from.task } } as McpCallResult, options);
     const ask = (round: InputRound) => {

@@ -70,15 +70,16 @@ export class TurnScope implements RunScope {
    */
   async awaitInput(ask: InputAsk, signal: AbortSignal): Promise<unknown> {
     const check = (decision: { approved: boolean; answers?: unknown }) => {
-      // A denial is a refusal; an approval says nothing of the answers asked for.
-      if (!decision.approved) return { approved: false, answers: null };
-      if (!('answers' in decision)) return { refused: `Call "${ask.callId}" waits for answers: give them with respond(callId, values), not approve` };
-      const checked = ask.check(decision.answers);
-      return checked.ok ? { approved: true, answers: checked.answers } : { refused: checked.message };
+      // A denial is a refusal (the answers `null` make); an approval says nothing of the answers asked for.
+      const values = decision.approved ? decision.answers : null;
+      if (decision.approved && !('answers' in decision))
+        return { refused: `Call "${ask.callId}" waits for answers: give them with respond(callId, values), not approve` };
+      const checked = ask.check(values);
+      return checked.ok ? { approved: decision.approved, answers: checked.answers } : { refused: checked.message };
     };
     const wait = this.#shared.approvals.wait(ask.callId, signal, check);
     this.emit({ type: 'input_requested', callId: ask.callId, name: ask.name, requests: ask.requests, untrusted: { source: ask.source } });
-    return (await wait).answers ?? null;
+    return (await wait).answers;
   }
 
   /** What the run of `scope` shares with its leaves, if it is a run's scope. */

@@ -22,7 +22,7 @@ class CallContext {
   declare run?: RunScope;
   declare target?: CallTarget;
   declare handle?: CallHandle;
-  declare noteHandle?: (handle: CallHandle) => void;
+  declare noteHandle?: (handle: CallHandle) => Promise<void>;
   declare holdTimeout?: () => () => void;
   declare readonly signal: AbortSignal;
 

@@ -42,8 +42,8 @@ export interface ToolContext {
    * then follows it rather than calling again.
    */
   handle?: CallHandle;
-  /** Record what the call leaves running outside the run with the call's journal entry (set where the call is journalled). */
-  noteHandle?(handle: CallHandle): void;
+  /** Record what the call leaves running outside the run with the call's journal entry (set where the call is journalled); resolves once written, rejects (coded) when it cannot be. */
+  noteHandle?(handle: CallHandle): Promise<void>;
   /**
    * Stop the attempt's timeout while the call waits for a person (their wait is no tool's slowness);
    * the returned function starts a fresh timeout of the tool's full length. Present on the contexts the SDK makes.

@@ -46,6 +46,7 @@ export function sharedStores(): SharedStores {
         journal: {
           begin: guard((entry) => journal.begin(entry)),
           finish: guard((key, result) => journal.finish(key, result)),
+          note: guard((key, handle) => journal.note(key, handle)),
           get: (key) => journal.get(key),
         },
         crash: (only) => {

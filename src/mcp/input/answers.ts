@@ -64,7 +64,11 @@ function checkForm(request: InputRequest, given: unknown): Record<string, string
 
 function fieldProblem(field: InputField, value: unknown): string | undefined {
   const choices = field.enum ?? field.oneOf?.map((option) => option.const);
-  if (choices && !choices.includes(value as string | number)) return `must be one of ${choices.map((c) => JSON.stringify(c)).join(', ').slice(0, 300)}`;
+  if (choices && !choices.includes(value as string | number))
+    return `must be one of ${choices
+      .map((c) => JSON.stringify(c))
+      .join(', ')
+      .slice(0, 300)}`;
   switch (field.type) {
     case 'boolean':
       return typeof value === 'boolean' ? undefined : 'must be true or false';

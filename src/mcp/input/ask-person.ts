@@ -1,6 +1,7 @@
 import type { InputRequest } from '../../core/run.js';
 import { AmbiError } from '../../errors/ambi-error.js';
 import { McpError } from '../../errors/mcp-error.js';
+import { errorMessage } from '../../errors/error-message.js';
 import type { ToolContext } from '../../tools/types.js';
 import { checkAnswers, type InputResponse } from './answers.js';
 import { inputRequests } from './input-form.js';
@@ -50,19 +51,38 @@ export function personAsker(ctx: ToolContext, name: string, server: string): Ask
 }
 
 /** Ask `requests` (as checked, or as noted before a reload) and note the call answered before it is sent again. */
-export async function askPerson(ctx: ToolContext, name: string, server: string, requests: InputRequest[], requestState: string | undefined, round: number): Promise<InputReply> {
+export async function askPerson(
+  ctx: ToolContext,
+  name: string,
+  server: string,
+  requests: InputRequest[],
+  requestState: string | undefined,
+  round: number,
+): Promise<InputReply> {
   const scope = ctx.run;
-  if (!scope?.awaitInput) throw new McpError('mcp_input_unsupported', `Tool "${name}": the server asked for input, and this call has no run to ask a person through`);
+  if (!scope?.awaitInput)
+    throw new McpError('mcp_input_unsupported', `Tool "${name}": the server asked for input, and this call has no run to ask a person through`);
   const state = requestState !== undefined ? { requestState } : {};
-  ctx.noteHandle?.({ kind: 'mcp_input', server, requests, ...state, round });
+  // Unrecorded, the question is only lost to a reload (the call then ends outcome_unknown): it is still asked.
+  ctx.noteHandle?.({ kind: 'mcp_input', server, requests, ...state, round }).catch(() => {});
   const resume = ctx.holdTimeout?.();
   let answers: unknown;
   try {
-    answers = await scope.awaitInput({ callId: ctx.callId, name, requests, source: `mcp:${server}`, check: (values) => checkAnswers(requests, values) }, ctx.signal);
+    answers = await scope.awaitInput(
+      { callId: ctx.callId, name, requests, source: `mcp:${server}`, check: (values) => checkAnswers(requests, values) },
+      ctx.signal,
+    );
   } finally {
     resume?.();
   }
-  ctx.noteHandle?.({ kind: 'mcp_input', server, requests, ...state, round, answered: true });
+  // Written before the answers go: a reload from then on cannot tell whether the server acted on them.
+  // Unrecorded, they are not sent: a reload would ask again, and the server could act twice.
+  await ctx.noteHandle?.({ kind: 'mcp_input', server, requests, ...state, round, answered: true }).catch((error: unknown) => {
+    throw new McpError(
+      'mcp_input_unsupported',
+      `Tool "${name}": the answers were not sent, since the call's journal entry could not be updated (${errorMessage(error)})`,
+    );
+  });
   return { inputResponses: answers as Record<string, InputResponse>, ...state };
 }
 

@@ -39,7 +39,8 @@ export function inputRequests(raw: unknown): { ok: true; requests: InputRequest[
     if (!isObject(request) || request.method !== 'elicitation/create' || !isObject(request.params))
       return { ok: false, message: `request "${key}" is not a form to fill (${isObject(request) ? String(request.method).slice(0, 40) : 'not an object'})` };
     const { params } = request;
-    if (params.mode !== undefined && params.mode !== 'form') return { ok: false, message: `request "${key}" is a ${String(params.mode).slice(0, 20)} elicitation, not a form` };
+    if (params.mode !== undefined && params.mode !== 'form')
+      return { ok: false, message: `request "${key}" is a ${String(params.mode).slice(0, 20)} elicitation, not a form` };
     const schema = formSchema(params.requestedSchema);
     if (typeof schema === 'string') return { ok: false, message: `request "${key}": ${schema}` };
     const message = typeof params.message === 'string' ? params.message : '';
@@ -86,7 +87,8 @@ function formField(raw: unknown): InputField | string {
   if (typeof choices === 'string') return choices;
   Object.assign(field, choices);
   if (raw.default !== undefined) {
-    const fits = field.type === 'boolean' ? typeof raw.default === 'boolean' : field.type === 'string' ? typeof raw.default === 'string' : typeof raw.default === 'number';
+    const fits =
+      field.type === 'boolean' ? typeof raw.default === 'boolean' : field.type === 'string' ? typeof raw.default === 'string' : typeof raw.default === 'number';
     if (fits) field.default = raw.default as string | number | boolean;
   }
   return field;
@@ -95,7 +97,9 @@ function formField(raw: unknown): InputField | string {
 /** A field's choices (`enum`, or a titled `oneOf`), within bounds and of the field's type. */
 function choicesOf(raw: Record<string, unknown>, type: InputField['type']): Pick<InputField, 'enum' | 'oneOf'> | string {
   const fits = (value: unknown) =>
-    type === 'string' ? typeof value === 'string' && value.length <= INPUT_LIMITS.choiceChars : (type === 'number' || type === 'integer') && typeof value === 'number';
+    type === 'string'
+      ? typeof value === 'string' && value.length <= INPUT_LIMITS.choiceChars
+      : (type === 'number' || type === 'integer') && typeof value === 'number';
   if (raw.enum !== undefined) {
     if (!Array.isArray(raw.enum) || raw.enum.length === 0 || raw.enum.length > INPUT_LIMITS.choices || !raw.enum.every(fits))
       return `has an enum this client cannot show (1 to ${INPUT_LIMITS.choices} choices of its type)`;
@@ -106,8 +110,12 @@ function choicesOf(raw: Record<string, unknown>, type: InputField['type']): Pick
     if (!Array.isArray(options) || options.length === 0 || options.length > INPUT_LIMITS.choices) return 'has a oneOf this client cannot show';
     const oneOf: NonNullable<InputField['oneOf']> = [];
     for (const option of options) {
-      if (!isObject(option) || !fits(option.const) || (option.title !== undefined && typeof option.title !== 'string')) return 'has a oneOf this client cannot show';
-      oneOf.push({ const: option.const as string | number, ...(typeof option.title === 'string' ? { title: cut(option.title, INPUT_LIMITS.choiceChars) } : {}) });
+      if (!isObject(option) || !fits(option.const) || (option.title !== undefined && typeof option.title !== 'string'))
+        return 'has a oneOf this client cannot show';
+      oneOf.push({
+        const: option.const as string | number,
+        ...(typeof option.title === 'string' ? { title: cut(option.title, INPUT_LIMITS.choiceChars) } : {}),
+      });
     }
     return { oneOf };
   }
