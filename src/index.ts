@@ -100,6 +100,8 @@ export type { ScriptedEngineOptions } from './engines/scripted/scripted.js';
 export { ConversationBusyError } from './errors/conversation-busy-error.js';
 export type { LockMode } from './runner/conversation-lock.js';
 export type { CallHandle, RunScope, TraceContext } from './tools/types.js';
+export type { InputAsk } from './tools/types.js';
+export type { InputField, InputRequest, InputSchema } from './core/types.js';
 export type { AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage } from './core/types.js';
 export { MaxIterationsError } from './errors/max-iterations-error.js';
 export { BudgetExceededError } from './errors/budget-exceeded-error.js';

@@ -1,7 +1,7 @@
 // What a run reports and gives back: types only, read by every floor that follows a run (the
 // page of a WorkerRunner, UI adapters, traces), so none of them imports the runner for them.
 import type { AmbiErrorCode } from './codes.js';
-import type { FinishReason, JsonValue, Message, ParseError, RunUsage, ToolCall, ToolResult, Usage } from './types.js';
+import type { FinishReason, InputRequest, JsonValue, Message, ParseError, RunUsage, ToolCall, ToolResult, Usage } from './types.js';
 import type { MediaPart } from './parts.js';
 
 /** What a run reports as it goes, in order. `leafId` marks an event that comes from a leaf run. */
@@ -51,40 +51,6 @@ export type RunEvent =
     /** The model is being downloaded before it answers (the browser's built-in model): `loaded` of `total`, growing to `total`. */
     | { type: 'model_download'; loaded: number; total: number }
   ) & { leafId?: string };
-
-/**
- * One question a server asks during a call (an MCP form elicitation): `key` names it in the answers,
- * `message` is the server's text, `schema` the form's JSON Schema as the server sent it (a flat
- * object of strings, numbers, integers, booleans and enums, checked before it is shown).
- */
-export interface InputRequest {
-  key: string;
-  message: string;
-  schema: InputSchema;
-}
-
-/** The form a server asks to be filled: one level of named fields (MCP's restricted elicitation schema). */
-export interface InputSchema {
-  type: 'object';
-  properties: Record<string, InputField>;
-  required?: string[];
-}
-
-/** One field of an input form. */
-export interface InputField {
-  type: 'string' | 'number' | 'integer' | 'boolean';
-  title?: string;
-  description?: string;
-  enum?: (string | number)[];
-  /** A titled enum: each choice's value and the label to show. */
-  oneOf?: { const: string | number; title?: string }[];
-  default?: string | number | boolean;
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  format?: string;
-}
 
 /** Why a run failed, as its `run_failed` event carries it: plain data, so it crosses a worker intact. */
 export interface RunFailure {

@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/client';
+import type { Client, Transport } from '@modelcontextprotocol/client';
 import { McpError } from '../errors/mcp-error.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { McpServerConfig } from './config.js';
@@ -47,9 +47,10 @@ export async function connectClient(
   );
   // A 2025-era server asks by a request of its own, outside any call a person could answer for: declined.
   client.setRequestHandler('elicitation/create', () => ({ action: 'decline' as const }));
+  let transport: Transport | undefined;
   try {
     // Inside the try: the transport builds the request's Headers, which refuse (and quote) a bad value.
-    const transport = withTaskResults(
+    transport = withTaskResults(
       new mcp.StreamableHTTPClientTransport(new URL(config.url), {
         fetch: guardedFetch(undefined, config.url),
         ...(auth ? { authProvider: auth } : {}),
@@ -59,8 +60,10 @@ export async function connectClient(
     await deadline.within(client.connect(transport, { signal: deadline.signal, timeout: deadline.timeoutMs }));
     return client;
   } catch (error) {
-    // Closing ends the transport's requests: one a server never answered is given up on.
+    // Closing ends the transport's requests: one a server never answered is given up on. The
+    // transport itself too: the version probe (`server/discover`) is sent before the client owns it.
     await client.close().catch(() => {});
+    await transport?.close().catch(() => {});
     throw connectFailure(config, secrets, error, 'connecting', auth);
   }
 }

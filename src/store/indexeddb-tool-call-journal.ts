@@ -3,7 +3,7 @@ import { noteConversationUse, refuseLostConversation } from './conversation-live
 import { openAmbiDatabase, lifeOf, DEFAULT_DATABASE_NAME, type OpenDatabaseOptions } from './database.js';
 import { DatabaseStore } from './database-store.js';
 import { byUpdate, finishedEntry, notedEntry, startedEntry, type JournalBegin } from './journal-transitions.js';
-import type { CallHandle } from '../tools/types.js';
+import type { CallHandle } from '../core/types.js';
 import { checkBegin, checkKey, checkResult, readEntry } from './journal-rules.js';
 import { storageOperation } from './storage-failure.js';
 import { queue, transact } from './transaction.js';

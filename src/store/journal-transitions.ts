@@ -2,7 +2,7 @@ import { JournalError } from '../errors/journal-error.js';
 import { invalidValue } from './storage-failure.js';
 import type { ToolResult } from '../core/types.js';
 import type { JournalEntry, ToolCallJournal } from './types.js';
-import type { CallHandle } from '../tools/types.js';
+import type { CallHandle } from '../core/types.js';
 
 /** What `begin` is given. */
 export type JournalBegin = Parameters<ToolCallJournal['begin']>[0];

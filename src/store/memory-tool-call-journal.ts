@@ -1,6 +1,6 @@
 import type { ToolResult } from '../core/types.js';
 import { byUpdate, finishedEntry, notedEntry, startedEntry, type JournalBegin } from './journal-transitions.js';
-import type { CallHandle } from '../tools/types.js';
+import type { CallHandle } from '../core/types.js';
 import { checkBegin, checkKey, checkResult } from './journal-rules.js';
 import { toStorageError } from './storage-failure.js';
 import type { JournalEntry, ToolCallJournal } from './types.js';

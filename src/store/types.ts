@@ -2,7 +2,7 @@ import type { JournalState, Message } from '../core/types.js';
 
 export type { JournalState } from '../core/types.js';
 import type { ToolResult } from '../core/types.js';
-import type { CallHandle } from '../tools/types.js';
+import type { CallHandle } from '../core/types.js';
 
 /** A leaf run's durable record: written before the leaf starts, updated when it ends. */
 export interface LeafSnapshot {

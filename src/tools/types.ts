@@ -1,8 +1,8 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import type { InputRequest, RunEvent } from '../core/run.js';
+import type { RunEvent } from '../core/run.js';
 import type { ConcurrencyBudget } from '../util/limiter.js';
 import type { StandardSchemaV1 } from '../validation/standard-schema.js';
-import type { CallTarget, ParametersSchema, ToolDefinition, Message } from '../core/types.js';
+import type { CallHandle, CallTarget, InputRequest, ParametersSchema, ToolDefinition, Message } from '../core/types.js';
 
 /**
  * The arguments a schema describes: a Standard Schema's output type (after its
@@ -96,14 +96,7 @@ export interface InputAsk {
   check(values: unknown): { ok: true; answers: unknown } | { ok: false; message: string };
 }
 
-/**
- * What a call left running outside the run, by the server (its URL without secrets): an MCP
- * server's task (its id), or its question waiting for answers (the requests, and the opaque
- * state the server asked to get back with them).
- */
-export type CallHandle =
-  | { kind: 'mcp_task'; server: string; taskId: string }
-  | { kind: 'mcp_input'; server: string; requests: InputRequest[]; requestState?: string; round: number; answered?: true };
+export type { CallHandle } from '../core/types.js';
 
 /** A span's W3C trace context, as the `traceparent` (and `tracestate`) headers carry it. */
 export interface TraceContext {

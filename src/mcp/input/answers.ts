@@ -1,4 +1,4 @@
-import type { InputField, InputRequest } from '../../core/run.js';
+import type { InputField, InputRequest } from '../../core/types.js';
 
 /** What the server gets back for one question (MCP's ElicitResult): the form filled in, or declined. */
 export type InputResponse = { action: 'accept'; content: Record<string, string | number | boolean> } | { action: 'decline' };

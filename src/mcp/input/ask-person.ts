@@ -1,4 +1,4 @@
-import type { InputRequest } from '../../core/run.js';
+import type { InputRequest } from '../../core/types.js';
 import { AmbiError } from '../../errors/ambi-error.js';
 import { McpError } from '../../errors/mcp-error.js';
 import { errorMessage } from '../../errors/error-message.js';

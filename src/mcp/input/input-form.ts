@@ -1,4 +1,4 @@
-import type { InputField, InputRequest, InputSchema } from '../../core/run.js';
+import type { InputField, InputRequest, InputSchema } from '../../core/types.js';
 
 /** What one server's question may hold, at most: a form a person can read, and that cannot flood a page or a store. */
 export const INPUT_LIMITS = {
