@@ -73,6 +73,9 @@ export async function startInputServer(options: { answerDelayMs?: number } = {})
       return { content: [{ type: 'text', text: `Not booked: the person answered ${answer.kind === 'elicit' ? answer.action : answer.kind}` }] };
     });
     const readOnly = { annotations: { readOnlyHint: true } };
+    server.registerTool('bookings', { ...readOnly, description: 'The bookings made', inputSchema: z.object({}) }, async () => ({
+      content: [{ type: 'text', text: JSON.stringify(booked) }],
+    }));
     server.registerTool('nag', { ...readOnly, inputSchema: z.object({}) }, async (_args, ctx) => {
       record('nag', ctx as never);
       const round = Object.keys(ctx.mcpReq.inputResponses ?? {}).length;
