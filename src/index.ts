@@ -22,7 +22,7 @@ export { defineTool, type ToolEffects, type ToolSpec, type ToolSpecBase } from '
 export type { EffectsOrJsonRule, IsJsonCompatible, JsonOutputCheck, JsonOutputRule } from './tools/json-compatible.js';
 export { ToolRegistry, type ToolRegistryOptions } from './tools/registry.js';
 export { ToolManager, type ExecuteOptions, type ToolManagerOptions } from './call/tool-manager.js';
-export type { AskContext, CallHooks, CallRun, CallVerdict, RunCall, StandingScope } from './call/types.js';
+export type { AskContext, CallHooks, CallRun, CallVerdict, Recorded, RunCall, StandingScope } from './call/types.js';
 export type { ApprovalDecision, Approvals } from './call/approvals.js';
 export type { Limiter } from './util/limiter.js';
 export type { ArgsCheck, ArgsValidator } from './validation/types.js';
@@ -81,11 +81,11 @@ export { ConcurrencyBudget } from './util/limiter.js';
 export { MemoryConversationStore, type ConversationStore, type ConversationTail } from './store/memory-conversation-store.js';
 export type { RunEvent, RunFailure, UntrustedContext, UntrustedFlow, UntrustedSource } from './core/run.js';
 // The run's one extension point (resume, typed answers, context budgets are extensions)
-export type { AnswerVerdict, History, Opening, ResumePoint, RunExtension, RunOutcome, TurnRequest } from './runner/extension.js';
+export type { Continuation, ContinuedCall, History, RunExtension, RunOutcome, RunStart, TurnEnd, TurnRequest } from './runner/extension.js';
+export type { RunView } from './runner/run-view.js';
 export type { ExtensionLoader, RunAgent, RunSetup } from './runner/run-setup.js';
 export { standardExtensions } from './agent/features.js';
 export type { UsageMeter } from './runner/usage-meter.js';
-export type { KeyedToolCall, ModelTurn } from './runner/model-turn.js';
 export type { RunResult } from './core/run.js';
 export type { LeafOptions } from './leaf/leaf-options.js';
 export { ToolNotAllowedError } from './errors/tool-not-allowed-error.js';
@@ -99,9 +99,7 @@ export { RunAbortedError } from './errors/run-aborted-error.js';
 export { RunSuspendedError } from './errors/run-suspended-error.js';
 export { NothingToResumeError } from './errors/nothing-to-resume-error.js';
 export type { ApproveOptions, DenyOptions } from './call/approvals.js';
-export type { ApprovalRecord, ApprovalStore, PendingApproval, RecordedDecision, StandingDecision } from './store/approval-types.js';
-export { MemoryApprovalStore } from './store/memory-approval-store.js';
-export { IndexedDbApprovalStore } from './store/indexeddb-approval-store.js';
+export type { PendingApproval, RecordedDecision, StandingDecision } from './store/approval-types.js';
 // Untrusted content held as values (`untrusted: 'hold'`)
 export type { HeldEntry, HeldInfo, HeldRecord, HeldValueStore } from './store/held-types.js';
 export { MemoryHeldStore } from './store/memory-held-store.js';
@@ -110,7 +108,6 @@ export type { HeldArgument, HeldValue } from './core/run.js';
 export type { HeldHandle } from './core/types.js';
 export type { HeldArguments } from './tools/types.js';
 export type { UntrustedMode } from './runner/run-setup.js';
-export type { ResolvedArguments } from './call/types.js';
 export type { RunTreeState } from './runner/run-tree.js';
 export { INSPECT_HELD } from './extensions/untrusted/hold/inspect-tool.js';
 
@@ -150,7 +147,7 @@ export { IndexedDbConversationStore, type ConversationInfo } from './store/index
 export { IndexedDbToolCallJournal } from './store/indexeddb-tool-call-journal.js';
 export { MemoryToolCallJournal } from './store/memory-tool-call-journal.js';
 export { closeAmbiDatabase, DEFAULT_DATABASE_NAME, type OpenDatabaseOptions } from './store/database.js';
-export type { JournalBegin } from './store/journal-transitions.js';
+export type { JournalAsk, JournalBegin } from './store/journal-transitions.js';
 export type { JournalEntry, JournalState, LeafSnapshot, SnapshotStore, ToolCallJournal } from './store/types.js';
 export { StorageError, type StorageErrorCode } from './errors/storage-error.js';
 export { JournalError, type JournalErrorCode } from './errors/journal-error.js';

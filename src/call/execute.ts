@@ -2,10 +2,11 @@
  * One tool call, from the model's request to its result. The stages, in order, one file each:
  *
  *  1. decode    decode.ts     the arguments as JSON: absent is `{}`, text is parsed, deeper than 64 levels refused
- *  2. resolve   resolve.ts    the run's extensions put in what the arguments refer to (`{ "$held": "$N" }`: a held value)
+ *  2. screen    screen.ts     the run's extensions' `beforeCall`: what the arguments refer to put in (`{ "$held": "$N" }`),
+ *                             a refusal, or a say that a person must see the call
  *  3. validate  validate.ts   checked against the tool's schema (ajv, no-eval, or its Standard Schema)
- *  4. policy    policy.ts     run, ask a person (approval.ts), or refuse: the run's extensions, then the tool's rule;
- *                             a tool that names where a call acts (`target`: a tab's page) names it first
+ *  4. policy    policy.ts     where the call acts (`target`: a tab's page) named first; then a person asked
+ *                             (approval.ts) where an extension, the call's record or the tool's rule says so
  *  5. slots     slots.ts      a slot of the run's concurrency limit, then of the shared budget
  *  6. journal   journal.ts    a `started` record before a journalled call runs
  *  7. attempt   attempt.ts    the tool's `call` under its timeout; retried after a timeout if idempotent
@@ -30,7 +31,7 @@ import { toolFailure } from './result.js';
 import { takeSlots } from './slots.js';
 import type { CallRun, ExecuteOptions, RunCall } from './types.js';
 import { decodeArguments } from './decode.js';
-import { resolveArguments } from './resolve.js';
+import { screen } from './screen.js';
 import { validateArguments } from './validate.js';
 
 /** Run `call` through the pipeline above; resolves with its ToolResult and never rejects, whatever the call. */
@@ -49,14 +50,12 @@ export async function executeCall(registry: ToolRegistry, call: ToolCall, option
   const decoded = decodeArguments(call.name, call.arguments);
   if (!decoded.ok) return finish(toolFailure(call, 'invalid_arguments', decoded.message, 0, elapsed()), keyed, run);
   let { value, owned } = decoded;
-  // 2: resolve (a run's only; nothing is awaited where no extension changes the arguments).
-  const resolving = run ? resolveArguments(keyed, value, run) : undefined;
-  if (resolving) {
-    const resolved = isThenable(resolving) ? await resolving : resolving;
-    if (!resolved.ok) return finish(toolFailure(call, resolved.code, resolved.message, 0, elapsed()), keyed, run);
-    // A new value, made for this call: validation may write its defaults into it.
-    if (resolved.value !== value) ({ value, owned } = { value: resolved.value, owned: true });
-  }
+  // 2: screen (a run's only; nothing is awaited where no extension has a say).
+  const screening = run ? screen(keyed, value, run) : undefined;
+  const said = isThenable(screening) ? await screening : screening;
+  if (said?.kind === 'refuse') return finish(toolFailure(call, said.code, said.message, 0, elapsed()), keyed, run);
+  // A new value, made for this call: validation may write its defaults into it.
+  if (said?.arguments !== undefined && said.arguments !== value) ({ value, owned } = { value: said.arguments, owned: true });
   // 3: validate (synchronous for a JSON Schema: no promise is awaited for it).
   const checking = validateArguments(call.name, value, owned, entry.validate);
   const checked = isThenable(checking) ? await checking : checking;
@@ -66,7 +65,7 @@ export async function executeCall(registry: ToolRegistry, call: ToolCall, option
   let release = () => {};
   try {
     // 4: policy.
-    const admitting = admit(keyed, entry, checked.value, run, elapsed);
+    const admitting = admit(keyed, entry, checked.value, run, said, options.recorded, elapsed);
     const admitted = isThenable(admitting) ? await admitting : admitting;
     if (!('args' in admitted)) return finish(admitted, keyed, run);
     // 5: slots.
@@ -90,7 +89,7 @@ export async function executeCall(registry: ToolRegistry, call: ToolCall, option
 function finish(result: ToolResult, call: RunCall, run: CallRun | undefined, release?: () => void): ToolResult | Promise<ToolResult> {
   release?.();
   if (!run) return result;
-  const after = run.hooks.after(call, result);
+  const after = run.hooks.after(call, result, run.replyRead);
   if (isThenable(after)) return after.then((final) => reported(final, run));
   return reported(after, run);
 }
