@@ -4,9 +4,8 @@ import { isAmbiError } from '../errors/ambi-error.js';
 import { EngineError } from '../errors/engine-error.js';
 import { errorMessage } from '../errors/error-message.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
-import { childController } from '../util/abort-source.js';
 import type { TurnRequest } from './extension.js';
-import type { LoopContext } from './run-loop.js';
+import type { LoopContext } from './loop-context.js';
 import { modelTurn, type ModelTurn } from './model-turn.js';
 import { effectiveToolChoice } from './tool-choice.js';
 import type { TurnScope } from './turn-scope.js';
@@ -26,7 +25,8 @@ export async function askModel(
   const { agent, signal } = setup;
   if (signal.aborted) throw new RunAbortedError(signal.reason);
   const allowEarly = at.iteration < ctx.maxIterations;
-  let early: ReturnType<typeof childController> | undefined;
+  // Calls started early stop with the run, or with this turn should its engine fail: one signal of both.
+  let early: { stop: AbortController; signal: AbortSignal } | undefined;
   const started: Array<Promise<ToolResult>> = [];
   let calls = 0;
   // Settles once the reply ended: nobody is asked about a call read from it before then.
@@ -62,24 +62,22 @@ export async function askModel(
       startEarly: (call) => {
         // A call past the reply's limit never runs, so never starts early either.
         if (++calls > ctx.shared.maxCallsPerReply || !allowEarly || !mayStartEarly(call, ctx)) return undefined;
-        early ??= childController(signal);
-        const running = agent.tools.execute(call, { run: { ...ctx.call, signal: early.controller.signal, replyRead }, scope });
+        if (!early) {
+          const stop = new AbortController();
+          early = { stop, signal: AbortSignal.any([signal, stop.signal]) };
+        }
+        const running = agent.tools.execute(call, { run: { ...ctx.call, signal: early.signal, replyRead }, scope });
         started.push(running);
         return running;
       },
     });
   } catch (error) {
-    early?.controller.abort(error);
+    early?.stop.abort(error);
     await Promise.all(started);
     if (signal.aborted) throw new RunAbortedError(signal.reason);
     throw isAmbiError(error) ? error : wrapEngineFailure(error);
   } finally {
     replyEnded();
-    // Calls that started early outlive the turn: they stay linked to the run's signal until they settle.
-    if (early) {
-      const { unlink } = early;
-      void Promise.all(started).finally(unlink);
-    }
   }
 }
 

@@ -1,39 +1,19 @@
 import type { RunResult } from '../core/run.js';
-import type { AssistantMessage, Message, ToolChoice, ToolResult } from '../core/types.js';
-import type { CallRun, Recorded, RunCall } from '../call/types.js';
+import type { AssistantMessage, Message, ToolResult } from '../core/types.js';
+import type { Recorded, RunCall } from '../call/types.js';
 import { toolMessage } from '../call/result.js';
 import { isAmbiError } from '../errors/ambi-error.js';
 import { MaxIterationsError } from '../errors/max-iterations-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
 import { RunSuspendedError } from '../errors/run-suspended-error.js';
 import { askModel } from './ask-model.js';
-import type { ExtensionSet } from './extension-set.js';
+import type { LoopContext } from './loop-context.js';
 import type { Continuation, TurnEnd } from './extension.js';
 import { formatErrorMessage } from './format-note.js';
 import { stopAtLimit } from './iteration-limit.js';
 import { tooManyCalls } from './reply-limit.js';
 import { Start } from './run-start.js';
-import type { RunSetup } from './run-setup.js';
-import type { RunState } from './run-view.js';
-import { TurnScope, type RunShared, type ScopeRun } from './turn-scope.js';
-import type { UsageMeter } from './usage-meter.js';
-
-/** Everything one run's loop works with. */
-export interface LoopContext {
-  setup: RunSetup;
-  extensions: ExtensionSet;
-  /** The run's side of each call (see CallRun): policy hooks, slots, journal, events. */
-  call: CallRun;
-  shared: RunShared;
-  /** What the run has done so far (RunSetup.view), kept here. */
-  state: RunState;
-  /** This run's own tokens, its leaves' included (`RunResult.usage`); `shared.usage` holds the budget. */
-  usage: UsageMeter;
-  maxIterations: number;
-  toolChoice?: ToolChoice;
-  /** The run's own concurrency limit, for the scopes its calls see (a leaf runs under it). */
-  concurrency: number;
-}
+import { TurnScope, type ScopeRun } from './turn-scope.js';
 
 /**
  * The ReAct loop: ask the model, run the calls of its reply, feed the results back in call
