@@ -1,7 +1,6 @@
 import { errorMessage } from '../errors/error-message.js';
 import { isAmbiError } from '../errors/ambi-error.js';
 import type { JsonValue, ToolCall, ToolResult } from '../core/types.js';
-import { toolOutputJson } from '../tools/json-output.js';
 import { toolContext } from '../tools/tool-context.js';
 import type { OnToolError, RunScope, Tool, ToolContext } from '../tools/types.js';
 import { callReporting } from '../util/call-reporting.js';
@@ -11,6 +10,7 @@ import { delay } from '../util/delay.js';
 import { isThenable } from '../util/thenable.js';
 import { toolFailure, toolSuccess } from './result.js';
 import { UntrustedOutput } from './untrusted-output.js';
+import { outputJson } from './checked-json.js';
 
 /** How one attempt ended. Only `runAttempts` decides what follows (a retry or the result). */
 export type AttemptOutcome =
@@ -125,8 +125,8 @@ export function runAttempt(
 /** The output as JSON, or `crashed`: an output JSON cannot hold, or whose own `toJSON` throws, is the tool's failure. */
 function toOutcome(tool: Tool, output: unknown): AttemptOutcome {
   try {
-    if (UntrustedOutput.is(output)) return { kind: 'ok', output: toolOutputJson(tool.name, output.value), untrusted: true };
-    return { kind: 'ok', output: toolOutputJson(tool.name, output) };
+    if (UntrustedOutput.is(output)) return { kind: 'ok', output: outputJson(tool.name, output.value), untrusted: true };
+    return { kind: 'ok', output: outputJson(tool.name, output) };
   } catch (error) {
     return outcomeOfThrow(tool.name, error);
   }

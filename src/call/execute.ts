@@ -12,7 +12,10 @@
  *  7. attempt   attempt.ts    the tool's `call` under its timeout; retried after a timeout if idempotent
  *  8. result    result.ts     the ToolResult: journalled, slots freed, the extensions' `afterCall`, `tool_finished`
  *
- * A call outside a run (`ToolManager.execute` with no `run`) skips stages 2 and 4 to 6. A call that
+ * A call outside a run (`ToolManager.execute` with no `run`) skips stages 2 and 4 to 6, but for the
+ * tool's rule where an `approve` was given (a tool offered over WebMCP). A call another realm's
+ * pipeline took this far is served where its tool lives through serve.ts (stage 3 with that realm's
+ * own check, then stage 7 once). A call that
  * ends early (an unknown tool, invalid arguments, a denial) leaves for stage 8 from where it
  * ends, and every result leaves stage 8 once. A remote tool (on the page, in a tool worker, on
  * an MCP server, in a tab) is a Tool whose `call` goes there: the route is the tool's own.
@@ -20,13 +23,13 @@
 import type { ToolCall, ToolResult } from '../core/types.js';
 import { isAmbiError } from '../errors/ambi-error.js';
 import { errorMessage } from '../errors/error-message.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import type { RegisteredTool } from '../tools/registry.js';
 import { newIdempotencyKey } from '../util/ids.js';
 import { isThenable } from '../util/thenable.js';
 import type { OnToolError, RunScope } from '../tools/types.js';
 import { runAttempts, type AttemptsOptions } from './attempt.js';
 import { beginJournal, finishJournal, journalled } from './journal.js';
-import { admit } from './policy.js';
+import { admit, approvedOutside } from './policy.js';
 import { toolFailure } from './result.js';
 import { takeSlots } from './slots.js';
 import type { CallRun, ExecuteOptions, RunCall } from './types.js';
@@ -34,8 +37,14 @@ import { decodeArguments } from './decode.js';
 import { screen } from './screen.js';
 import { validateArguments } from './validate.js';
 
+/** The tools a call may name, with their validators (a ToolRegistry is one; so is the set of tools offered over WebMCP). */
+export interface CallableTools {
+  entry(name: string): RegisteredTool | undefined;
+  names(): string[];
+}
+
 /** Run `call` through the pipeline above; resolves with its ToolResult and never rejects, whatever the call. */
-export async function executeCall(registry: ToolRegistry, call: ToolCall, options: ExecuteOptions = {}): Promise<ToolResult> {
+export async function executeCall(registry: CallableTools, call: ToolCall, options: ExecuteOptions = {}): Promise<ToolResult> {
   const started = performance.now();
   const elapsed = () => performance.now() - started;
   const { run } = options;
@@ -60,7 +69,11 @@ export async function executeCall(registry: ToolRegistry, call: ToolCall, option
   const checking = validateArguments(call.name, value, owned, entry.validate);
   const checked = isThenable(checking) ? await checking : checking;
   if (!checked.ok) return finish(toolFailure(call, checked.code ?? 'invalid_arguments', checked.message, 0, elapsed()), keyed, run);
-  if (!run) return runAttempts(entry.tool, keyed, checked.value, new AttemptReports(keyed, options), started);
+  if (!run) {
+    const signal = options.signal ?? neverAborted;
+    const refused = options.approve && (await approvedOutside(keyed, entry.tool, checked.value, options.approve, signal, elapsed));
+    return refused || runAttempts(entry.tool, keyed, checked.value, new AttemptReports(keyed, options), started);
+  }
 
   let release = () => {};
   try {
@@ -98,6 +111,9 @@ function reported(result: ToolResult, run: CallRun): ToolResult {
   run.emit({ type: 'tool_finished', result });
   return result;
 }
+
+/** The signal of a call outside a run that was given none. */
+const neverAborted = new AbortController().signal;
 
 /** How the attempts of a call report: to the caller's callbacks, and as run events (methods, not closures made per call). */
 class AttemptReports implements AttemptsOptions {

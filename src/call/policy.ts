@@ -8,7 +8,7 @@ import { askPerson } from './approval.js';
 import { ruleAsks } from './approval-rule.js';
 import type { ApprovalDecision } from './approvals.js';
 import { toolFailure } from './result.js';
-import type { CallRun, CallVerdict, Recorded, RunCall } from './types.js';
+import type { CallRun, CallVerdict, ExecuteOptions, Recorded, RunCall } from './types.js';
 import { checkArguments } from './validate.js';
 
 /** A call the policy stage lets through: maybe with the arguments a person edited it to, and whether a person approved it. */
@@ -101,4 +101,34 @@ async function targeted(call: RunCall, tool: Tool, args: unknown, recorded: Reco
 function asking(said: Said): Extract<CallVerdict, { kind: 'ask' }> {
   if (said.kind === 'ask') return said;
   return { kind: 'ask', ...(said.because ? { because: said.because } : {}), ...(said.standing ? { standing: said.standing } : {}) };
+}
+
+/**
+ * Stage 4 of a call outside a run that was given `approve` (a tool offered over WebMCP): the
+ * tool's rule, and where it asks, `approve` on the checked arguments. Resolves with undefined to go
+ * on, or the result of a call that does not run: denied (no, a throw, no way to ask), or aborted
+ * while the answer was awaited.
+ */
+export async function approvedOutside(
+  call: RunCall,
+  tool: Tool,
+  args: unknown,
+  approve: NonNullable<ExecuteOptions['approve']>,
+  signal: AbortSignal,
+  durationMs: () => number,
+): Promise<ToolResult | undefined> {
+  const denied = (message: string) => toolFailure(call, 'denied', message, 0, durationMs());
+  try {
+    if (!(await ruleAsks(tool, args, signal))) return undefined;
+  } catch {
+    return toolFailure(call, 'aborted', `The call to "${call.name}" was given up while waiting for approval`, 0, durationMs());
+  }
+  let decision: unknown;
+  try {
+    decision = await untilAborted(Promise.resolve(approve({ name: call.name, arguments: args })), signal);
+  } catch (error) {
+    if (signal.aborted) return toolFailure(call, 'aborted', `The call to "${call.name}" was given up while waiting for approval`, 0, durationMs());
+    return denied(`Asking for approval of "${call.name}" failed: ${errorMessage(error)}`);
+  }
+  return decision === true ? undefined : denied(`The user denied this call to "${call.name}"`);
 }

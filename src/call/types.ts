@@ -22,6 +22,12 @@ export interface ExecuteOptions {
   run?: CallRun;
   /** What the call's record already says, for a call an interrupted run left and a later run continues (see Recorded). */
   recorded?: Recorded;
+  /**
+   * Outside a run: who decides a call whose tool asks (its `needsApproval`), with the checked
+   * arguments; anything but `true` (a throw too) denies it. Without it such a call outside a run is
+   * not asked (a run asks its person through `approval_requested`).
+   */
+  approve?: (request: { name: string; arguments: unknown }) => boolean | Promise<boolean>;
   /** Told what the tool threw when it failed of itself (see OnToolError); default: the run's. */
   onToolError?: OnToolError;
 }

@@ -4,7 +4,8 @@ import { AmbiError, isAmbiError } from '../errors/ambi-error.js';
 import { InvalidOptionError } from '../errors/invalid-option-error.js';
 import { TOOL_NAME_PATTERN } from '../tools/policy.js';
 import type { Tool } from '../tools/types.js';
-import type { CallTarget } from '../core/types.js';
+import type { CallTarget, JsonValue } from '../core/types.js';
+import { CheckedJson } from '../call/checked-json.js';
 import { chromeRuntime, chromeTabs } from './chrome-api.js';
 import { exchange, type TabTarget } from './tab-exchange.js';
 import type { TabDocument, TabToolDescriptor } from './protocol.js';
@@ -173,7 +174,8 @@ function tabTool(target: TabTarget, descriptor: TabToolDescriptor, prefix: strin
           signal,
           boundDocument(target, ctx.target),
         );
-        return reply.t === 'done' ? reply.value : null;
+        // JSON already (the content script made it so; Chrome's messaging carries only JSON): not walked again.
+        return new CheckedJson(reply.t === 'done' ? (reply.value as JsonValue) : null);
       }, ctx.signal),
   };
 }

@@ -5,7 +5,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineTool, scriptedEngine, type ScriptedReply } from '../../src/worker/index.js';
 import type { RunEvent } from '../../src/runner/events.js';
-import { callHere, targetHere } from '../../src/worker/tool-host/call-here.js';
+import { serveCall, servedTool, serveTarget } from '../../src/call/serve.js';
 import type { AbortSource } from '../../src/util/abort-source.js';
 import { toDescriptor } from '../../src/worker/wire/descriptor.js';
 import * as Comlink from 'comlink';
@@ -31,9 +31,9 @@ async function session(tool: Tool, replies: ScriptedReply[]) {
     [
       tool.name,
       {
-        call: (args, ctx, abort) => callHere(tool, args, ctx, abort),
+        call: (args, ctx, abort) => serveCall(servedTool(tool), args, ctx, abort),
         needsApproval: async () => false,
-        ...(tool.target ? { target: (args: unknown, abort: AbortSource) => targetHere(tool, args, abort) } : {}),
+        ...(tool.target ? { target: (args: unknown, abort: AbortSource) => serveTarget(servedTool(tool), args, abort) } : {}),
       },
     ],
   ]);

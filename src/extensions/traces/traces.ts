@@ -31,8 +31,10 @@ export function tracesExtension(setup: RunSetup, api: OtelApi): RunExtension {
       return event;
     },
     // The run's last event is not emitted through the extensions: its end is taken from the outcome.
-    end(outcome) {
+    // Spans exported elsewhere have all arrived there before the run's result does.
+    async end(outcome) {
       spans.event(outcome.ok ? { type: 'run_finished', result: outcome.result } : { type: 'run_failed', error: runFailure(outcome.error) });
+      await flushed?.().catch(() => {});
     },
   };
 }

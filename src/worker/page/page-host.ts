@@ -6,7 +6,6 @@ import type { CallTarget, JsonValue } from '../../core/types.js';
 import { AmbiError } from '../../errors/ambi-error.js';
 import { LazyAbortController } from '../../util/abort-source.js';
 import type { PageHostApi, ToolInvoker, WireContext } from '../wire/protocol.js';
-import type { TraceContext } from '../../tools/types.js';
 import { fromWireReason, type WireReason } from '../wire/wire-error.js';
 
 /**
@@ -20,7 +19,6 @@ export class PageHost implements PageHostApi {
   constructor(
     readonly tools: ReadonlyMap<string, ToolInvoker>,
     readonly onEvents: (runId: string, events: RunEvent[] | null) => void,
-    readonly traceContextOf: (runId: string, callId: string) => TraceContext | undefined = () => undefined,
   ) {}
 
   call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<JsonValue> {
@@ -49,10 +47,6 @@ export class PageHost implements PageHostApi {
 
   events(batch: Array<[string, RunEvent[] | null]>): void {
     for (const [runId, events] of batch) this.onEvents(runId, events);
-  }
-
-  traceContext(runId: string, callId: string): TraceContext | undefined {
-    return this.traceContextOf(runId, callId);
   }
 
   async promptApiAvailability(options: PromptApiCoreOptions): Promise<PromptApiAvailability> {

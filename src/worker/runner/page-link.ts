@@ -3,7 +3,6 @@ import type { RunEvent } from '../../core/run.js';
 import type { CallTarget, JsonValue } from '../../core/types.js';
 import { joinTextDelta } from '../../runner/events.js';
 import type { PageHostApi, WireContext } from '../wire/protocol.js';
-import type { TraceContext } from '../../tools/types.js';
 import type { WireReason } from '../wire/wire-error.js';
 import type { PromptApiAccess, PromptApiAvailability, PromptApiCoreOptions, PromptApiEvent, PromptApiRequest } from '../../engines/prompt-api/access.js';
 
@@ -38,12 +37,6 @@ export class PageLink implements PageHostApi {
   abort(key: number, reason: WireReason): void {
     // The page may be gone with the worker: nobody is waiting for this answer.
     void this.page.abort(key, reason).catch(() => {});
-  }
-
-  /** Ask the page for a call's trace context: the run's events queued so far go first, so the page has seen the call. */
-  traceContext(runId: string, callId: string): Promise<TraceContext | undefined> {
-    this.flush();
-    return this.page.traceContext(runId, callId) as Promise<TraceContext | undefined>;
   }
 
   promptApiAvailability(options: PromptApiCoreOptions): Promise<PromptApiAvailability> {

@@ -4,7 +4,8 @@ import type { RunOptions } from '../../runner/run-options.js';
 import type { ApproveOptions, DenyOptions } from '../../call/approvals.js';
 import type { PendingApproval } from '../../store/approval-types.js';
 import type { AbortSource } from '../../util/abort-source.js';
-import type { AfterUntrusted, HeldArguments, Quarantine, ToolContext, ToolPolicy, TraceContext } from '../../tools/types.js';
+import type { AfterUntrusted, HeldArguments, Quarantine, ToolContext, ToolPolicy } from '../../tools/types.js';
+import type { SpanSink } from '../../extensions/traces/span-records.js';
 import type { CallTarget, JsonValue, ToolDefinition } from '../../core/types.js';
 import type { McpServerConfig } from '../../mcp/config.js';
 import type { RunEvent } from '../../core/run.js';
@@ -61,8 +62,6 @@ export interface PageHostApi {
   abort(key: number, reason: WireReason): void;
   /** Run events in the order they happened, in batches; `null` ends a run's events. */
   events(batch: Array<[runId: string, events: RunEvent[] | null]>): void;
-  /** The W3C trace context of call `callId` of run `runId`, whose spans the page makes (a traced run). */
-  traceContext(runId: string, callId: string): TraceContext | undefined | Promise<TraceContext | undefined>;
   /** The page's `LanguageModel` (the browser's built-in model, offered to documents only): its availability (`unavailable` where the page has none). */
   promptApiAvailability(options: PromptApiCoreOptions): Promise<PromptApiAvailability>;
   /** One prompt of the page's `LanguageModel`: its events, in a stream transferred to the worker (cancelling it aborts the prompt). */
@@ -98,15 +97,22 @@ export interface RunnerConfig {
 /** `LeafOptions` without the store, which the worker opens itself. */
 export type WorkerLeafOptions = Omit<LeafOptions, 'store'>;
 
-/** A run's options that cross to the worker (the signal stays on the page; `output` crosses as a JSON Schema). */
+/**
+ * A run's options that cross to the worker as data (the signal stays on the page; `output` crosses
+ * as a JSON Schema). What a run takes that cannot be cloned crosses as a Comlink proxy of the page's
+ * end of it, beside the options: a tracer (SpanSink) and a Standard Schema output (OutputCheck).
+ */
 export type WireRunOptions = Pick<
   RunOptions,
   'maxIterations' | 'maxCallsPerReply' | 'maxOutputRetries' | 'conversation' | 'toolChoice' | 'lock' | 'maxTokens'
 > & {
   output?: Record<string, unknown>;
-  /** The page traces the run (it was given a `tracer`): the worker asks it for a call's trace context (`PageHostApi.traceContext`). */
-  traced?: boolean;
 };
+
+/** The page's Standard Schema `output`, asked about each answer from the worker (see PageOutput): its issues, or none. */
+export interface OutputCheck {
+  validate(value: unknown): Promise<{ issues?: Array<{ message: string; path?: Array<string | number> }> }>;
+}
 
 /** What `workers/runner.worker.ts` exposes. */
 export interface RunnerWorkerApi {
@@ -118,8 +124,11 @@ export interface RunnerWorkerApi {
   registerTools(descriptors: ToolDescriptor[]): Promise<Array<WireError | null>>;
   /** Remove a tool the page registered (tab tools a page closes). */
   unregisterTool(name: string): Promise<void>;
-  /** Start a run; its events, and with its last one its result, come to the page's `events`. */
-  startRun(runId: string, input: string, options: WireRunOptions): Promise<void>;
+  /**
+   * Start a run; its events, and with its last one its result, come to the page's `events`. `spans`:
+   * where a traced run's spans go (the page's exporter); `output`: the page's Standard Schema.
+   */
+  startRun(runId: string, input: string, options: WireRunOptions, spans?: SpanSink, output?: OutputCheck): Promise<void>;
   abort(runId: string, reason: WireReason): Promise<void>;
   /** Connect to an MCP server from the worker and register its tools there; `id` names the connection in later calls. */
   mcpConnect(config: McpServerConfig): Promise<McpConnectionInfo>;
@@ -130,7 +139,7 @@ export interface RunnerWorkerApi {
   deny(runId: string, callId: string, reason?: string, options?: DenyOptions): Promise<void>;
   suspend(runId: string): Promise<void>;
   /** Continue a conversation's interrupted run (see `ChatRunner.resume`); events come as `startRun`'s do. */
-  resumeRun(runId: string, conversation: string, options: WireResumeOptions): Promise<void>;
+  resumeRun(runId: string, conversation: string, options: WireResumeOptions, spans?: SpanSink): Promise<void>;
   pendingApprovals(conversation: string): Promise<PendingApproval[]>;
   /** The recording so far (a runner made with `record: true`). */
   cassette(): Promise<Cassette>;
@@ -140,7 +149,7 @@ export interface RunnerWorkerApi {
 export type WireApproveOptions = ApproveOptions & { refusedArguments?: string };
 
 /** A resume's options that cross to the worker. */
-export type WireResumeOptions = Pick<RunOptions, 'maxIterations' | 'maxCallsPerReply' | 'toolChoice' | 'lock' | 'maxTokens'> & { traced?: boolean };
+export type WireResumeOptions = Pick<RunOptions, 'maxIterations' | 'maxCallsPerReply' | 'toolChoice' | 'lock' | 'maxTokens'>;
 
 /** An MCP connection as the page knows it (the connection itself lives in the runner worker). */
 export interface McpConnectionInfo {
