@@ -170,4 +170,5 @@ export { agentRunner, type ChatRunOptions, type ConversationRunner } from './ui/
 export { languageModelEngine, type LanguageModelEngineOptions } from './ai-sdk/language-model/language-model-engine.js';
 export type { AiSdkLanguageModel } from './ai-sdk/language-model/model-shape.js';
 export { toAgUiEvents, type AgUiEventsOptions, type AgUiRun } from './ag-ui/to-ag-ui-events.js';
+export { fromAgUiContent, type AgUiContentPart, type AgUiPartSource } from './ag-ui/input.js';
 export { AG_UI_PROTOCOL_VERSION, type AgUiEvent, type AgUiEventBase, type AgUiInterrupt, type AgUiResumeEntry, type AgUiRunOutcome } from './ag-ui/events.js';
