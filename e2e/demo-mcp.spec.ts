@@ -125,6 +125,10 @@ test('a server added with "ask me before every call": its calls wait for the app
   await ask(page, 'Echo, but ask first', false);
   const approval = page.locator('#chat li.approval');
   await expect(approval).toContainText('Allow mcp_echo {"message":"after you"}?');
+  // One of the tools the server lists here is open-world (untrusted): its description, offered in the request, is what the card names.
+  await expect(approval.locator('.untrusted p')).toHaveText(
+    `Proposed after the model read: the tool descriptions of the MCP server at ${server.url} (mcp_gzip-file-as-resource)`,
+  );
   const lane = page.locator('#timeline li.lane.call[data-name="mcp_echo"]');
   await expect(lane).toHaveAttribute('data-status', 'approval');
   await approval.locator('button.approve').click();

@@ -132,7 +132,8 @@ test.describe('a tab call bound to the page it was proposed for', () => {
           call: () => held.then(() => 'let go'),
         }),
       );
-      await runner.tabTools(tabId);
+      // The definitions accepted: nothing asks for `tap` (offered by the tab, they would expose the request, and `tap` would wait for a card).
+      await runner.tabTools(tabId, { acceptDefinitions: true });
       const run = runner.run('go');
       const outcomes: Outcome[] = [];
       for await (const event of run.events) {

@@ -96,6 +96,8 @@ test('an injected instruction on the page leads to approval cards, not to action
   await expect(cards.nth(1)).toContainText('Allow click');
   // Each card says what the model had read (event.untrusted), and which argument came from the page.
   for (const i of [0, 1]) await expect(cards.nth(i).locator('.untrusted')).toContainText('Proposed after the model read: read_page (page text)');
+  // Only the page's text: the panel accepts its own content script's tool definitions (acceptDefinitions), so they are not named.
+  await expect(cards.nth(0).locator('.untrusted p')).toHaveText('Proposed after the model read: read_page (page text)');
   await expect(cards.nth(0).locator('mark.flow')).toHaveText('"attacker@evil.example"');
   await expect(cards.nth(0).locator('.flows')).toContainText('value appears in the page text');
   // The page's words reached the model (in read_page's result)…

@@ -20,6 +20,8 @@ interface RunOutcome {
   results: CallOutcome[];
   /** The names of the calls that asked for approval. */
   approvals: string[];
+  /** What each approval said the model had read (`event.untrusted.sources`), in the same order. */
+  approvalSources: unknown[];
   error?: { code: string; message: string };
 }
 
@@ -27,6 +29,7 @@ interface RunCallsOptions {
   frameId?: number;
   prefix?: string;
   listTimeoutMs?: number;
+  acceptDefinitions?: boolean;
   /** Abort the run this long after its first call started. */
   abortAfterMs?: number;
 }
@@ -47,6 +50,7 @@ function runCalls(harness: Page, tabId: number, calls: Array<{ name: string; arg
         const started = new Map<string, number>();
         const results: CallOutcome[] = [];
         const approvals: string[] = [];
+        const approvalSources: unknown[] = [];
         for await (const event of run.events) {
           if (event.type === 'tool_started') {
             started.set(event.callId, performance.now());
@@ -54,6 +58,7 @@ function runCalls(harness: Page, tabId: number, calls: Array<{ name: string; arg
           }
           if (event.type === 'approval_requested') {
             approvals.push(event.call.name);
+            approvalSources.push(event.untrusted?.sources ?? null);
             run.approve(event.call.id);
           }
           if (event.type === 'tool_finished') {
@@ -66,10 +71,10 @@ function runCalls(harness: Page, tabId: number, calls: Array<{ name: string; arg
           () => undefined,
           (e: { code: string; message: string }) => ({ code: e.code, message: e.message }),
         );
-        return { tools, results, approvals, ...(error ? { error } : {}) };
+        return { tools, results, approvals, approvalSources, ...(error ? { error } : {}) };
       } catch (e) {
         const error = e as { code: string; message: string };
-        return { tools: [], results: [], approvals: [], error: { code: error.code, message: error.message } };
+        return { tools: [], results: [], approvals: [], approvalSources: [], error: { code: error.code, message: error.message } };
       } finally {
         runner.close();
       }
@@ -350,7 +355,30 @@ test.describe('hostile names, values and sizes', () => {
     // Both asked: a request that offers tab tools is exposed (their definitions come from the tab), so a
     // call that changes something asks whatever its rule says; the rule itself ran in the tab.
     expect(outcome.approvals).toEqual(['risky', 'risky']);
+    // Each card names the tab's definitions as what the model read: a source that is no call's result.
+    const definitions = { callId: '', name: `tab:${tabId}`, kind: 'definitions', tools: expect.arrayContaining(['fails', 'risky', 'stamp']) };
+    expect(outcome.approvalSources).toEqual([[definitions], [definitions]]);
     expect(await mark(page, 'riskyRuns')).toBe('2');
+  });
+
+  test("with acceptDefinitions the tab's definitions expose nothing: its own rule alone asks", async ({ context, ids }) => {
+    const { page, harness, tabId } = await setUp(context, ids.harness);
+    const calls = [
+      { name: 'risky', arguments: { level: 1 } },
+      { name: 'risky', arguments: { level: 2 } },
+    ];
+    const outcome = await runCalls(harness, tabId, calls, { acceptDefinitions: true });
+    expect(outcome.results).toEqual([
+      expect.objectContaining({ name: 'risky', ok: true, output: 'level 1' }),
+      expect.objectContaining({ name: 'risky', ok: true, output: 'level 2' }),
+    ]);
+    // Level 1 ran unasked; level 2 asked because the tab's rule says so, with nothing untrusted read.
+    expect(outcome.approvals).toEqual(['risky']);
+    expect(outcome.approvalSources).toEqual([null]);
+    expect(await mark(page, 'riskyRuns')).toBe('2');
+    // Not a boolean: refused before anything is listed.
+    const refused = await runCalls(harness, tabId, [], { acceptDefinitions: 'yes' as unknown as boolean });
+    expect(refused.error).toEqual({ code: 'invalid_option', message: expect.stringContaining('acceptDefinitions') });
   });
 });
 

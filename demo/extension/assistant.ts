@@ -61,7 +61,9 @@ export async function makeRunner(chat: HTMLElement, settings: Settings, script: 
     return runner;
   }
   try {
-    const { tools } = await runner.tabTools(tab);
+    // The content script's tools are this extension's own code, with fixed definitions (none built
+    // from the page): accepted, they expose no request. What they return stays the page's words.
+    const { tools } = await runner.tabTools(tab, { acceptDefinitions: true });
     document.querySelector<HTMLElement>('#tab-label')!.textContent = `Tab ${tab}: ${tools.join(', ')}`;
   } catch (error) {
     // A browser page (chrome://), the Web Store, or a tab loaded before the extension: no content script there.

@@ -1,9 +1,10 @@
 // Approval cards in the chat: one per call that waits for the person, retired when its run ends.
 // "Always allow" records a standing decision for the tool in this conversation (stored with it).
-// A call proposed after the model read untrusted content says what it read, and which of its
-// arguments came from there (those are marked in the call as shown). In hold mode, a call that
-// carries held values says which argument carries which (`to` ← $1, page text).
-import type { Run, ToolCall, UntrustedContext } from 'ambi-web/worker';
+// A call proposed after the model read untrusted content says what it read (results, tool
+// descriptions someone else wrote, its own replies after those), and which of its arguments came
+// from there (those are marked in the call as shown). In hold mode, a call that carries held
+// values says which argument carries which (`to` ← $1, page text).
+import type { Run, ToolCall, UntrustedContext, UntrustedSource } from 'ambi-web/worker';
 import { appendItem, button, scrollToEnd } from './render.js';
 
 /** What each untrusted source is, in the person's words. */
@@ -14,6 +15,27 @@ const SOURCE_LABELS: Record<string, string> = {
   spawn_leaf: "a helper agent's answer",
 };
 const labelOf = (name: string) => SOURCE_LABELS[name] ?? `${name}'s result`;
+/** The most tool names a card lists for one author of tool descriptions (an MCP server may offer dozens). */
+const TOOLS_LISTED = 4;
+
+/** One source in the person's words: a result, the tool descriptions of someone other than the app, or the model's own replies. */
+function sourceWords(source: UntrustedSource): string {
+  if (source.kind === 'reply') return 'its own earlier replies, written after reading such content';
+  if (source.kind !== 'definitions') return `${source.name} (${labelOf(source.name)})`;
+  const tools = source.tools ?? [];
+  const listed = tools.length > TOOLS_LISTED ? `${tools.slice(0, TOOLS_LISTED).join(', ')} and ${tools.length - TOOLS_LISTED} more` : tools.join(', ');
+  return `the tool descriptions of ${authorWords(source.name)}${listed ? ` (${listed})` : ''}`;
+}
+
+/** Who wrote tool descriptions, from the source's name (`tab:<id>`, `mcp:<url>`, `webmcp:<origin>`, or an app's own name). */
+function authorWords(name: string): string {
+  const [scheme, ...rest] = name.split(':');
+  const where = rest.join(':');
+  if (scheme === 'tab' && where) return `tab ${where}`;
+  if (scheme === 'mcp' && where) return `the MCP server at ${where}`;
+  if (scheme === 'webmcp' && where) return `the page at ${where}`;
+  return name;
+}
 
 interface OpenCard {
   callId: string;
@@ -124,15 +146,15 @@ function pageLine(url: string): HTMLElement {
 
 /**
  * "Proposed after the model read: read_page (page text)", then one line per argument found in what
- * it read; or, for a call that carries held values (the model read none of it), one line per argument that carries one.
+ * it read (results, tool descriptions someone else wrote, or its own replies); or, for a call that
+ * carries held values (the model read none of it), one line per argument that carries one.
  */
 function untrustedContext(untrusted: UntrustedContext): HTMLElement {
   const box = document.createElement('div');
   box.className = 'untrusted';
   const read = document.createElement('p');
-  const names = [...new Set(untrusted.sources.map((source) => source.name))];
   const lead = untrusted.flows ? 'Proposed after the model read' : 'Carries, unread by the model, what these returned';
-  read.textContent = `${lead}: ${names.map((name) => `${name} (${labelOf(name)})`).join(', ')}`;
+  read.textContent = `${lead}: ${[...new Set(untrusted.sources.map(sourceWords))].join(', ')}`;
   box.append(read);
   if (untrusted.held && untrusted.held.length > 0) {
     const held = document.createElement('ul');
@@ -150,7 +172,7 @@ function untrustedContext(untrusted: UntrustedContext): HTMLElement {
     const flows = document.createElement('ul');
     flows.className = 'flows';
     for (const flow of untrusted.flows) {
-      const source = untrusted.sources.find((s) => s.callId === flow.from);
+      const source = untrusted.sources.find((s) => s.kind === undefined && s.callId === flow.from);
       const item = document.createElement('li');
       const path = document.createElement('code');
       path.textContent = flow.path.slice(1) || '(the arguments)';

@@ -2,6 +2,7 @@
 // leaf's rows nested under its spawn_leaf call. Events are stamped on receipt (they carry no time).
 // Plain DOM with percentages; every piece of model or tool text goes in through textContent.
 import type { Cassette, RunEvent } from 'ambi-web/worker';
+import { patchChildren, patchKeyedRows } from './dom-patch.js';
 import { MAX_RUN_FILE_BYTES, readRunFile, runFile } from './run-file.js';
 import { type Lane, laneStatusText, layoutTimeline, type Segment, type StampedEvent, type TimelineLayout } from './timeline-layout.js';
 
@@ -134,16 +135,13 @@ export class RunTimeline {
       : '';
     this.#status.textContent = from + statusText(layout);
     drawAxis(this.#axis, layout);
-    // Rows are redrawn whole: a focused row's label keeps the focus across the redraw.
-    const active = document.activeElement;
-    const focused = active && this.#lanes.contains(active) ? active.closest<HTMLElement>('li.lane')?.dataset.laneId : undefined;
-    const rows = layout.lanes.map((lane) => laneRow(lane, layout, lane.id === this.#selected));
-    this.#lanes.replaceChildren(...rows);
-    if (focused)
-      rows
-        .find((row) => row.dataset.laneId === focused)
-        ?.querySelector('button')
-        ?.focus();
+    // Each row is patched, never replaced (dom-patch.ts): a row under the pointer, focused or
+    // selected stays the same node through the redraws of a run, however long its card waits.
+    patchKeyedRows(
+      this.#lanes,
+      layout.lanes.map((lane) => laneRow(lane, layout, lane.id === this.#selected)),
+      'laneId',
+    );
     const chosen = layout.lanes.find((lane) => lane.id === this.#selected);
     this.#detail.hidden = !chosen;
     if (chosen) showDetail(this.#detail, chosen);
@@ -200,7 +198,7 @@ function drawAxis(axis: HTMLElement, layout: TimelineLayout): void {
     tick.textContent = ms(fraction * (layout.end - layout.start));
     ticks.append(tick);
   }
-  axis.replaceChildren(document.createElement('span'), ticks);
+  patchChildren(axis, [document.createElement('span'), ticks]);
 }
 
 function statusText(layout: TimelineLayout): string {
@@ -320,7 +318,7 @@ function showDetail(detail: HTMLElement, lane: Lane): void {
   } else {
     block('Model turn', 'detail-result', `${ms((lane.end ?? lane.start) - lane.start)} from the request to the reply's last part`);
   }
-  detail.replaceChildren(...parts);
+  patchChildren(detail, parts);
 }
 
 function pretty(value: unknown): string {

@@ -1,4 +1,4 @@
-import type { CallTarget, JsonValue } from '../core/types.js';
+import type { CallTarget } from '../core/types.js';
 import type { AmbiErrorCode } from '../core/codes.js';
 import { AmbiError } from '../errors/ambi-error.js';
 import { toolContext } from '../tools/tool-context.js';
@@ -8,7 +8,7 @@ import { isThenable } from '../util/thenable.js';
 import { validateStandard } from '../validation/standard-schema.js';
 import type { ArgsValidator } from '../validation/types.js';
 import { ruleAsks } from './approval-rule.js';
-import { outputJson } from './checked-json.js';
+import { type ServedOutput, toServedOutput } from './served-output.js';
 import { validateArguments } from './validate.js';
 
 /**
@@ -17,7 +17,7 @@ import { validateArguments } from './validate.js';
  * That pipeline took the call through decode, screen, validation, policy, slots and journal, and it
  * times and retries it; here, stage 3 runs again with what only this realm holds (the tool's
  * Standard Schema, its transforms and refinements; a content script's own check), then stage 7's
- * attempt, once, its output made JSON once (the caller's attempt takes it as it is: see CheckedJson).
+ * attempt, once, its output made JSON once (the caller's attempt takes it as it is: see served-output.ts).
  * Stage 4's rule and target are decided here the same way, on the arguments as this realm checks them.
  */
 export interface ServedTool {
@@ -34,10 +34,15 @@ export function servedTool(tool: Tool, validate?: ArgsValidator): ServedTool {
 
 /**
  * One served call: the arguments checked here (refused: `invalid_arguments`, never run), the tool
- * called once with `ctx` and `abort`, its output as JSON (one JSON cannot hold: `crashed`). A tool
+ * called once with `ctx` and `abort`, its output as JSON, parts beside it (one JSON cannot hold: `crashed`). A tool
  * that answers at once, with nothing to check, is answered synchronously (one that throws, throws).
  */
-export function serveCall(served: ServedTool, args: unknown, ctx: Omit<ToolContext, 'signal' | 'run'>, abort: AbortSource): JsonValue | Promise<JsonValue> {
+export function serveCall(
+  served: ServedTool,
+  args: unknown,
+  ctx: Omit<ToolContext, 'signal' | 'run'>,
+  abort: AbortSource,
+): ServedOutput | Promise<ServedOutput> {
   const { tool, validate } = served;
   if (!validate) return callOnce(tool, args, ctx, abort);
   return checkHere(served, args).then((checked) => {
@@ -67,7 +72,7 @@ function checkHere(served: ServedTool, args: unknown) {
 }
 
 /** Stage 7, once: the tool's call, its output as the model will read it. */
-function callOnce(tool: Tool, args: unknown, ctx: Omit<ToolContext, 'signal' | 'run'>, abort: AbortSource): JsonValue | Promise<JsonValue> {
+function callOnce(tool: Tool, args: unknown, ctx: Omit<ToolContext, 'signal' | 'run'>, abort: AbortSource): ServedOutput | Promise<ServedOutput> {
   const output = tool.call(args, toolContext(ctx, abort));
-  return isThenable(output) ? Promise.resolve(output).then((value) => outputJson(tool.name, value)) : outputJson(tool.name, output);
+  return isThenable(output) ? Promise.resolve(output).then((value) => toServedOutput(tool.name, value)) : toServedOutput(tool.name, output);
 }

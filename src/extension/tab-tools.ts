@@ -10,6 +10,7 @@ import { chromeRuntime, chromeTabs } from './chrome-api.js';
 import { exchange, type TabTarget } from './tab-exchange.js';
 import type { TabDocument, TabToolDescriptor } from './protocol.js';
 import { answerWhichDocument } from './this-document.js';
+import { withParts } from '../parts/with-parts.js';
 
 /** How `runner.tabTools(tabId, options)` registers a tab's tools. */
 export interface TabToolsOptions {
@@ -19,6 +20,14 @@ export interface TabToolsOptions {
   frameId?: number;
   /** How long the tab may take to list its tools (default 5 000 ms); then `tab_unavailable`. */
   listTimeoutMs?: number;
+  /**
+   * The tools' definitions (names, descriptions, schemas) are accepted as the app's own: a tab's
+   * content script that is your extension's code, with definitions it does not build from the
+   * page. Then a request that offers them exposes nothing (their results stay untrusted);
+   * `refresh()` accepts the list as it is then. Default false: such a request is exposed, naming
+   * the tab (`tab:<id>`), as the listing comes from the tab's renderer.
+   */
+  acceptDefinitions?: boolean;
 }
 
 /** The tools of one tab, registered with a runner. */
@@ -52,13 +61,14 @@ export async function tabTools(host: PageToolHost, tabId: number, options: TabTo
   const listTimeoutMs = options.listTimeoutMs ?? DEFAULT_LIST_TIMEOUT_MS;
   if (!(Number.isFinite(listTimeoutMs) && listTimeoutMs > 0)) throw new InvalidOptionError('listTimeoutMs', 'must be a positive number of milliseconds');
   const prefix = options.prefix === undefined ? '' : `${options.prefix}_`;
+  const accepted = options.acceptDefinitions === true;
   // Calls of these tools still running: `close()` ends them.
   const running = new Set<AbortController>();
   let closed = false;
   let names: string[] = [];
 
   const add = async (listed: TabToolDescriptor[]) => {
-    const tools = listed.map((descriptor) => tabTool(target, descriptor, prefix, running, () => closed));
+    const tools = listed.map((descriptor) => tabTool(target, descriptor, { prefix, accepted }, running, () => closed));
     await host.add(tools);
     names = tools.map((tool) => tool.name);
     return [...names];
@@ -92,6 +102,8 @@ function checkTarget(tabId: number, options: TabToolsOptions): TabTarget {
   if (!(Number.isInteger(frameId) && frameId >= 0)) throw new InvalidOptionError('frameId', `must be a frame id, an integer >= 0 (got ${String(frameId)})`);
   if (options.prefix !== undefined && !(typeof options.prefix === 'string' && TOOL_NAME_PATTERN.test(options.prefix)))
     throw new InvalidOptionError('prefix', 'must be letters, digits, "_" or "-"');
+  if (options.acceptDefinitions !== undefined && typeof options.acceptDefinitions !== 'boolean')
+    throw new InvalidOptionError('acceptDefinitions', 'must be true or false');
   return { tabId, frameId };
 }
 
@@ -132,11 +144,18 @@ async function tabExists(tabId: number): Promise<boolean> {
 
 /**
  * One tab tool as a page tool: its definition and policy as the tab gave them (checked when it
- * is registered), `untrusted` (what it returns is a web page's words), a `target` (the document
+ * is registered), `untrusted` (what it returns is a web page's words), its definition named as the
+ * tab's words unless the app `accepted` it, a `target` (the document
  * the tab shows when a call is proposed) and a `call` that crosses to that document only, with the
  * arguments and the attempt's abort: a navigation between proposal and start ends it `tab_gone`.
  */
-function tabTool(target: TabTarget, descriptor: TabToolDescriptor, prefix: string, running: Set<AbortController>, closed: () => boolean): Tool {
+function tabTool(
+  target: TabTarget,
+  descriptor: TabToolDescriptor,
+  { prefix, accepted }: { prefix: string; accepted: boolean },
+  running: Set<AbortController>,
+  closed: () => boolean,
+): Tool {
   const { name, description, parameters, timeoutMs, maxRetries, retryDelayMs, idempotent, readOnly, approval } = descriptor;
   const inTab = String(name);
   const request = async <T>(body: (signal: AbortSignal) => Promise<T>, outer: AbortSignal): Promise<T> => {
@@ -159,8 +178,8 @@ function tabTool(target: TabTarget, descriptor: TabToolDescriptor, prefix: strin
     idempotent,
     ...(readOnly !== undefined ? { readOnly } : {}),
     untrusted: true,
-    // A web page wrote this definition too: a request that offers it is exposed.
-    untrustedDefinition: `tab:${target.tabId}`,
+    // The tab sent this definition: unless the app accepted it, a request that offers it is exposed.
+    ...(accepted ? {} : { untrustedDefinition: `tab:${target.tabId}` }),
     // The tab's rule decides, within the tool's timeout: a tab that never answers does not hold the run.
     needsApproval:
       approval === 'ask' ? (args: unknown) => request((signal) => askTab(target, inTab, args, signal), AbortSignal.timeout(timeoutMs)) : approval === 'always',
@@ -175,7 +194,10 @@ function tabTool(target: TabTarget, descriptor: TabToolDescriptor, prefix: strin
           boundDocument(target, ctx.target),
         );
         // JSON already (the content script made it so; Chrome's messaging carries only JSON): not walked again.
-        return new CheckedJson(reply.t === 'done' ? (reply.value as JsonValue) : null);
+        if (reply.t !== 'done') return new CheckedJson(null);
+        const value = new CheckedJson(reply.value as JsonValue);
+        // A tab tool's images and files (data: URLs over Chrome's messages) are parts again, checked by the run.
+        return 'parts' in reply && Array.isArray(reply.parts) ? withParts(value, reply.parts) : value;
       }, ctx.signal),
   };
 }

@@ -75,20 +75,39 @@ export class ExtensionSet implements CallHooks {
     return combined;
   }
 
+  /** A result through the extensions' `afterCall`; for a call of a reply that still streams, once the reply ended (CallRun.replyRead). */
   after(call: RunCall, result: ToolResult, replyRead?: Promise<void>): Promise<ToolResult> | ToolResult {
-    return this.#afterCall ? this.#after(call, result, replyRead) : result;
+    if (!this.#afterCall) return result;
+    return replyRead ? replyRead.then(() => this.#after(call, result, 0)) : this.#after(call, result, 0);
   }
 
-  async #after(call: RunCall, result: ToolResult, replyRead: Promise<void> | undefined): Promise<ToolResult> {
-    await replyRead;
+  /** The result through each extension's `afterCall` from `from` on; awaited only where one answers with a promise. */
+  #after(call: RunCall, result: ToolResult, from: number): Promise<ToolResult> | ToolResult {
     let final = result;
-    for (const extension of this.#list) {
+    for (let at = from; at < this.#list.length; at++) {
+      const extension = this.#list[at]!;
       if (!extension.afterCall) continue;
-      try {
-        final = await extension.afterCall(call, final);
-      } catch (error) {
+      const failed = (error: unknown) =>
         this.warn({ type: 'warning', code: 'extension_failed', message: `${extension.name} failed on the result of "${call.name}": ${errorMessage(error)}` });
+      let next: ToolResult | Promise<ToolResult>;
+      try {
+        next = extension.afterCall(call, final);
+      } catch (error) {
+        failed(error);
+        continue;
       }
+      if (!isThenable(next)) {
+        final = next;
+        continue;
+      }
+      const before = final;
+      return Promise.resolve(next).then(
+        (value) => this.#after(call, value, at + 1),
+        (error: unknown) => {
+          failed(error);
+          return this.#after(call, before, at + 1);
+        },
+      );
     }
     return final;
   }

@@ -79,6 +79,37 @@ describe('the demo timeline, drawn', () => {
     expect(document.activeElement?.closest<HTMLElement>('li.lane')?.dataset.laneId).toBe('a');
   });
 
+  it('redraws a running timeline in place: a waiting call keeps its row, bar and detail nodes, and a selection in the detail stays', async () => {
+    const timeline = mount();
+    timeline.push({ type: 'run_started', runId: 'r', input: 'go' });
+    timeline.push({ type: 'tool_call', call: { id: 'd', name: 'delete_note', arguments: { id: 'groceries' } } });
+    timeline.push({ type: 'approval_requested', call: { id: 'd', name: 'delete_note', arguments: { id: 'groceries' } } });
+    await frame();
+    const row = root.querySelector<HTMLElement>('li.lane.call')!;
+    row.querySelector<HTMLElement>('.track')!.click();
+    await frame();
+    const bar = row.querySelector<HTMLElement>('.seg.approval')!;
+    const args = root.querySelector<HTMLElement>('.timeline-detail .detail-arguments')!;
+    getSelection()!.selectAllChildren(args);
+    const end = row.dataset.end;
+    // The redraw clock moves the open bar's end: wait for two redraws after this one.
+    await expect.poll(() => root.querySelector<HTMLElement>('li.lane.call')?.dataset.end, { timeout: 5_000 }).not.toBe(end);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(root.querySelector('li.lane.call')).toBe(row);
+    expect(row.querySelector('.seg.approval')).toBe(bar);
+    expect(root.querySelector('.timeline-detail .detail-arguments')).toBe(args);
+    expect(getSelection()!.toString()).toBe(JSON.stringify({ id: 'groceries' }, null, 2));
+    // A call proposed later adds its row; the waiting one is still the same node, updated when it is answered.
+    timeline.push({ type: 'tool_call', call: { id: 'e', name: 'read_page', arguments: {} } });
+    timeline.push({ type: 'approval_resolved', callId: 'd', approved: true });
+    await frame();
+    expect([...root.querySelectorAll<HTMLElement>('li.lane.call')].map((lane) => lane.dataset.name)).toEqual(['delete_note', 'read_page']);
+    expect(root.querySelector('li.lane.call')).toBe(row);
+    expect(row.dataset.status).toBe('queued');
+    expect(row.dataset.approved).toBe('true');
+    expect(row.querySelector('.lane-label')!.textContent).toContain('delete_note approved');
+  });
+
   it('redraws live: a call that is still running is shown running, then finished', async () => {
     const timeline = mount();
     timeline.push({ type: 'run_started', runId: 'r', input: 'go' });

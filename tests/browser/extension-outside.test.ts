@@ -36,13 +36,17 @@ describe('tab tools outside an extension', () => {
     }
   });
 
-  it('refuses a tab id or frame id that cannot be one, before anything crosses', async () => {
+  it('refuses a tab id, frame id or option that cannot be one, before anything crosses', async () => {
     const runner = createWorkerRunner({ engine: scriptedEngine([]) });
     try {
       await expect(runner.tabTools(-1)).rejects.toMatchObject({ code: 'invalid_option' });
       await expect(runner.tabTools(1.5)).rejects.toMatchObject({ code: 'invalid_option' });
       await expect(runner.tabTools(1, { frameId: -2 })).rejects.toMatchObject({ code: 'invalid_option' });
       await expect(runner.tabTools(1, { prefix: '__proto__ x' })).rejects.toMatchObject({ code: 'invalid_option' });
+      await expect(runner.tabTools(1, { acceptDefinitions: 'yes' as unknown as boolean })).rejects.toMatchObject({
+        code: 'invalid_option',
+        message: expect.stringContaining('acceptDefinitions'),
+      });
     } finally {
       runner.close();
     }

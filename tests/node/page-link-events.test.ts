@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunEvent } from '../../src/index.js';
 import { PageLink } from '../../src/worker/runner/page-link.js';
-import type { PageHostApi } from '../../src/worker/wire/protocol.js';
+import type { EventBatch, PageHostApi } from '../../src/worker/wire/protocol.js';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
@@ -15,9 +15,9 @@ afterEach(() => {
 
 /** A PageLink whose page records each batch it is sent. */
 function link() {
-  const batches: Array<Array<[string, RunEvent[] | null]>> = [];
+  const batches: EventBatch[] = [];
   const page = {
-    events: async (batch: Array<[string, RunEvent[] | null]>) => {
+    events: async (batch: EventBatch) => {
       batches.push(structuredClone(batch));
     },
   } as unknown as PageHostApi;

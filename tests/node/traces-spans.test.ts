@@ -7,6 +7,8 @@ import { Agent, ChatRunner, defineTool, mcpServer, MemorySnapshotStore, scripted
 import { collect } from '../support/run-events.js';
 import { startTestServer, type TestServer } from '../support/mcp-test-server.js';
 import { spanTree } from '../support/span-tree.js';
+import { SpanBuilder } from '../../src/extensions/traces/span-builder.js';
+import type { RunEvent } from '../../src/index.js';
 
 const counts = (promptTokens: number, completionTokens: number) => ({ promptTokens, completionTokens, totalTokens: promptTokens + completionTokens });
 const empty = { type: 'object', properties: {} } as const;
@@ -28,6 +30,41 @@ const lookUp = defineTool({
 });
 
 describe('spans of a run', () => {
+  it("keep the events' order where their times cannot: one time for all, behind the run's start (a worker's batch, a lagging clock)", async () => {
+    const api = await import('@opentelemetry/api');
+    const { tracer, spans } = tracing();
+    const start = 1_765_000_000_000;
+    const builder = new SpanBuilder(
+      api,
+      tracer,
+      { engine: { provider: 'ambi-web.scripted' } },
+      (error) => {
+        throw error;
+      },
+      start,
+    );
+    const events: RunEvent[] = [
+      { type: 'run_started', runId: 'r', input: 'go' },
+      { type: 'tool_call', call: { id: 'c', name: 'look_up', arguments: { word: 'wren' } } },
+      { type: 'usage', usage: counts(3, 1) },
+      { type: 'iteration_finished', iteration: 1, finishReason: 'tool_calls', toolCalls: 1 },
+      { type: 'tool_started', callId: 'c', name: 'look_up', attempt: 1 },
+      { type: 'tool_finished', result: { id: 'c', name: 'look_up', ok: true, output: 'a bird', attempts: 1, durationMs: 0 } },
+      { type: 'text_delta', text: 'A bird.' },
+      { type: 'usage', usage: counts(5, 2) },
+      { type: 'iteration_finished', iteration: 2, finishReason: 'stop', toolCalls: 0 },
+      { type: 'run_finished', result: { runId: 'r', text: 'A bird.', toolResults: [], messages: [], iterations: 2 } } as unknown as RunEvent,
+    ];
+    for (const event of events) builder.event(event, start - 5);
+    // Tied, the second request's span sorted before the call the first one proposed.
+    expect(spanTree(spans())).toEqual(['invoke_agent', '  chat', '  execute_tool look_up', '  chat']);
+    const ms = ([seconds, nanos]: [number, number]) => seconds * 1000 + nanos / 1e6;
+    for (const span of spans()) {
+      expect(ms(span.startTime)).toBeGreaterThanOrEqual(start);
+      expect(ms(span.endTime)).toBeGreaterThanOrEqual(ms(span.startTime));
+    }
+  });
+
   it('nest as the GenAI conventions say: chat and execute_tool under invoke_agent, a leaf under its spawn_leaf call', async () => {
     const { tracer, spans } = tracing();
     const engine = scriptedEngine([

@@ -28,6 +28,7 @@ const BEYOND_THE_SDK: Array<[RegExp, string]> = [
   [/\bGGUF\b/, 'a GGUF model file'],
   [/\bMCP server\b|mcp-demo-server/, 'an MCP server'],
   [/\bVite app\b|\bmodule worker\b/, 'a worker file of the app'],
+  [/\bAPI key\b/, "a hosted provider's API key"],
 ];
 
 /** The model server the docs name; the running copy asks the fake one instead. */

@@ -11,7 +11,7 @@
  * A model request's span runs from the end of the step before it (the run's start, or the last
  * turn's end) to its `usage` event, which every request that answers emits; a `usage` event with
  * no request open (a request a tool or an extension made) is a span of its own. Times are those at
- * which the events were seen. Whatever the tracer does (a throw, a span that is not one), tracing
+ * which the events were emitted (seen, in-process), each after the one before: see `#inOrder`. Whatever the tracer does (a throw, a span that is not one), tracing
  * stops and `onFailure` hears why once: the run never fails for it.
  */
 import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
@@ -51,6 +51,8 @@ export class SpanBuilder {
   readonly #run: TracedRun;
   readonly #onFailure: (error: unknown) => void;
   #broken = false;
+  /** The time of the last event taken (or of the run's start). */
+  #last = Number.NEGATIVE_INFINITY;
   /** By leaf id; '' is the top run. */
   readonly #runs = new Map<string, RunSpans>();
   /** Every call's span, by call id (unique within a run and its leaves), kept after it ends for `traceContext`. */
@@ -62,12 +64,18 @@ export class SpanBuilder {
     this.#run = run;
     this.#onFailure = onFailure;
     // The run's span opens now, under whatever span is active where the run was started.
-    this.#safely(() => this.#openRun('', this.#api.context.active(), at));
+    this.#safely(() => this.#openRun('', this.#api.context.active(), this.#inOrder(at)));
   }
 
-  /** Take one of the run's events, seen at `at`. */
+  /** Take one of the run's events, emitted at `at`. */
   event(event: RunEvent, at = now()): void {
-    this.#safely(() => this.#take(event, at));
+    this.#safely(() => this.#take(event, this.#inOrder(at)));
+  }
+
+  /** An event's time, after the one before's: a coarse clock (100 µs steps in a browser) ties close events, a worker's may lag the page's. */
+  #inOrder(at: number): number {
+    this.#last = at > this.#last ? at : this.#last + MIN_STEP_MS;
+    return this.#last;
   }
 
   /** The W3C trace context of call `callId`'s span, once the call was seen; undefined for a tracer whose spans have none. */
@@ -255,6 +263,9 @@ export class SpanBuilder {
     this.#onFailure(error);
   }
 }
+
+/** The least step between two events' times: 1 µs, which a time since the epoch in milliseconds still tells apart. */
+const MIN_STEP_MS = 0.001;
 
 /** Why a span ended in error: a run's failure, or `incomplete` for what the run's end cut short. */
 type Ending = { code: string; message: string };

@@ -2,10 +2,11 @@ import * as Comlink from 'comlink';
 import type { RunEvent } from '../../core/run.js';
 import type { PromptApiAvailability, PromptApiCoreOptions, PromptApiEvent, PromptApiRequest } from '../../engines/prompt-api/access.js';
 import { EngineError } from '../../errors/engine-error.js';
-import type { CallTarget, JsonValue } from '../../core/types.js';
+import type { CallTarget } from '../../core/types.js';
+import type { ServedOutput } from '../../call/served-output.js';
 import { AmbiError } from '../../errors/ambi-error.js';
 import { LazyAbortController } from '../../util/abort-source.js';
-import type { PageHostApi, ToolInvoker, WireContext } from '../wire/protocol.js';
+import type { EventBatch, PageHostApi, ToolInvoker, WireContext } from '../wire/protocol.js';
 import { fromWireReason, type WireReason } from '../wire/wire-error.js';
 
 /**
@@ -21,7 +22,7 @@ export class PageHost implements PageHostApi {
     readonly onEvents: (runId: string, events: RunEvent[] | null) => void,
   ) {}
 
-  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<JsonValue> {
+  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<ServedOutput> {
     return this.#run(key, (abort) => this.#tool(tool).call(args, ctx, abort));
   }
 
@@ -45,7 +46,7 @@ export class PageHost implements PageHostApi {
     running?.abort(fromWireReason(reason));
   }
 
-  events(batch: Array<[string, RunEvent[] | null]>): void {
+  events(batch: EventBatch): void {
     for (const [runId, events] of batch) this.onEvents(runId, events);
   }
 

@@ -15,7 +15,8 @@ import { PageRuns } from './page-runs.js';
 import { PageTools } from './page-tools.js';
 import type { TabTools, TabToolsOptions } from '../../extension/tab-tools.js';
 import { RunnerSetup } from './runner-setup.js';
-import type { RunnerConfig, RunnerWorkerApi, WireResumeOptions, WireRunOptions } from '../wire/protocol.js';
+import type { OutputCheck, RunnerConfig, RunnerWorkerApi, WireResumeOptions, WireRunOptions } from '../wire/protocol.js';
+import type { SpanSink } from '../../extensions/traces/span-records.js';
 import type { PendingApproval } from '../../store/approval-types.js';
 import type { WorkerSource, WorkerToolsOptions } from '../tool-host/tool-worker.js';
 import { registerTransferHandlers } from '../wire/transfer-handlers.js';
@@ -23,6 +24,8 @@ import { fromWireError } from '../wire/wire-error.js';
 import { Inflight, onWorkerDeath } from '../wire/worker-life.js';
 import type { Cassette } from '../../engines/cassette/cassette.js';
 import { errorMessage } from '../../errors/error-message.js';
+import { pageParts } from './page-input.js';
+import type { RunInput } from '../../core/parts.js';
 
 /** What `createWorkerRunner` takes: the runner worker's configuration, and how to start the worker. */
 export interface WorkerRunnerOptions extends RunnerConfig {
@@ -71,6 +74,8 @@ export class WorkerRunner {
   #dead: AmbiError | undefined;
   /** Configuration and registrations, in order; each run waits for them (and retries a configuration that failed). */
   readonly #setup: RunnerSetup;
+  /** The runner's `maxPartBytes`, checked here too: a part too large never crosses. */
+  readonly #maxPartBytes: number | undefined;
 
   constructor(options: WorkerRunnerOptions) {
     // Checked here, before a worker starts, as `agent.leaf()` checks them in-process.
@@ -81,8 +86,13 @@ export class WorkerRunner {
     onWorkerDeath(this.#worker, 'runner worker', (error) => this.#die(error));
     // One protocol both ways on the worker's own channel: the page calls the runner's API, the runner calls the page's tools.
     this.#api = Comlink.wrap<RunnerWorkerApi>(this.#worker);
-    const { engine, concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted } = options;
-    const config = { engine, ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted }) };
+    const { engine, concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted, maxPartBytes, maxConversationBytes } =
+      options;
+    this.#maxPartBytes = maxPartBytes;
+    const config = {
+      engine,
+      ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted, maxPartBytes, maxConversationBytes }),
+    };
     this.#setup = new RunnerSetup(
       () => this.#guard(this.#api.configure(config)),
       async (descriptors) => (await this.#guard(this.#api.registerTools(descriptors))).map((refusal) => (refusal ? fromWireError(refusal) : undefined)),
@@ -172,7 +182,7 @@ export class WorkerRunner {
    * console.log(output?.yes); // a boolean, typed from the schema
    * ```
    */
-  run<const S extends OutputSchema = never>(input: string, options: RunOptions<S> = {}): Run<RunOutput<S>> {
+  run<const S extends OutputSchema = never>(input: RunInput, options: RunOptions<S> = {}): Run<RunOutput<S>> {
     checkRunOptions(options); // here, as in-process: the same coded error, before anything crosses
     const output = wireOutput(options.output);
     const { maxIterations, maxCallsPerReply, maxOutputRetries, conversation, toolChoice, lock, maxTokens } = options;
@@ -186,8 +196,9 @@ export class WorkerRunner {
       maxTokens,
       output: output?.schema,
     });
-    const begin = (runId: string, spans?: Parameters<RunnerWorkerApi['startRun']>[3], check?: Parameters<RunnerWorkerApi['startRun']>[4]) =>
-      this.#api.startRun(runId, input, wire, spans, check);
+    // Parts are checked on the page, their bytes Blobs that cross without a copy; a refusal fails the run before anything crosses.
+    const begin = async (runId: string, spans?: SpanSink, check?: OutputCheck) =>
+      this.#api.startRun(runId, typeof input === 'string' ? input : await pageParts(input, this.#maxPartBytes), wire, spans, check);
     return this.#runs.start(this.#starter(), options, output?.standard, begin) as Run<RunOutput<S>>;
   }
 

@@ -1,8 +1,9 @@
 import type * as Comlink from 'comlink';
 import type { RunEvent } from '../../core/run.js';
-import type { CallTarget, JsonValue } from '../../core/types.js';
+import type { CallTarget } from '../../core/types.js';
+import type { ServedOutput } from '../../call/served-output.js';
 import { joinTextDelta } from '../../runner/events.js';
-import type { PageHostApi, WireContext } from '../wire/protocol.js';
+import type { EventBatch, PageHostApi, WireContext } from '../wire/protocol.js';
 import type { WireReason } from '../wire/wire-error.js';
 import type { PromptApiAccess, PromptApiAvailability, PromptApiCoreOptions, PromptApiEvent, PromptApiRequest } from '../../engines/prompt-api/access.js';
 
@@ -16,14 +17,14 @@ const FLUSH_TEXT = 64 * 1024;
  * run events in batches (consecutive text deltas merged) within BATCH_MS, or at once for a long text.
  */
 export class PageLink implements PageHostApi {
-  #outbox: Array<[string, RunEvent[] | null]> = [];
+  #outbox: EventBatch = [];
   #outboxText = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(readonly page: Comlink.Remote<PageHostApi>) {}
 
-  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<JsonValue> {
-    return this.page.call(tool, args, ctx, key) as Promise<JsonValue>;
+  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<ServedOutput> {
+    return this.page.call(tool, args, ctx, key) as Promise<ServedOutput>;
   }
 
   needsApproval(tool: string, args: unknown, key: number): Promise<boolean> {
@@ -84,7 +85,7 @@ export class PageLink implements PageHostApi {
     void this.events(batch);
   }
 
-  events(batch: Array<[string, RunEvent[] | null]>): void {
+  events(batch: EventBatch): void {
     void this.page.events(batch).catch(() => {});
   }
 

@@ -14,7 +14,7 @@ import { remoteOutput } from './remote-output.js';
 import type { SpanSink } from '../../extensions/traces/span-records.js';
 import type { RunTracer } from '../../runner/run-options.js';
 import type { EngineFactories } from '../../engines/engine-table.js';
-import type { ExtensionLoader } from '../../runner/run-setup.js';
+import type { ExtensionLoader, ImageDescriber } from '../../runner/run-setup.js';
 
 /** What a runner worker of an app's own serves beyond the built-ins (see `serveRunner`). */
 export interface ServeRunnerOptions {
@@ -22,6 +22,8 @@ export interface ServeRunnerOptions {
   engines?: EngineFactories;
   /** Extensions loaded for every run of this worker (as `AgentOptions.extensions`), after the standard ones. */
   extensions?: readonly ExtensionLoader[];
+  /** Turns images into words for an engine that takes none (see `AgentOptions.describeImage`): a function, so it lives here, in the worker. */
+  describeImage?: ImageDescriber;
 }
 
 /**
@@ -73,10 +75,11 @@ export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunner
     async configure(config: RunnerConfig) {
       port ??= new PageLink(Comlink.wrap<PageHostApi>(endpoint));
       const stores = config.database ? await openStores(config.database) : undefined;
-      const { preamble, maxResultChars, validation, context, record, untrusted } = config;
-      const { engines, extensions } = served;
+      const { preamble, maxResultChars, validation, context, record, untrusted, maxPartBytes, maxConversationBytes } = config;
+      const { engines, extensions, describeImage } = served;
       const made = await Agent.make(config.engine, {
         ...defined({ preamble, maxResultChars, validation, context, record, untrusted, engines, extensions }),
+        ...defined({ maxPartBytes, maxConversationBytes, describeImage }),
         ...(stores ? { conversations: stores.conversations, journal: stores.journal } : {}),
         // The browser's built-in model: the page's, where this worker has no `LanguageModel` (Chrome offers it to documents only).
         ...('LanguageModel' in globalThis ? {} : { engine: { promptApi: port.promptApiAccess() } }),

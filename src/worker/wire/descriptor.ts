@@ -1,5 +1,4 @@
-import { CheckedJson } from '../../call/checked-json.js';
-import type { JsonValue } from '../../core/types.js';
+import { fromServedOutput } from '../../call/served-output.js';
 import type { Tool, ToolContext } from '../../tools/types.js';
 import { sourceOf, type AbortSource } from '../../util/abort-source.js';
 import type { PageHostApi, ToolDescriptor } from './protocol.js';
@@ -49,7 +48,7 @@ export function remoteTool(descriptor: ToolDescriptor, page: PageHostApi): Tool 
       ? { target: (args: unknown, { signal }: { signal: AbortSignal }) => followed(sourceOf(signal), page, (key) => page.target(definition.name, args, key)) }
       : {}),
     // The page made the output JSON (serve.ts): taken as it is, never converted a second time here.
-    call: (args, ctx): Promise<CheckedJson> =>
+    call: (args, ctx) =>
       followed(abortOf(ctx), page, (key) =>
         page.call(
           definition.name,
@@ -57,7 +56,7 @@ export function remoteTool(descriptor: ToolDescriptor, page: PageHostApi): Tool 
           { callId: ctx.callId, attempt: ctx.attempt, idempotencyKey: ctx.idempotencyKey, ...(ctx.target ? { target: ctx.target } : {}) },
           key,
         ),
-      ).then(checked),
+      ).then(fromServedOutput),
   };
 }
 
@@ -88,8 +87,4 @@ function followed<T>(abort: Abort, page: PageHostApi, send: (key: number) => Pro
   const sent = send(key);
   sent.then(unhook, unhook);
   return sent;
-}
-
-function checked(value: unknown): CheckedJson {
-  return new CheckedJson(value as JsonValue);
 }

@@ -6,10 +6,12 @@ import type { PendingApproval } from '../../store/approval-types.js';
 import type { AbortSource } from '../../util/abort-source.js';
 import type { AfterUntrusted, HeldArguments, Quarantine, ToolContext, ToolPolicy } from '../../tools/types.js';
 import type { SpanSink } from '../../extensions/traces/span-records.js';
-import type { CallTarget, JsonValue, ToolDefinition } from '../../core/types.js';
+import type { CallTarget, ToolDefinition } from '../../core/types.js';
 import type { McpServerConfig } from '../../mcp/config.js';
 import type { RunEvent } from '../../core/run.js';
 import type { WireError, WireReason } from './wire-error.js';
+import type { ServedOutput } from '../../call/served-output.js';
+import type { RunInput } from '../../core/parts.js';
 import type { EngineConfig } from '../../engines/config.js';
 import type { Cassette } from '../../engines/cassette/cassette.js';
 import type { ContextBudget } from '../../core/types.js';
@@ -39,12 +41,15 @@ export type WireContext = Omit<ToolContext, 'signal' | 'run'>;
 
 /** How the page runs a tool it serves to the runner worker: one on the page, or a tool worker's. */
 export interface ToolInvoker {
-  call(args: unknown, ctx: WireContext, abort: AbortSource): JsonValue | Promise<JsonValue>;
+  call(args: unknown, ctx: WireContext, abort: AbortSource): ServedOutput | Promise<ServedOutput>;
   /** The tool's approval rule; `abort` fires when the run no longer waits for it (the rule is stopped like a call). */
   needsApproval(args: unknown, abort: AbortSource): Promise<boolean>;
   /** Where a call acts (`Tool.target`), asked when it is proposed; stopped like a rule. Served for a tool that names one. */
   target?(args: unknown, abort: AbortSource): Promise<CallTarget>;
 }
+
+/** Run events as they cross, by run, in the order they were emitted; `null` ends a run's events. */
+export type EventBatch = Array<[runId: string, events: RunEvent[] | null]>;
 
 /**
  * What the page serves the runner worker, over Comlink on the worker's own channel (the one
@@ -53,7 +58,7 @@ export interface ToolInvoker {
  */
 export interface PageHostApi {
   /** Run page tool `tool` (or a tool worker's, through the page). */
-  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<JsonValue>;
+  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<ServedOutput>;
   /** Decide page tool `tool`'s approval rule for these arguments. */
   needsApproval(tool: string, args: unknown, key: number): Promise<boolean>;
   /** Where a call of page tool `tool` with these arguments acts (`Tool.target`). */
@@ -61,7 +66,7 @@ export interface PageHostApi {
   /** The call or rule `key` is no longer awaited: its abort fires where it runs. */
   abort(key: number, reason: WireReason): void;
   /** Run events in the order they happened, in batches; `null` ends a run's events. */
-  events(batch: Array<[runId: string, events: RunEvent[] | null]>): void;
+  events(batch: EventBatch): void;
   /** The page's `LanguageModel` (the browser's built-in model, offered to documents only): its availability (`unavailable` where the page has none). */
   promptApiAvailability(options: PromptApiCoreOptions): Promise<PromptApiAvailability>;
   /** One prompt of the page's `LanguageModel`: its events, in a stream transferred to the worker (cancelling it aborts the prompt). */
@@ -92,6 +97,10 @@ export interface RunnerConfig {
   record?: boolean;
   /** How untrusted tools' results reach the model: `'mark'` (default) or `'hold'` (see `AgentOptions.untrusted`). */
   untrusted?: UntrustedMode;
+  /** The most bytes one part (an image, a file) may hold (see `AgentOptions.maxPartBytes`; default 20 MiB). */
+  maxPartBytes?: number;
+  /** The most bytes the parts of one conversation may hold together (see `AgentOptions.maxConversationBytes`; default 100 MiB). */
+  maxConversationBytes?: number;
 }
 
 /** `LeafOptions` without the store, which the worker opens itself. */
@@ -125,10 +134,11 @@ export interface RunnerWorkerApi {
   /** Remove a tool the page registered (tab tools a page closes). */
   unregisterTool(name: string): Promise<void>;
   /**
-   * Start a run; its events, and with its last one its result, come to the page's `events`. `spans`:
-   * where a traced run's spans go (the page's exporter); `output`: the page's Standard Schema.
+   * Start a run; its events, and with its last one its result, come to the page's `events`. `input`:
+   * the person's words, or parts whose bytes are Blobs (they cross without a copy). `spans`: where a
+   * traced run's spans go (the page's exporter); `output`: the page's Standard Schema.
    */
-  startRun(runId: string, input: string, options: WireRunOptions, spans?: SpanSink, output?: OutputCheck): Promise<void>;
+  startRun(runId: string, input: RunInput, options: WireRunOptions, spans?: SpanSink, output?: OutputCheck): Promise<void>;
   abort(runId: string, reason: WireReason): Promise<void>;
   /** Connect to an MCP server from the worker and register its tools there; `id` names the connection in later calls. */
   mcpConnect(config: McpServerConfig): Promise<McpConnectionInfo>;
@@ -162,7 +172,7 @@ export interface McpConnectionInfo {
 export interface ToolHostApi {
   descriptors(): Promise<ToolDescriptor[]>;
   /** `callKey` names the call for `abort`. */
-  call(name: string, args: unknown, ctx: WireContext, callKey: number): Promise<JsonValue>;
+  call(name: string, args: unknown, ctx: WireContext, callKey: number): Promise<ServedOutput>;
   abort(callKey: number, reason: WireReason): Promise<void>;
   /** `callKey` names the rule for `abort`, as a call's does. */
   needsApproval(name: string, args: unknown, callKey: number): Promise<boolean>;
