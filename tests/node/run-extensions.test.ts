@@ -1,7 +1,8 @@
 // The run's extension point, as an app uses it: an extension of its own sees each hook in order,
 // and speaks in a call's policy and result stages like the built-in ones.
 import { expect, it } from 'vitest';
-import { Agent, ChatRunner, defineTool, type ExtensionLoader, type RunExtension, scriptedEngine } from '../../src/index.js';
+import { Agent, ChatRunner, defineTool, type RunExtension, scriptedEngine } from '../../src/index.js';
+import type { ExtensionLoader } from '../../src/extend/index.js';
 
 // Not idempotent: it waits for the whole reply (an idempotent call may start while the reply streams, before afterTurn).
 const echo = defineTool({ name: 'echo', description: 'x', parameters: { type: 'object' }, idempotent: false, call: () => 'echoed' });

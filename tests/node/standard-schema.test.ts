@@ -14,9 +14,9 @@ import {
   ToolRegistry,
   type StandardSchemaV1,
   type Tool,
-  type ToolFailure,
   type ToolResult,
 } from '../../src/index.js';
+import type { ToolFailure } from '../../src/extend/index.js';
 import { serveCall, servedTool, serveRule } from '../../src/call/serve.js';
 import { LazyAbortController } from '../../src/util/abort-source.js';
 import { runAttempt } from '../../src/call/attempt.js';

@@ -1,6 +1,7 @@
 // Stores shared by two in-process "pages": the first page's view of them can crash, as a closed
 // tab does, after which nothing it does reaches the stores; the second page uses them directly.
-import { MemoryConversationStore, MemoryToolCallJournal, type ConversationStore, type ToolCallJournal } from '../../src/index.js';
+import { MemoryConversationStore, MemoryToolCallJournal } from '../../src/index.js';
+import type { ConversationStore, ToolCallJournal } from '../../src/extend/index.js';
 
 export interface SharedStores {
   conversations: MemoryConversationStore;
