@@ -240,8 +240,11 @@ export class Agent implements RunAgent {
 
   /** Let the model delegate sub-tasks to leaves through a `spawn_leaf` tool (see LeafOptions). */
   leaf(options: LeafOptions): this {
-    // The leaf's code loads when a leaf first starts: a runner whose model never delegates never fetches it.
-    const start: StartLeaf = async (task, tools, ctx, maxDepth) => (await loadLeafRunner()).runLeaf(this, options, 0, maxDepth, task, tools, ctx);
+    // The leaf's code loads here, where the app asks for leaves (not mid-run, at the first delegation):
+    // an agent without leaves never fetches it. A module that fails to load fails the first spawn_leaf call.
+    const runner = loadLeafRunner();
+    runner.catch(() => {});
+    const start: StartLeaf = async (task, tools, ctx, maxDepth) => (await runner).runLeaf(this, options, 0, maxDepth, task, tools, ctx);
     return this.tool(spawnLeafTool(options, start));
   }
 
