@@ -73,6 +73,8 @@ export async function askModel(
     });
   } catch (error) {
     early?.stop.abort(error);
+    // The reply ended, if cut short: the calls it started report (their results wait for its end) before the turn fails.
+    replyEnded();
     await Promise.all(started);
     if (signal.aborted) throw new RunAbortedError(signal.reason);
     throw isAmbiError(error) ? error : wrapEngineFailure(error);
