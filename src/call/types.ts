@@ -67,7 +67,7 @@ export interface CallRun {
 export interface CallHooks {
   /** The extensions' combined verdict; undefined (not a promise) when none has a say: the call goes on without waiting. */
   before(call: RunCall, args: unknown): CallVerdict | Promise<CallVerdict | undefined> | undefined;
-  /** `replyRead`: for a call read from a reply still streaming, the extensions see its result once the reply ended (its usage counted, its turn known). */
+  /** `replyRead`: for a call read from a reply still streaming, what settles once the reply ended (handed to each `afterCall`). */
   after(call: RunCall, result: ToolResult, replyRead?: Promise<void>): ToolResult | Promise<ToolResult>;
 }
 

@@ -75,14 +75,13 @@ export class ExtensionSet implements CallHooks {
     return combined;
   }
 
-  /** A result through the extensions' `afterCall`; for a call of a reply that still streams, once the reply ended (CallRun.replyRead). */
+  /** A result through the extensions' `afterCall`, each handed `replyRead` (CallRun.replyRead) to await where it needs the reply's end. */
   after(call: RunCall, result: ToolResult, replyRead?: Promise<void>): Promise<ToolResult> | ToolResult {
-    if (!this.#afterCall) return result;
-    return replyRead ? replyRead.then(() => this.#after(call, result, 0)) : this.#after(call, result, 0);
+    return this.#afterCall ? this.#after(call, result, 0, replyRead) : result;
   }
 
   /** The result through each extension's `afterCall` from `from` on; awaited only where one answers with a promise. */
-  #after(call: RunCall, result: ToolResult, from: number): Promise<ToolResult> | ToolResult {
+  #after(call: RunCall, result: ToolResult, from: number, replyRead: Promise<void> | undefined): Promise<ToolResult> | ToolResult {
     let final = result;
     for (let at = from; at < this.#list.length; at++) {
       const extension = this.#list[at]!;
@@ -91,7 +90,7 @@ export class ExtensionSet implements CallHooks {
         this.warn({ type: 'warning', code: 'extension_failed', message: `${extension.name} failed on the result of "${call.name}": ${errorMessage(error)}` });
       let next: ToolResult | Promise<ToolResult>;
       try {
-        next = extension.afterCall(call, final);
+        next = extension.afterCall(call, final, replyRead);
       } catch (error) {
         failed(error);
         continue;
@@ -102,10 +101,10 @@ export class ExtensionSet implements CallHooks {
       }
       const before = final;
       return Promise.resolve(next).then(
-        (value) => this.#after(call, value, at + 1),
+        (value) => this.#after(call, value, at + 1, replyRead),
         (error: unknown) => {
           failed(error);
-          return this.#after(call, before, at + 1);
+          return this.#after(call, before, at + 1, replyRead);
         },
       );
     }

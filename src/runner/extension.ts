@@ -13,7 +13,7 @@
  *   beforeCall   in a call's screen stage (src/call/screen.ts), before
  *                validation: put in what the arguments refer to, refuse,
  *                or say a person must see it                                 untrusted content, hold mode, apps' own (rate limits)
- *   afterCall    in a call's result stage, before the model reads it         untrusted content, hold mode
+ *   afterCall    in a call's result stage, before the model reads it         untrusted content, hold mode, parts
  *   event        each event of the run, as it is emitted: adorn it, watch it  untrusted content, traces, notices
  *   result       the run's result, before it is given back: adorn it         typed answers, hold mode
  *   end          once, when the run settles, whatever the outcome            traces, notices
@@ -38,8 +38,13 @@ export interface RunExtension {
    * nothing to say: the call then waits on nothing.
    */
   beforeCall?(call: RunCall, args: unknown): CallVerdict | undefined | Promise<CallVerdict | undefined>;
-  /** A call's result before the model reads it: return it as it is, or changed (a mark, a value held). */
-  afterCall?(call: RunCall, result: ToolResult): ToolResult | Promise<ToolResult>;
+  /**
+   * A call's result before the model reads it: return it as it is, or changed (a mark, a value
+   * held). `replyRead`, for a call started while its reply still streams: settles once that reply
+   * ended (its usage counted, its turn kept); await it where what you do depends on the turn. The
+   * result waits for nothing else: an extension that does not await it lets an early call report early.
+   */
+  afterCall?(call: RunCall, result: ToolResult, replyRead?: Promise<void>): ToolResult | Promise<ToolResult>;
   /** Each event as it is emitted: return it as it is, or adorned. Synchronous: nothing waits. */
   event?(event: RunEvent): RunEvent;
   /** The run's result, before it is given back (and before `end`): return it as it is, or adorned. */

@@ -82,9 +82,8 @@ describe('run.events', () => {
     for await (const event of run.events) secondReader.push(event);
     const all = [...firstReader, ...secondReader];
     expect(firstReader.map((e) => e.type)).toEqual(['run_started', 'text_delta']);
-    // An idempotent tool starts early, while the reply streams (before the reply's usage); its result
-    // reaches the run's extensions, and `tool_finished`, once the reply ended (CallRun.replyRead).
-    const early = ['run_started', 'text_delta', 'tool_call', 'tool_started', 'usage', 'tool_finished', ...ONE_CALL_EVENT_TYPES.slice(6)];
+    // An idempotent tool starts early, while the reply streams: it is done before the reply's usage.
+    const early = ['run_started', 'text_delta', 'tool_call', 'tool_started', 'tool_finished', 'usage', ...ONE_CALL_EVENT_TYPES.slice(6)];
     expect(all.map((e) => e.type)).toEqual(early);
   });
 });

@@ -93,7 +93,9 @@ export function untrustedExtension(setup: RunSetup): RunExtension {
         resolved.ok ? { ...said, arguments: resolved.value } : { kind: 'refuse', code: resolved.code, message: resolved.message };
       return isThenable(resolving) ? resolving.then(combined) : combined(resolving);
     },
-    async afterCall(call, result) {
+    async afterCall(call, result, replyRead) {
+      // A result is marked, held or read in quarantine once the reply that asked for it ended (its turn kept, its usage counted).
+      await replyRead;
       const tool = agent.registry.get(call.name);
       const marked = await markedResult(call, tool, result, quarantineHost);
       return hold ? hold.afterCall(call, tool, marked, quarantineHost) : marked;
