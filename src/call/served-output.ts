@@ -1,8 +1,7 @@
 import type { JsonValue } from '../core/types.js';
 import { mediaParts } from '../parts/normalize.js';
 import { OutputWithParts, withParts } from '../parts/with-parts.js';
-import { toolOutputJson } from '../tools/json-output.js';
-import { CheckedJson } from './checked-json.js';
+import { CheckedJson, outputJson } from './checked-json.js';
 
 /**
  * A served tool's answer as it crosses back to the realm whose pipeline called it (see serve.ts):
@@ -12,11 +11,15 @@ import { CheckedJson } from './checked-json.js';
  */
 export type ServedOutput = JsonValue | ReadonlyMap<'output' | 'parts', unknown>;
 
-/** What a tool returned, in the tool's realm, as it crosses: JSON, or JSON and its parts (checked here, their bytes made Blobs). */
+/**
+ * What a tool returned, in the tool's realm, as it crosses: JSON, or JSON and its parts (checked
+ * here, their bytes made Blobs). An output already JSON (a tab tool's, served on to the runner
+ * worker from an extension page) is taken as it is.
+ */
 export function toServedOutput(toolName: string, value: unknown): ServedOutput {
-  if (!OutputWithParts.is(value)) return toolOutputJson(toolName, value);
+  if (!OutputWithParts.is(value)) return outputJson(toolName, value);
   return new Map<'output' | 'parts', unknown>([
-    ['output', toolOutputJson(toolName, value.output)],
+    ['output', outputJson(toolName, value.output)],
     ['parts', mediaParts(value.parts, Infinity)],
   ]);
 }
