@@ -187,8 +187,11 @@ export interface ContextBudget {
   tokensPerMessage?: number;
 }
 
-/** Where a consequential call stands in the journal: `started` before it runs, then `succeeded` or `failed`. */
-export type JournalState = 'started' | 'succeeded' | 'failed';
+/**
+ * Where a call stands in its record: `asked` (a person was asked about it), `decided` (and
+ * answered), `started` (written before it runs), then `succeeded` or `failed`.
+ */
+export type JournalState = 'asked' | 'decided' | 'started' | 'succeeded' | 'failed';
 
 /**
  * One question a server asks during a call (an MCP form elicitation): `key` names it in the answers,

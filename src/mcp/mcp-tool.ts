@@ -50,8 +50,9 @@ export function mcpTool(
       // The task a server answers with (the Tasks extension) is the call's handle: a run that journals it can follow it again.
       const onTask = (taskId: string) => {
         const handle = { kind: 'mcp_task', server, taskId } as const;
-        ctx.noteHandle?.(handle).catch(() => {});
-        ctx.run?.noteHandle?.(ctx.callId, handle);
+        // With the call's own record where the pipeline hands one over, else through the run (which notes it with the call in flight).
+        if (ctx.noteHandle) ctx.noteHandle(handle).catch(() => {});
+        else ctx.run?.noteHandle?.(ctx.callId, handle);
       };
       const resumeFrom = resumedFrom(ctx, name, server);
       const askInput = personAsker(ctx, name, server);
