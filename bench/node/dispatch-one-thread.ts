@@ -43,12 +43,11 @@ async function ours(): Promise<() => Promise<number>> {
   const served = new Map<string, ToolInvoker>([
     ['ping', { call: (args, ctx, abort) => serveCall(pingServed, args, ctx, abort), needsApproval: async () => false }],
   ]);
-  Comlink.expose(
-    new PageHost(served, (_runId, events) => {
-      if (events === null) ended();
-    }),
-    port2 as unknown as Comlink.Endpoint,
-  );
+  const pageHost = new PageHost(served, (_runId, events) => {
+    if (events === null) ended();
+  });
+  Comlink.expose(pageHost, port2 as unknown as Comlink.Endpoint);
+  pageHost.listen(port2 as unknown as Comlink.Endpoint);
   const host = Comlink.wrap<RunnerWorkerApi>(port2 as unknown as Comlink.Endpoint);
   await host.configure({ engine: scriptedEngine(pingScript(CALLS, WARMUP + ROUNDS)), concurrency: 1 });
   await host.registerTools([toDescriptor(ping)]);

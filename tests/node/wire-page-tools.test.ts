@@ -49,6 +49,7 @@ async function session(tool: Tool, replies: ScriptedReply[]) {
     else events.push(...batch);
   });
   Comlink.expose(page, port2 as unknown as Comlink.Endpoint);
+  page.listen(port2 as unknown as Comlink.Endpoint);
   const api = Comlink.wrap<typeof host>(port2 as unknown as Comlink.Endpoint);
   await api.configure({ engine: scriptedEngine(replies), concurrency: 1 });
   await api.registerTools([toDescriptor(tool)]);

@@ -6,8 +6,9 @@ import type { CallTarget } from '../../core/types.js';
 import type { ServedOutput } from '../../call/served-output.js';
 import { AmbiError } from '../../errors/ambi-error.js';
 import { LazyAbortController } from '../../util/abort-source.js';
-import type { EventBatch, PageHostApi, ToolInvoker, WireContext } from '../wire/protocol.js';
-import { fromWireReason, type WireReason } from '../wire/wire-error.js';
+import { ANSWERED, CALL, type AnswerMessage, type CallMessage, type EventBatch, FAILED, type PageHostApi, type ToolInvoker, type WireContext } from '../wire/protocol.js';
+import { fromWireReason, toWireError, type WireReason } from '../wire/wire-error.js';
+import { isThenable } from '../../util/thenable.js';
 
 /**
  * What the page serves the runner worker (exposed over Comlink on the worker's channel): its
@@ -24,6 +25,39 @@ export class PageHost implements PageHostApi {
 
   call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<ServedOutput> {
     return this.#run(key, (abort) => this.#tool(tool).call(args, ctx, abort));
+  }
+
+  /** Answer the runner worker's calls (CallMessage) that come on `endpoint`, the channel Comlink serves this host on. */
+  listen(endpoint: Comlink.Endpoint): void {
+    endpoint.addEventListener('message', (event) => {
+      const data = (event as MessageEvent).data as unknown;
+      if (Array.isArray(data) && data[0] === CALL) this.#serve(data as CallMessage, endpoint);
+    });
+  }
+
+  /** One call: a tool that answers at once is answered at once (no promise made for it). */
+  #serve(message: CallMessage, endpoint: Comlink.Endpoint): void {
+    const [, key, tool, args, callId, attempt, idempotencyKey, target] = message;
+    const ctx: WireContext = target ? { callId, attempt, idempotencyKey, target } : { callId, attempt, idempotencyKey };
+    const abort = new LazyAbortController();
+    this.#running.set(key, abort);
+    const answer = (reply: AnswerMessage) => {
+      this.#running.delete(key);
+      try {
+        endpoint.postMessage(reply);
+      } catch (error) {
+        // An answer that cannot cross (cloning it failed) is the call's failure, said so.
+        endpoint.postMessage([FAILED, key, toWireError(error)] satisfies AnswerMessage);
+      }
+    };
+    const failed = (error: unknown) => answer([FAILED, key, toWireError(error)]);
+    try {
+      const output = this.#tool(tool).call(args, ctx, abort);
+      if (isThenable(output)) output.then((value) => answer([ANSWERED, key, value]), failed);
+      else answer([ANSWERED, key, output]);
+    } catch (error) {
+      failed(error);
+    }
   }
 
   /** An approval rule is stopped like a call: a tool worker's rule that spins gets its worker terminated. */
