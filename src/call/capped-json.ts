@@ -21,6 +21,7 @@ interface Writer {
 }
 
 /** Characters JSON.stringify escapes in a string: a string without them is its own text, quoted. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes
 const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 function put(writer: Writer, piece: string): void {

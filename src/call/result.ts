@@ -31,7 +31,12 @@ export function toolMessage(result: ToolResult, maxChars: number): ToolMessage {
   }
   // Cut before it is written: a large output is never made one long string only to be cut.
   const { text, length } = cappedJson(body, maxChars);
-  const message: ToolMessage = { role: 'tool', toolCallId: result.id, name: result.name, content: length <= maxChars ? text : cutMarked(text, maxChars, length) };
+  const message: ToolMessage = {
+    role: 'tool',
+    toolCallId: result.id,
+    name: result.name,
+    content: length <= maxChars ? text : cutMarked(text, maxChars, length),
+  };
   if (result.ok && result.parts) message.parts = result.parts;
   if (result.untrusted) message.untrusted = true;
   return message;

@@ -6,7 +6,17 @@ import type { CallTarget } from '../../core/types.js';
 import type { ServedOutput } from '../../call/served-output.js';
 import { AmbiError } from '../../errors/ambi-error.js';
 import { LazyAbortController } from '../../util/abort-source.js';
-import { ANSWERED, CALL, type AnswerMessage, type CallMessage, type EventBatch, FAILED, type PageHostApi, type ToolInvoker, type WireContext } from '../wire/protocol.js';
+import {
+  ANSWERED,
+  CALL,
+  type AnswerMessage,
+  type CallMessage,
+  type EventBatch,
+  FAILED,
+  type PageHostApi,
+  type ToolInvoker,
+  type WireContext,
+} from '../wire/protocol.js';
 import { fromWireReason, toWireError, type WireReason } from '../wire/wire-error.js';
 import { isThenable } from '../../util/thenable.js';
 

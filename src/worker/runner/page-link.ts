@@ -58,7 +58,10 @@ export class PageLink implements PageHostApi {
     const waiting = typeof key === 'number' ? this.#waiting.get(key) : undefined;
     if (!waiting) return;
     this.#waiting.delete(key);
-    if (message[0] === FAILED) waiting.reject(isWireError(message[2]) ? fromWireError(message[2]) : new AmbiError('internal_error', 'The page answered a call with a failure that is not one'));
+    if (message[0] === FAILED)
+      waiting.reject(
+        isWireError(message[2]) ? fromWireError(message[2]) : new AmbiError('internal_error', 'The page answered a call with a failure that is not one'),
+      );
     else waiting.resolve(message[2]);
   }
 

@@ -53,7 +53,16 @@ export interface ToolInvoker {
  * channel, beside Comlink's messages (an array has no `type` and no `id`: Comlink's listeners pass
  * it by), its context spelt out in place. `key` names it for the answer and for `abort`.
  */
-export type CallMessage = [kind: typeof CALL, key: number, tool: string, args: unknown, callId: string, attempt: number, idempotencyKey: string, target?: CallTarget];
+export type CallMessage = [
+  kind: typeof CALL,
+  key: number,
+  tool: string,
+  args: unknown,
+  callId: string,
+  attempt: number,
+  idempotencyKey: string,
+  target?: CallTarget,
+];
 /** The page's answer to the call `key`: its output, or its failure in the wire form. */
 export type AnswerMessage = [kind: typeof ANSWERED, key: number, output: ServedOutput] | [kind: typeof FAILED, key: number, error: WireError];
 export const CALL = 0;
