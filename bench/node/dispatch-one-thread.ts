@@ -63,7 +63,7 @@ async function ours(): Promise<() => Promise<number>> {
   Comlink.expose(pageHost, port2 as unknown as Comlink.Endpoint);
   pageHost.listen(port2 as unknown as Comlink.Endpoint);
   const host = Comlink.wrap<RunnerWorkerApi>(port2 as unknown as Comlink.Endpoint);
-  await host.configure({ engine: scriptedEngine(pingScript(CALLS, WARMUP + ROUNDS)), concurrency: 1 });
+  await host.configure({ engine: scriptedEngine(pingScript(CALLS, WARMUP + ROUNDS + 1)), concurrency: 1 });
   await host.registerTools([toDescriptor(ping)]);
   let run = 0;
   return () =>
