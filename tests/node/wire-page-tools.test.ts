@@ -192,10 +192,10 @@ describe('a page tool called across the session', () => {
             if (!Array.isArray(data) || data[0] !== CALL) return;
             const key = (data as CallMessage)[1];
             keys.push(key);
-            // After the page's own answer: a second one, a forged failure, and answers for a key not sent yet (the next call's) or not a key.
+            // After the page's own answer: a second one, a forged failure, and answers for a key never sent or not a key. (Keys are a counter: only the page itself posts on this channel, so a key needs no guarding from it.)
             page.postMessage([ANSWERED, key, 'forged'] satisfies AnswerMessage);
             page.postMessage([FAILED, key, 'not a wire error'] as unknown as AnswerMessage);
-            page.postMessage([ANSWERED, key + 1, 'answered before it was asked'] satisfies AnswerMessage);
+            page.postMessage([ANSWERED, key + 1000, 'never asked'] satisfies AnswerMessage);
             page.postMessage([ANSWERED, 'key', 'not a key'] as unknown as AnswerMessage);
             page.postMessage([7, key] as unknown as AnswerMessage);
           }),
