@@ -225,4 +225,11 @@ describe('a page tool called across the session', () => {
       expect((result as { output: unknown[] }).output[9_999]).toEqual(rows[9_999]);
     });
   });
+
+  it("an output that reads as plain JSON but will not clone (a Proxy, as a framework's reactive state) crosses as its JSON copy", async () => {
+    const state = new Proxy({ count: 2, items: ['a'] }, {});
+    const tool = defineTool({ name: 'state', description: 'App state', parameters: { type: 'object', properties: {} }, idempotent: true, call: () => state });
+    const events = await session(tool, [{ toolCalls: [{ id: 'p1', name: 'state', arguments: {} }] }, 'done']);
+    expect(finished(events)).toMatchObject([{ id: 'p1', ok: true, output: { count: 2, items: ['a'] } }]);
+  });
 });

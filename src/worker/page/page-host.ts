@@ -19,6 +19,7 @@ import {
 } from '../wire/protocol.js';
 import { fromWireReason, toWireError, type WireReason } from '../wire/wire-error.js';
 import { isThenable } from '../../util/thenable.js';
+import { toJsonOutput } from '../../tools/json-output.js';
 
 /**
  * What the page serves the runner worker (exposed over Comlink on the worker's channel): its
@@ -56,8 +57,7 @@ export class PageHost implements PageHostApi {
       try {
         endpoint.postMessage(reply);
       } catch (error) {
-        // An answer that cannot cross (cloning it failed) is the call's failure, said so.
-        endpoint.postMessage([FAILED, key, toWireError(error)] satisfies AnswerMessage);
+        endpoint.postMessage(uncloned(reply, error));
       }
     };
     const failed = (error: unknown) => answer([FAILED, key, toWireError(error)]);
@@ -128,6 +128,22 @@ export class PageHost implements PageHostApi {
     if (!tool) throw new AmbiError('unknown_tool', `The page serves no tool "${name}"`);
     return tool;
   }
+}
+
+/**
+ * An answer that could not be cloned: an output that looked plain but is not (a Proxy, such as a
+ * framework's reactive state, reads as plain and refuses to clone) crosses as its JSON copy; any
+ * other is the call's failure, said so.
+ */
+function uncloned(reply: AnswerMessage, error: unknown): AnswerMessage {
+  if (reply[0] === ANSWERED && !(reply[2] instanceof Map)) {
+    try {
+      return [ANSWERED, reply[1], toJsonOutput(reply[2])];
+    } catch {
+      // Not JSON either: the clone's error says why.
+    }
+  }
+  return [FAILED, reply[1], toWireError(error)];
 }
 
 /** The page's `LanguageModel` through the Prompt API engine's access, its code loaded on first use; undefined where the page has none. */
