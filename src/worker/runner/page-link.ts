@@ -74,6 +74,8 @@ export class PageLink implements PageHostApi {
   }
 
   abort(key: number, reason: WireReason): void {
+    // The attempt stopped waiting: a late answer is dropped, and a tool that never answers leaves nothing here.
+    this.#waiting.delete(key);
     // The page may be gone with the worker: nobody is waiting for this answer.
     void this.page.abort(key, reason).catch(() => {});
   }
