@@ -102,6 +102,7 @@ export class WorkerRunner {
     if (leaf) this.#tools.names.add('spawn_leaf');
     this.#host = new PageHost(this.#tools.served, (runId, events) => this.#runs.receive(runId, events));
     Comlink.expose(this.#host, this.#worker);
+    this.#host.listen(this.#worker);
     void this.#setup.sync();
   }
 
