@@ -118,6 +118,7 @@ export { INSPECT_HELD } from './extensions/untrusted/hold/inspect-tool.js';
 export { createWorkerRunner, WorkerRunner, type WorkerRunnerOptions, type WorkerToolsOptions } from './worker/page/worker-runner.js';
 export { serveRunner, type ServeRunnerOptions } from './worker/runner/serve-runner.js';
 export type { WorkerLeafOptions } from './worker/wire/protocol.js';
+export type { RunInfo, RunnerWorkerFactory } from './worker/shared/protocol.js';
 export { exposeTools } from './worker/tool-host/expose-tools.js';
 export type { WorkerSource } from './worker/tool-host/tool-worker.js';
 

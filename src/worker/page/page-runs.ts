@@ -1,5 +1,6 @@
 import type { RunEvent, RunResult } from '../../core/run.js';
 import { AmbiError } from '../../errors/ambi-error.js';
+import { errorMessage } from '../../errors/error-message.js';
 import type { EventChannel } from '../../runner/events.js';
 import { failureError, type RunFailure } from '../../runner/run-failure.js';
 import type { TraceContext } from '../../tools/types.js';
@@ -82,6 +83,21 @@ export class PageRuns {
       run.reject(new AmbiError(failure.code, failure.message));
     }
     run.channel.close();
+  }
+
+  /**
+   * Follow every run again on another runner (another tab leads a shared runner): `attach` asks
+   * it for each; a run it does not have ends with why.
+   */
+  reattach(attach: (runId: string) => Promise<void>): void {
+    for (const [runId, run] of this.#runs) {
+      attach(runId).catch((error: unknown) =>
+        this.end(runId, run, {
+          code: 'leader_gone',
+          message: `The tab that led the runner closed and run ${runId} could not be resumed: ${errorMessage(error)}`,
+        }),
+      );
+    }
   }
 
   /** End every run with `failure` (the runner closed, or its worker died). */

@@ -27,19 +27,34 @@ import type { EngineConfig } from '../../engines/config.js';
 import type { TabTools, TabToolsOptions } from '../../extension/tab-tools.js';
 import { refusedRun } from './refused-run.js';
 import { RunnerSetup } from './runner-setup.js';
-import type { RunnerConfig, RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireResumeOptions, WireRunOptions } from '../wire/protocol.js';
+import type { RunnerConfig, ToolDescriptor, ToolInvoker, WireResumeOptions, WireRunOptions } from '../wire/protocol.js';
 import type { PendingApproval } from '../../store/approval-types.js';
 import type { ToolWorkerSupervisor, WorkerSource, WorkerToolsOptions } from '../tool-host/tool-worker.js';
 import { registerTransferHandlers } from '../wire/transfer-handlers.js';
 import { fromWireError, toWireReason } from '../wire/wire-error.js';
-import { Inflight, onWorkerDeath } from '../wire/worker-life.js';
+import { Inflight } from '../wire/worker-life.js';
+import { dedicatedLink, type RunnerLink, sharedLink } from './runner-link.js';
+import type { SharedRunnerApi } from '../shared/client-api.js';
+import type { RunInfo, RunnerWorkerFactory } from '../shared/protocol.js';
+import { InvalidOptionError } from '../../errors/invalid-option-error.js';
 import type { Cassette } from '../../engines/cassette/cassette.js';
 import { errorMessage } from '../../errors/error-message.js';
 
 /** What `createWorkerRunner` takes: the runner worker's configuration, and how to start the worker. */
-export interface WorkerRunnerOptions extends RunnerConfig {
-  /** Start the runner worker yourself (default: the one bundled with ambi-web). */
-  worker?: () => Worker;
+export interface WorkerRunnerOptions extends Omit<RunnerConfig, 'page'> {
+  /**
+   * Start the runner worker yourself (default: the one bundled with ambi-web). A shared runner
+   * asks for a `'shared'` one (a SharedWorker) where the browser has them, else for a
+   * `'dedicated'` one (a Worker) in the tab that leads.
+   */
+  worker?: RunnerWorkerFactory;
+  /**
+   * One runner for every tab of the origin (docs/worker-runtime.md, "Shared runners"): it lives in
+   * a SharedWorker, so a run goes on across a same-origin navigation or a reload, and each tab
+   * can follow it (`runs()`, `attach(runId)`); where the browser has no SharedWorker, one tab
+   * leads and the others follow it. Default false: a runner of this page's own.
+   */
+  shared?: boolean;
   /**
    * Told, on the page, what a page tool or a tool worker's tool threw when it failed of itself
    * (anything but a `ToolError`): the model reads only `crashed` and its message. Default: in
@@ -72,8 +87,8 @@ export function createWorkerRunner(options: WorkerRunnerOptions): WorkerRunner {
 
 /** The page's handle on a runner worker. Every pending call rejects with a coded error if that worker dies or is closed. */
 export class WorkerRunner {
-  readonly #worker: Worker;
-  readonly #api: Comlink.Remote<RunnerWorkerApi>;
+  readonly #link: RunnerLink;
+  readonly #api: Comlink.Remote<SharedRunnerApi>;
   readonly #names = new Set<string>();
   /** What the page serves to the worker, by tool name. */
   readonly #served = new Map<string, ToolInvoker>();
@@ -96,22 +111,26 @@ export class WorkerRunner {
     checkCount('leaf.maxIterations', options.leaf?.maxIterations);
     registerTransferHandlers();
     this.#onToolError = options.onToolError ?? developmentToolErrorLog();
-    this.#worker = options.worker?.() ?? new Worker(new URL('../../../workers/runner.worker.ts', import.meta.url), { type: 'module' });
-    onWorkerDeath(this.#worker, 'runner worker', (error) => this.#die(error));
+    const dedicated = () => new Worker(new URL('../../../workers/runner.worker.ts', import.meta.url), { type: 'module' });
+    const die = (error: AmbiError) => this.#die(error);
+    this.#link = options.shared
+      ? sharedLink(options.worker, dedicated, options.engine, { die, connected: (change) => this.#connected(change) })
+      : dedicatedLink(options.worker, dedicated, die);
     // One protocol both ways on the worker's own channel: the page calls the runner's API, the runner calls the page's tools.
-    this.#api = Comlink.wrap<RunnerWorkerApi>(this.#worker);
+    this.#api = Comlink.wrap<SharedRunnerApi>(this.#link.endpoint);
     this.#host = new PageHost(
       this.#served,
       (runId, events, times) => this.#runs.receive(runId, events, times),
       (runId, callId) => this.#runs.traceContext(runId, callId),
     );
-    Comlink.expose(this.#host, this.#worker);
+    Comlink.expose(this.#host, this.#link.endpoint);
     const { engine, concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted } = options;
     this.#engine = engine;
     if (leaf) this.#names.add('spawn_leaf');
     const config = { engine, ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted }) };
     this.#setup = new RunnerSetup(
-      () => this.#guard(this.#api.configure(config)),
+      // A shared runner's page says who it is, once it may (its lock held, the runner known).
+      () => this.#guard(this.#link.identity().then((page) => this.#api.configure(page ? { ...config, page } : config))),
       async (descriptors) => (await this.#guard(this.#api.registerTools(descriptors))).map((refusal) => (refusal ? fromWireError(refusal) : undefined)),
       (name) => this.#guard(this.#api.unregisterTool(name)),
     );
@@ -297,6 +316,28 @@ export class WorkerRunner {
     return this.#guard(this.#api.cassette());
   }
 
+  /**
+   * The runs going on in the runner: for a shared runner, every tab's of the origin, each with the
+   * calls that wait for a person (`waiting`).
+   */
+  async runs(): Promise<RunInfo[]> {
+    await this.#setup.sync();
+    return this.#guard(this.#api.runs());
+  }
+
+  /**
+   * Follow a run going on in the runner (a shared runner: one another tab, or this tab's page
+   * before a navigation or a reload, started): its `events` give the run's state so far, then its
+   * events as they come, each text delta once; `approve` and `deny` are decided once, whichever
+   * tab answers first. An unknown id ends at once with `unknown_run`; a run this page already
+   * follows, with `duplicate_run`.
+   */
+  attach(runId: string): Run {
+    if (typeof runId !== 'string' || runId.length === 0)
+      return refusedRun(String(runId), new InvalidOptionError('runId', 'attach() takes the id of a run (a non-empty string)'));
+    return this.#start({ runId }, undefined, (id) => this.#api.attach(id));
+  }
+
   /** The calls of a conversation's interrupted run that wait for a decision, read from the worker's database. */
   async pendingApprovals(conversation: string): Promise<PendingApproval[]> {
     checkResumed(conversation);
@@ -358,11 +399,30 @@ export class WorkerRunner {
   #die(error: AmbiError): void {
     if (this.#dead) return;
     this.#dead = error;
-    this.#worker.terminate();
+    this.#link.close();
     for (const supervisor of this.#supervisors) supervisor.close();
     this.#inflight.end(error);
     this.#host.abortAll(error);
     this.#runs.endAll({ code: error.code, message: error.message });
+  }
+
+  /**
+   * A shared runner's page talks to another runner (`again`: the tab that led closed, another
+   * leads), or leads itself (`lead`): what was asked of the last one and not answered ends with
+   * `leader_gone`; the new one is configured and given this page's tools, the runs the last one
+   * handed on are resumed (by the leading page), and each run this page follows is attached again.
+   */
+  #connected({ lead, again }: { lead: boolean; again: boolean }): void {
+    if (again) {
+      const error = new AmbiError('leader_gone', 'The tab that led the shared runner closed before it answered');
+      this.#inflight.interrupt(error);
+      this.#host.abortAll(error);
+      this.#setup.reset();
+    }
+    const synced = this.#setup.sync();
+    const resumed = lead ? synced.then(() => this.#guard(this.#api.resumeAdopted())) : synced;
+    if (again) void resumed.then(() => this.#runs.reattach((runId) => this.#guard(this.#api.attach(runId)))).catch(() => {});
+    else resumed.catch(() => {});
   }
 
   /** How the page runs `tool` for the runner worker, its own failures told to `onToolError`. */

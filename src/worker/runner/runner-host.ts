@@ -1,25 +1,18 @@
 import * as Comlink from 'comlink';
 import { AmbiError } from '../../errors/ambi-error.js';
-import { Agent } from '../../agent/agent.js';
-import { ChatRunner, type Run } from '../../runner/chat-runner.js';
+import type { Agent } from '../../agent/agent.js';
+import type { ChatRunner, Run } from '../../runner/chat-runner.js';
 import type { EventChannel } from '../../runner/events.js';
-import { defined } from '../../util/defined.js';
 import { remoteTool } from '../wire/descriptor.js';
 import type { PageHostApi, RunnerConfig, RunnerWorkerApi } from '../wire/protocol.js';
 import { fromWireReason, toWireError } from '../wire/wire-error.js';
 import { registerTransferHandlers } from '../wire/transfer-handlers.js';
 import type { McpConnection } from '../../mcp/connection.js';
 import { PageLink } from './page-link.js';
-import type { EngineFactories } from '../../engines/engine-table.js';
-import type { ExtensionLoader } from '../../runner/run-setup.js';
+import { makeRunnerAgent, type ServeRunnerOptions } from './runner-agent.js';
 
-/** What a runner worker of an app's own serves beyond the built-ins (see `serveRunner`). */
-export interface ServeRunnerOptions {
-  /** Engine kinds by `kind`, each a factory that builds the Engine here, in the worker, from the page's plain-data config. The built-in kinds stay. */
-  engines?: EngineFactories;
-  /** Extensions loaded for every run of this worker (as `AgentOptions.extensions`), after the standard ones. */
-  extensions?: readonly ExtensionLoader[];
-}
+export type { ServeRunnerOptions } from './runner-agent.js';
+import { RunView } from '../shared/run-view.js';
 
 /**
  * The runner worker's side of the wire: an Agent and a ChatRunner, driven by the page over
@@ -33,6 +26,8 @@ export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunner
   let runner: ChatRunner | undefined;
   let port: PageLink | undefined;
   const runs = new Map<string, Run>();
+  /** What `runs()` lists of each run going on. */
+  const views = new Map<string, RunView>();
   const connections = new Map<number, McpConnection>();
   let lastConnection = 0;
 
@@ -53,12 +48,18 @@ export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunner
 
   // Events go to the page in batches (see PageLink.event); the run's result crosses inside
   // its run_finished event. Once its events end, the run is forgotten.
-  const follow = (runId: string, run: Run) => {
+  const follow = (runId: string, run: Run, conversation: string | undefined) => {
     const { port } = ready();
+    const view = new RunView(runId, conversation, false);
     runs.set(runId, run);
+    views.set(runId, view);
     (run.events as EventChannel).pipe((event) => {
+      if (event) view.see(event);
       port.event(runId, event);
-      if (event === null) runs.delete(runId);
+      if (event === null) {
+        runs.delete(runId);
+        views.delete(runId);
+      }
     });
   };
 
@@ -66,21 +67,8 @@ export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunner
     // The page calls this again after a failure (a blocked database, say): nothing is kept of a failed attempt.
     async configure(config: RunnerConfig) {
       port ??= new PageLink(Comlink.wrap<PageHostApi>(endpoint));
-      const stores = config.database ? await openStores(config.database) : undefined;
-      const { preamble, maxResultChars, validation, context, record, untrusted } = config;
-      const { engines, extensions } = served;
-      const made = await Agent.make(config.engine, {
-        ...defined({ preamble, maxResultChars, validation, context, record, untrusted, engines, extensions }),
-        ...(stores ? { conversations: stores.conversations, journal: stores.journal } : {}),
-        // The browser's built-in model: the page's, where this worker has no `LanguageModel` (Chrome offers it to documents only).
-        ...('LanguageModel' in globalThis ? {} : { engine: { promptApi: port.promptApiAccess() } }),
-        // A page tool's or tool worker's throw is told on the page (WorkerRunner's onToolError), not here again.
-        onToolError: () => {},
-      });
-      // The memory snapshot store loads only for a runner with leaves and no database.
-      if (config.leaf) made.leaf({ ...config.leaf, store: stores?.snapshots ?? (await memorySnapshots()) });
-      runner = new ChatRunner(config.concurrency);
-      agent = made;
+      const link = port;
+      ({ agent, runner } = await makeRunnerAgent(config, served, () => link.promptApiAccess()));
     },
     async registerTools(descriptors) {
       // Registration checks each schema here, where calls are validated (a Standard Schema tool's
@@ -100,14 +88,22 @@ export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunner
     },
     async startRun(runId, input, { traced, ...options }) {
       const { agent, runner, port } = ready();
-      follow(runId, runner.run(agent, input, { ...options, runId, ...tracedBy(port, runId, traced) }));
+      follow(runId, runner.run(agent, input, { ...options, runId, ...tracedBy(port, runId, traced) }), options.conversation);
     },
     async resumeRun(runId, conversation, { traced, ...options }) {
       const { agent, runner, port } = ready();
-      follow(runId, runner.resume(agent, conversation, { ...options, runId, ...tracedBy(port, runId, traced) }));
+      follow(runId, runner.resume(agent, conversation, { ...options, runId, ...tracedBy(port, runId, traced) }), conversation);
     },
     async cassette() {
       return ready().agent.cassette();
+    },
+    async runs() {
+      return [...views.values()].map((view) => view.info());
+    },
+    async attach(runId) {
+      // One page follows a dedicated runner's runs, each from its start: it already has this one.
+      find(runId);
+      throw new AmbiError('duplicate_run', `Run ${runId} is already followed by this page`);
     },
     async pendingApprovals(conversation) {
       const { agent, runner } = ready();
@@ -149,23 +145,4 @@ export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunner
 /** A run the page traces: its calls ask the page for their trace context (an MCP call sends it to its server). */
 function tracedBy(port: PageLink, runId: string, traced: boolean | undefined) {
   return traced ? { traceContext: (callId: string) => port.traceContext(runId, callId) } : {};
-}
-
-/** The three stores on one IndexedDB database (one shared connection), loaded only for a runner that has one. */
-async function openStores(database: string) {
-  const [{ IndexedDbConversationStore }, { IndexedDbToolCallJournal }, { IndexedDbSnapshotStore }] = await Promise.all([
-    import('../../store/indexeddb-conversation-store.js'),
-    import('../../store/indexeddb-tool-call-journal.js'),
-    import('../../store/indexeddb-snapshot-store.js'),
-  ]);
-  const [conversations, journal, snapshots] = await Promise.all([
-    IndexedDbConversationStore.open(database),
-    IndexedDbToolCallJournal.open(database),
-    IndexedDbSnapshotStore.open(database),
-  ]);
-  return { conversations, journal, snapshots };
-}
-
-async function memorySnapshots() {
-  return new (await import('../../store/memory-snapshot-store.js')).MemorySnapshotStore();
 }
