@@ -1,64 +1,279 @@
-// Shared runners (`createWorkerRunner({ shared: true })`) in real Chromium: one SharedWorker of the
-// origin. Each runner here is one page of the origin as the SharedWorker sees it (a port, a page
-// lock); closing one is what a closed tab does to it.
+// Shared runners (`createWorkerRunner({ shared: true })`) in real Chromium, on the origin's one
+// SharedWorker. Each runner here is one page of the origin as that worker sees it (its own port,
+// its own page lock, this document's tab): closing a runner is what closing its tab does to the
+// runner, and a runner made after it in this document is the tab's next page (a navigation).
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWorkerRunner, defineTool, isAmbiError, type RunEvent, type ScriptedReply, scriptedEngine, type WorkerRunner } from '../../src/index.js';
+import {
+  createWorkerRunner,
+  defineTool,
+  isAmbiError,
+  type RunEvent,
+  type ScriptedReply,
+  scriptedEngine,
+  type Tool,
+  type WorkerRunner,
+  type WorkerRunnerOptions,
+} from '../../src/index.js';
 import { collect } from '../support/run-events.js';
 
 const open: WorkerRunner[] = [];
 afterEach(() => open.splice(0).forEach((runner) => runner.close()));
 
-/** A page of the origin: a shared runner on a scripted engine; `tag` makes its configuration (and so its agent) its own. */
-function page(tag: string, replies: ScriptedReply[]): WorkerRunner {
-  const runner = createWorkerRunner({ shared: true, engine: scriptedEngine(replies), preamble: `test ${tag}` });
+/**
+ * A page of the origin: a shared runner on a scripted engine. Pages given the same `origin` (and
+ * replies) are configured alike, so they share one agent in the SharedWorker; another test's
+ * pages, with another `origin`, have one of their own.
+ */
+function page(origin: string, replies: ScriptedReply[], options: Omit<WorkerRunnerOptions, 'engine'> = {}): WorkerRunner {
+  const runner = createWorkerRunner({ shared: true, engine: scriptedEngine(replies), preamble: `origin ${origin}`, ...options });
   open.push(runner);
   return runner;
 }
 
-describe('a shared runner', () => {
-  it('lists a run another page started, which attaches, approves, and both get the result', async () => {
-    const tag = crypto.randomUUID();
-    const replies: ScriptedReply[] = [{ toolCalls: [{ id: 'c1', name: 'remove', arguments: { note: 'a' } }] }, 'Removed.'];
+/** A page tool that needs approval and records each run of it. */
+function removeTool(ran: string[]): Tool {
+  return defineTool({
+    name: 'remove',
+    description: 'Remove a note',
+    parameters: { type: 'object', properties: { note: { type: 'string' } } },
+    idempotent: false,
+    needsApproval: true,
+    call: ({ note }) => {
+      ran.push(String(note));
+      return `removed ${note}`;
+    },
+  });
+}
+
+/** A page tool that never answers (until its page goes), and tells when it was called. */
+function stuckTool(name: string, called: () => void): Tool {
+  return defineTool({
+    name,
+    description: 'Mark the page',
+    parameters: { type: 'object', properties: {} },
+    idempotent: false,
+    call: () => {
+      called();
+      return new Promise(() => {});
+    },
+  });
+}
+
+const removeCall = (id: string, note: string): ScriptedReply => ({ toolCalls: [{ id, name: 'remove', arguments: { note } }] });
+
+/** Read a run's events up to the first of type `type`, and leave the rest unread. */
+async function until(run: { events: AsyncIterable<RunEvent> }, type: RunEvent['type']): Promise<RunEvent[]> {
+  const seen: RunEvent[] = [];
+  for await (const event of run.events) {
+    seen.push(event);
+    if (event.type === type) break;
+  }
+  return seen;
+}
+
+describe('a shared runner: runs every page of the origin sees', () => {
+  it('lists a run another page started; that page attaches, approves, and both get the result', async () => {
+    const origin = crypto.randomUUID();
+    const replies = [removeCall('c1', 'a'), 'Removed.'];
     const ran: string[] = [];
-    const remove = defineTool({
-      name: 'remove',
-      description: 'Remove a note',
-      parameters: { type: 'object', properties: { note: { type: 'string' } } },
-      idempotent: false,
-      needsApproval: true,
-      call: ({ note }) => (ran.push(String(note)), `removed ${note}`),
-    });
-    const a = page(tag, replies).tool(remove);
-    const b = page(tag, replies);
-    const run = a.run('remove a');
-    const first: RunEvent[] = [];
-    for await (const event of run.events) {
-      first.push(event);
-      if (event.type === 'approval_requested') break;
-    }
-    const listed = await b.runs();
-    const mine = listed.find((info) => info.runId === run.runId);
-    expect(mine).toMatchObject({ status: 'waiting', waiting: [{ callId: 'c1', call: { name: 'remove' } }] });
+    const a = page(origin, replies).tool(removeTool(ran));
+    const b = page(origin, replies);
+    const run = a.run('remove a', { conversation: 'notes' });
+    await until(run, 'approval_requested');
+    const mine = (await b.runs()).find((info) => info.runId === run.runId);
+    expect(mine).toMatchObject({ conversation: 'notes', status: 'waiting', waiting: [{ callId: 'c1', call: { name: 'remove', arguments: { note: 'a' } } }] });
+    expect(mine?.waiting[0]?.requestedAt).toBeGreaterThan(0);
     const attached = b.attach(run.runId);
-    const seen: RunEvent[] = [];
-    const done = collect(attached, (event) => {
-      seen.push(event);
-      if (event.type === 'approval_requested') attached.approve('c1');
-    });
+    const seen = await collect(attached, (event) => event.type === 'approval_requested' && attached.approve('c1'));
     const [resultA, resultB] = await Promise.all([run.result, attached.result]);
-    await done;
     expect(resultA.text).toBe('Removed.');
-    expect(resultB.text).toBe('Removed.');
+    expect(resultB).toEqual(resultA);
     expect(ran).toEqual(['a']);
-    expect(seen[0]).toMatchObject({ type: 'run_started' });
+    // The state so far (the run's start, its card), then what came after, each once.
+    expect(seen.map((e) => e.type)).toEqual(
+      [
+        'run_started',
+        'tool_call',
+        'approval_requested',
+        'approval_resolved',
+        'tool_started',
+        'tool_finished',
+        'usage',
+        'iteration_finished',
+        'text_delta',
+        'usage',
+        'iteration_finished',
+        'run_finished',
+      ].filter((type) => seen.some((e) => e.type === type)),
+    );
     expect(seen.filter((e) => e.type === 'approval_requested')).toHaveLength(1);
+    expect((await b.runs()).some((info) => info.runId === run.runId)).toBe(false);
   });
 
-  it('attaching to an unknown run ends at once with unknown_run', async () => {
+  it('a run goes on when the page that started it goes; the tab’s next page attaches mid-approval and approves', async () => {
+    const origin = crypto.randomUUID();
+    const replies = [removeCall('c1', 'groceries'), 'Removed it.'];
+    const ran: string[] = [];
+    const first = page(origin, replies).tool(removeTool(ran));
+    const run = first.run('remove groceries');
+    await until(run, 'approval_requested');
+    first.close();
+    expect(isAmbiError(await run.result.catch((e: unknown) => e), 'closed')).toBe(true);
+    const next = page(origin, replies).tool(removeTool(ran));
+    const listed = await next.runs();
+    expect(listed.find((info) => info.runId === run.runId)?.status).toBe('waiting');
+    const attached = next.attach(run.runId);
+    const events = await collect(attached, (event) => event.type === 'approval_requested' && attached.approve('c1'));
+    expect((await attached.result).text).toBe('Removed it.');
+    // The tool ran once, on the page that registered it now.
+    expect(ran).toEqual(['groceries']);
+    expect(
+      events
+        .filter((e) => e.type === 'text_delta')
+        .map((e) => (e as { text: string }).text)
+        .join(''),
+    ).toBe('Removed it.');
+  });
+
+  it('attaching to an unknown run ends at once with unknown_run; an empty id with invalid_option', async () => {
     const b = page(crypto.randomUUID(), ['x']);
     const attached = b.attach('no-such-run');
-    const events = await collect(attached);
-    expect(events).toMatchObject([{ type: 'run_failed', error: { code: 'unknown_run' } }]);
+    expect(await collect(attached)).toMatchObject([{ type: 'run_failed', error: { code: 'unknown_run' } }]);
     expect(isAmbiError(await attached.result.catch((e: unknown) => e), 'unknown_run')).toBe(true);
+    expect(isAmbiError(await b.attach('').result.catch((e: unknown) => e), 'invalid_option')).toBe(true);
+  });
+
+  it('a page attaches once to a run it follows: a second attach is duplicate_run', async () => {
+    const origin = crypto.randomUUID();
+    const a = page(origin, [removeCall('c1', 'x'), 'ok']).tool(removeTool([]));
+    const run = a.run('go');
+    await until(run, 'approval_requested');
+    expect(isAmbiError(await a.attach(run.runId).result.catch((e: unknown) => e), 'duplicate_run')).toBe(true);
+    run.abort();
+  });
+
+  it('a run id another page’s run holds is refused: duplicate_run', async () => {
+    const origin = crypto.randomUUID();
+    const a = page(origin, [removeCall('c1', 'x'), 'ok']).tool(removeTool([]));
+    const b = page(origin, ['never']);
+    const run = a.run('go', { runId: 'taken' });
+    await until(run, 'approval_requested');
+    expect(isAmbiError(await b.run('mine', { runId: 'taken' }).result.catch((e: unknown) => e), 'duplicate_run')).toBe(true);
+    run.abort();
+  });
+
+  it('two pages approving the same call at once: decided once, the tool runs once', async () => {
+    const origin = crypto.randomUUID();
+    const replies = [removeCall('c1', 'both'), 'Done.'];
+    const ran: string[] = [];
+    const a = page(origin, replies).tool(removeTool(ran));
+    const b = page(origin, replies);
+    const run = a.run('remove both');
+    await until(run, 'approval_requested');
+    const attached = b.attach(run.runId);
+    await until(attached, 'approval_requested');
+    run.approve('c1');
+    attached.deny('c1', 'too late');
+    attached.approve('c1');
+    const [result] = await Promise.all([run.result, attached.result]);
+    expect(ran).toEqual(['both']);
+    expect(result.toolResults).toMatchObject([{ id: 'c1', ok: true }]);
+    const rest = await collect(attached);
+    expect(rest.filter((e) => e.type === 'approval_resolved')).toHaveLength(1);
+  });
+
+  it('100 pages attach to one run: each gets its card once and the same result', async () => {
+    const origin = crypto.randomUUID();
+    const replies = [removeCall('c1', 'crowd'), 'Done for all.'];
+    const ran: string[] = [];
+    const a = page(origin, replies).tool(removeTool(ran));
+    const run = a.run('remove crowd');
+    await until(run, 'approval_requested');
+    const pages = Array.from({ length: 100 }, () => page(origin, replies));
+    const attached = pages.map((p) => p.attach(run.runId));
+    const cards = await Promise.all(attached.map((r) => until(r, 'approval_requested')));
+    expect(cards.every((events) => events.filter((e) => e.type === 'approval_requested').length === 1)).toBe(true);
+    expect((await pages[42]!.runs()).filter((info) => info.runId === run.runId)).toHaveLength(1);
+    attached[99]!.approve('c1');
+    const results = await Promise.all(attached.map((r) => r.result));
+    expect(new Set(results.map((r) => r.text))).toEqual(new Set(['Done for all.']));
+    expect(ran).toEqual(['crowd']);
+  }, 60_000);
+});
+
+describe('a shared runner: page tools are those of the pages open now', () => {
+  it('two pages may hold the same tool; another definition under a taken name is refused: duplicate_tool', async () => {
+    const origin = crypto.randomUUID();
+    const replies = [removeCall('c1', 'x'), 'ok', 'ok'];
+    const a = page(origin, replies).tool(removeTool([]));
+    await a.runs();
+    const same = page(origin, replies).tool(removeTool([]));
+    expect(await same.run('hi').result.then((r) => r.text)).toBe('ok');
+    const other = page(origin, replies).tool(defineTool({ ...removeTool([]), description: 'Something else' }));
+    expect(isAmbiError(await other.run('hi').result.catch((e: unknown) => e), 'duplicate_tool')).toBe(true);
+  });
+
+  it('a page that closes holding the only copy of a tool mid-call: the call ends tab_gone at once, not run again', async () => {
+    const origin = crypto.randomUUID();
+    const replies: ScriptedReply[] = [{ toolCalls: [{ id: 'm1', name: 'mark', arguments: {} }] }, 'Gone.'];
+    const runnerPage = page(origin, replies);
+    await runnerPage.runs();
+    let calls = 0;
+    let called!: () => void;
+    const reached = new Promise<void>((resolve) => (called = resolve));
+    const holder = page(origin, replies).tool(stuckTool('mark', () => (calls++, called())));
+    await holder.runs();
+    const run = runnerPage.run('mark the page');
+    await reached;
+    holder.close();
+    const result = await run.result;
+    expect(result.toolResults).toMatchObject([{ id: 'm1', ok: false, error: { code: 'tab_gone' } }]);
+    expect(result.text).toBe('Gone.');
+    expect(calls).toBe(1);
+  });
+
+  it('a tool whose page closed is no longer offered, and a call of it ends tab_gone', async () => {
+    const origin = crypto.randomUUID();
+    const replies: ScriptedReply[] = [{ delayMs: 300, toolCalls: [{ id: 'm1', name: 'mark', arguments: {} }] }, 'Gone.'];
+    const runnerPage = page(origin, replies, { record: true });
+    await runnerPage.runs();
+    const holder = page(origin, replies, { record: true }).tool(stuckTool('mark', () => {}));
+    await holder.runs();
+    holder.close();
+    const result = await runnerPage.run('mark the page').result;
+    expect(result.toolResults).toMatchObject([{ id: 'm1', ok: false, error: { code: 'tab_gone' } }]);
+    const { interactions } = await runnerPage.cassette();
+    expect(interactions.every((interaction) => interaction.request.tools.every((tool) => tool.name !== 'mark'))).toBe(true);
+  });
+
+  it('a tool the tab’s next page did not register again ends tool_gone', async () => {
+    const origin = crypto.randomUUID();
+    const replies: ScriptedReply[] = [{ toolCalls: [{ id: 'm1', name: 'mark', arguments: {} }] }, 'Not there.'];
+    const runnerPage = page(origin, replies);
+    await runnerPage.runs();
+    const before = page(origin, replies).tool(stuckTool('mark', () => {}));
+    await before.runs();
+    before.close();
+    const after = page(origin, replies);
+    await after.runs();
+    const result = await runnerPage.run('mark the page').result;
+    expect(result.toolResults).toMatchObject([{ id: 'm1', ok: false, error: { code: 'tool_gone' } }]);
+  });
+
+  it('the tab’s next page registers the tool again: the call runs there', async () => {
+    const origin = crypto.randomUUID();
+    const replies: ScriptedReply[] = [{ toolCalls: [{ id: 'r1', name: 'remove', arguments: { note: 'n' } }] }, 'Done.'];
+    const ranBefore: string[] = [];
+    const ranAfter: string[] = [];
+    const before = page(origin, replies).tool(removeTool(ranBefore));
+    const run = before.run('remove n');
+    await until(run, 'approval_requested');
+    before.close();
+    const after = page(origin, replies).tool(removeTool(ranAfter));
+    const attached = after.attach(run.runId);
+    await collect(attached, (event) => event.type === 'approval_requested' && attached.approve('r1'));
+    expect((await attached.result).toolResults).toMatchObject([{ id: 'r1', ok: true, output: 'removed n' }]);
+    expect(ranBefore).toEqual([]);
+    expect(ranAfter).toEqual(['n']);
   });
 });

@@ -18,6 +18,8 @@ export class Client {
   /** What this page's tools are asked: each request ends `tab_gone` if the page goes first. */
   readonly page: PageRequests;
   identity: PageIdentity | undefined;
+  /** When it said who it is, in the order pages did: a later page of the same tab succeeds it. */
+  identified = 0;
   readonly #gone = new AbortController();
 
   constructor(

@@ -36,6 +36,7 @@ export class OriginHost implements Origin {
   readonly #built = new Set<SharedAgent>();
   /** Runs going on, and those that ended in the last ENDED_KEPT_MS. */
   readonly #runs = new Map<string, SharedRun>();
+  #identified = 0;
 
   constructor(
     readonly served: ServeRunnerOptions,
@@ -60,6 +61,7 @@ export class OriginHost implements Origin {
   identify(client: Client, identity: PageIdentity): void {
     if (client.identity) return;
     client.identity = identity;
+    client.identified = ++this.#identified;
     watchPage(identity.pageId, client.gone, () => this.leave(client));
     for (const agent of this.#built) agent.tools.returned(identity.tabId);
   }
@@ -68,7 +70,9 @@ export class OriginHost implements Origin {
   leave(client: Client): void {
     if (!client.end()) return;
     this.#clients.delete(client);
-    for (const agent of this.#built) agent.leave(client);
+    const tab = client.identity?.tabId;
+    const succeeded = tab !== undefined && [...this.#clients].some((other) => other.identity?.tabId === tab && other.identified > client.identified);
+    for (const agent of this.#built) agent.leave(client, succeeded);
     for (const run of this.#runs.values()) run.drop(client);
     (client.endpoint as Partial<MessagePort>).close?.();
   }

@@ -76,13 +76,16 @@ export class PageTools {
     this.registry.unregister(name);
   }
 
-  /** Page `client` is gone: what no other page holds is withdrawn, a call of it `tab_gone`. */
-  leave(client: Client): void {
+  /**
+   * Page `client` is gone: what no other page holds is withdrawn, a call of it `tab_gone`, or
+   * `tool_gone` if its tab already shows a newer page (`succeeded`), which did not register it.
+   */
+  leave(client: Client, succeeded: boolean): void {
     for (const entry of this.#entries.values()) {
       const before = entry.copies.length;
       entry.copies = entry.copies.filter((copy) => copy.client !== client);
       if (before === 0 || entry.copies.length > 0) continue;
-      entry.gone = { code: 'tab_gone', tabId: client.identity?.tabId };
+      entry.gone = { code: succeeded ? 'tool_gone' : 'tab_gone', tabId: client.identity?.tabId };
       this.#withdraw(entry);
     }
   }

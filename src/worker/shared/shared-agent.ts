@@ -22,9 +22,9 @@ export class SharedAgent {
     this.mcp = new McpShares((server) => made.agent.mcp(server));
   }
 
-  /** Page `client` is gone: its tools and its share of MCP connections go with it. */
-  leave(client: Client): void {
-    this.tools.leave(client);
+  /** Page `client` is gone (`succeeded`: its tab shows a newer page): its tools and its share of MCP connections go with it. */
+  leave(client: Client, succeeded: boolean): void {
+    this.tools.leave(client, succeeded);
     this.mcp.leave(client);
   }
 }
