@@ -17,7 +17,31 @@ import {
 import { collect } from '../support/run-events.js';
 
 const open: WorkerRunner[] = [];
-afterEach(() => open.splice(0).forEach((runner) => runner.close()));
+const closed = new Set<WorkerRunner>();
+afterEach(() => {
+  open.splice(0).forEach((runner) => runner.close());
+  closed.clear();
+});
+
+/** Close a page's runner, as closing its tab (or leaving it) does. */
+function shut(runner: WorkerRunner): void {
+  runner.close();
+  closed.add(runner);
+}
+
+/**
+ * Wait until the SharedWorker has seen every closed page go: each page holds a Web Lock while it
+ * lives, which the worker takes (and lets go of) once the page released it, so then the page
+ * locks held are those of the pages still open.
+ */
+async function settled(): Promise<void> {
+  const live = open.filter((runner) => !closed.has(runner)).length;
+  for (;;) {
+    const { held = [] } = await navigator.locks.query();
+    if (held.filter((lock) => lock.name?.startsWith('ambi-web:page:')).length === live) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
 
 /**
  * A page of the origin: a shared runner on a scripted engine. Pages given the same `origin` (and
@@ -94,11 +118,11 @@ describe('a shared runner: runs every page of the origin sees', () => {
       [
         'run_started',
         'tool_call',
+        'usage',
         'approval_requested',
         'approval_resolved',
         'tool_started',
         'tool_finished',
-        'usage',
         'iteration_finished',
         'text_delta',
         'usage',
@@ -117,7 +141,7 @@ describe('a shared runner: runs every page of the origin sees', () => {
     const first = page(origin, replies).tool(removeTool(ran));
     const run = first.run('remove groceries');
     await until(run, 'approval_requested');
-    first.close();
+    shut(first);
     expect(isAmbiError(await run.result.catch((e: unknown) => e), 'closed')).toBe(true);
     const next = page(origin, replies).tool(removeTool(ran));
     const listed = await next.runs();
@@ -204,7 +228,7 @@ describe('a shared runner: runs every page of the origin sees', () => {
 describe('a shared runner: page tools are those of the pages open now', () => {
   it('two pages may hold the same tool; another definition under a taken name is refused: duplicate_tool', async () => {
     const origin = crypto.randomUUID();
-    const replies = [removeCall('c1', 'x'), 'ok', 'ok'];
+    const replies = ['ok', 'ok'];
     const a = page(origin, replies).tool(removeTool([]));
     await a.runs();
     const same = page(origin, replies).tool(removeTool([]));
@@ -225,7 +249,7 @@ describe('a shared runner: page tools are those of the pages open now', () => {
     await holder.runs();
     const run = runnerPage.run('mark the page');
     await reached;
-    holder.close();
+    shut(holder);
     const result = await run.result;
     expect(result.toolResults).toMatchObject([{ id: 'm1', ok: false, error: { code: 'tab_gone' } }]);
     expect(result.text).toBe('Gone.');
@@ -239,7 +263,8 @@ describe('a shared runner: page tools are those of the pages open now', () => {
     await runnerPage.runs();
     const holder = page(origin, replies, { record: true }).tool(stuckTool('mark', () => {}));
     await holder.runs();
-    holder.close();
+    shut(holder);
+    await settled();
     const result = await runnerPage.run('mark the page').result;
     expect(result.toolResults).toMatchObject([{ id: 'm1', ok: false, error: { code: 'tab_gone' } }]);
     const { interactions } = await runnerPage.cassette();
@@ -253,7 +278,8 @@ describe('a shared runner: page tools are those of the pages open now', () => {
     await runnerPage.runs();
     const before = page(origin, replies).tool(stuckTool('mark', () => {}));
     await before.runs();
-    before.close();
+    shut(before);
+    await settled();
     const after = page(origin, replies);
     await after.runs();
     const result = await runnerPage.run('mark the page').result;
@@ -268,7 +294,7 @@ describe('a shared runner: page tools are those of the pages open now', () => {
     const before = page(origin, replies).tool(removeTool(ranBefore));
     const run = before.run('remove n');
     await until(run, 'approval_requested');
-    before.close();
+    shut(before);
     const after = page(origin, replies).tool(removeTool(ranAfter));
     const attached = after.attach(run.runId);
     await collect(attached, (event) => event.type === 'approval_requested' && attached.approve('r1'));

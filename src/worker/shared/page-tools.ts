@@ -53,6 +53,15 @@ export class PageTools {
       entry.copies.push(copy);
       return;
     }
+    if (entry && entry.definition === definition) {
+      // The same tool again (the tab's next page registered it): the same entry, which a call
+      // decided before (one waiting for approval, say) holds, goes on, now to this page.
+      entry.copies.push(copy);
+      delete entry.gone;
+      this.registry.unregister(name);
+      this.registry.register(entry.tool);
+      return;
+    }
     const fresh: Entry = { definition, copies: [copy], tool: copy.tool };
     fresh.tool = this.#shared(copy.tool, fresh);
     if (entry) this.registry.unregister(name);
@@ -116,11 +125,11 @@ export class PageTools {
     return tool;
   }
 
-  /** The copy a request goes to: the run's own tab's page if it holds one, else the last to register; none: why. */
+  /** The copy a request goes to: the run's own tab's newest page if it holds one, else the last to register; none: why. */
   #pick(entry: Entry, runId?: string): Copy {
     const { copies } = entry;
     const home = runId === undefined ? undefined : this.homeTab(runId);
-    const copy = (home !== undefined && copies.find((held) => held.client.identity?.tabId === home)) || copies.at(-1);
+    const copy = (home !== undefined && copies.findLast((held) => held.client.identity?.tabId === home)) || copies.at(-1);
     if (copy) return copy;
     const name = entry.tool.name;
     if (entry.gone?.code === 'tool_gone')
