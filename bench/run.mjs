@@ -44,6 +44,7 @@ const BROWSER = [
   'conversations-list',
   'answer-100k-tokens',
 ];
+BROWSER.push('image-input-overhead');
 const ALL = [...NODE, ...BROWSER, 'bundle-size', 'extension-size', 'bundle-codemode'];
 for (const name of only) {
   if (!ALL.includes(name)) {

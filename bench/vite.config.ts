@@ -66,6 +66,7 @@ const configs: Record<string, UserConfig> = {
       'long-conversation': here('browser/pages/long-conversation.html'),
       conversations: here('browser/pages/conversations.html'),
       answer: here('browser/pages/answer.html'),
+      'image-input': here('browser/pages/image-input.html'),
     },
     '../dist/bench/browser',
   ),

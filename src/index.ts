@@ -16,6 +16,8 @@ export { InvalidToolError } from './errors/invalid-tool-error.js';
 export { InvalidOptionError } from './errors/invalid-option-error.js';
 export { InvalidOutputError } from './errors/invalid-output-error.js';
 export { ContextOverflowError } from './errors/context-overflow-error.js';
+export { ContentError } from './errors/content-error.js';
+export type { ContentErrorCode } from './core/codes.js';
 
 // Tools
 export { defineTool, type ToolEffects, type ToolSpec, type ToolSpecBase } from './tools/define-tool.js';
@@ -47,6 +49,7 @@ export { scriptedEngine, type ScriptedEngineConfig, type ScriptedReply, type Scr
 export { createEngine, type EngineDeps } from './engines/create-engine.js';
 export { replayEngine, type ReplayEngineConfig } from './engines/cassette/replay.js';
 export type { Cassette, CassetteEngine, CassetteError, CassetteInteraction, CassetteRequest } from './engines/cassette/cassette.js';
+export type { CassettePart } from './engines/cassette/cassette.js';
 export { ReplayMismatchError } from './errors/replay-mismatch-error.js';
 export type { EngineInfo } from './engines/engine-info.js';
 export type { BuiltInEngineConfig, CustomEngineConfig, EngineConfig } from './engines/config.js';
@@ -89,6 +92,11 @@ export type { KeyedToolCall, ModelTurn } from './runner/model-turn.js';
 export type { RunResult } from './core/run.js';
 export type { LeafOptions } from './leaf/leaf-options.js';
 export { ToolNotAllowedError } from './errors/tool-not-allowed-error.js';
+// Beyond text: images and files in a run's input, beside a tool's output, and what an engine takes
+export type { ContentPart, FilePart, ImagePart, MediaPart, PartKinds, RunInput, TextPart } from './core/parts.js';
+export { OutputWithParts, withParts } from './parts/with-parts.js';
+export type { ImageDescriber } from './runner/run-setup.js';
+export type { ScriptedEngineOptions } from './engines/scripted/scripted.js';
 export { ConversationBusyError } from './errors/conversation-busy-error.js';
 export type { LockMode } from './runner/conversation-lock.js';
 export type { CallHandle, RunScope, TraceContext } from './tools/types.js';
@@ -163,4 +171,5 @@ export { agentRunner, type ChatRunOptions, type ConversationRunner } from './ui/
 export { languageModelEngine, type LanguageModelEngineOptions } from './ai-sdk/language-model/language-model-engine.js';
 export type { AiSdkLanguageModel } from './ai-sdk/language-model/model-shape.js';
 export { toAgUiEvents, type AgUiEventsOptions, type AgUiRun } from './ag-ui/to-ag-ui-events.js';
+export { fromAgUiContent, type AgUiContentPart, type AgUiPartSource } from './ag-ui/input.js';
 export { AG_UI_PROTOCOL_VERSION, type AgUiEvent, type AgUiEventBase, type AgUiInterrupt, type AgUiResumeEntry, type AgUiRunOutcome } from './ag-ui/events.js';

@@ -11,6 +11,7 @@ import { median, medianUpper95, overRounds, pairedFigure, quantile, spread, type
 import { describeTrace } from './pages/dispatch-trace.js';
 import { answerTokens } from './answer-bench.js';
 import { conversationsList } from './list-bench.js';
+import { imageInputOverhead } from './image-input-bench.js';
 import { grammarCost, longConversation } from './output-benches.js';
 import { coldStart, footprint, mainThreadBusy, resumeLatency, toolLatencyIdle } from './user-benches.js';
 import { completions, isCompletions } from '../lib/scripted-model.js';
@@ -287,6 +288,7 @@ const benches: Record<string, (browser: Browser, origin: string) => Promise<Meas
   'long-conversation': (b, o) => longConversation(b, o, openPage, runPage),
   'conversations-list': (b, o) => conversationsList(b, o, openPage),
   'answer-100k-tokens': (b, o) => answerTokens(b, o, openPage),
+  'image-input-overhead': (b, o) => imageInputOverhead(b, o, openPage),
 };
 
 /** How long one benchmark may take before it counts as failed: a page that never answers must not hold the machine. */

@@ -64,7 +64,7 @@ function theirs(baseURL: string, length: number): () => Promise<number> {
     const result = streamText({
       model,
       tools,
-      instructions: system!.content,
+      instructions: system!.content as string,
       messages: [...messages, { role: 'user', content: 'Add 1 and 2' }],
       stopWhen: isStepCount(5),
     });

@@ -14,6 +14,7 @@ import type { EngineConfig, ScriptedReply } from 'ambi-web/worker';
 import { fillField, highlight, readPage } from '../tools/dom-tools.js';
 import { pageTools } from './webmcp.js';
 import { addNoteTool, deleteNoteTool, searchNotesTool, shareNoteTool, updateNoteTool } from '../tools/note-tools.js';
+import { screenshotNoteTool } from '../tools/screenshot-note.js';
 import { offlineReply, WALKTHROUGH_PROMPT, walkthroughReplies } from '../walkthrough.js';
 import { ApprovalCards } from './approval-cards.js';
 import { showHistory } from './history.js';
@@ -31,7 +32,8 @@ export const DATABASE = 'ambi-demo';
 const CONVERSATION_KEY = 'ambi-demo:conversation';
 const PREAMBLE = `You are the assistant inside a notes app that runs in the person's browser.
 Use the tools: read_page (the page, or a section: #notes, #editor, #data), search_notes / add_note / update_note / delete_note / share_note (the notes),
-fill_field (the editor form), highlight (point at something), csv_stats (statistics of CSV text, e.g. the data panel), spawn_leaf (delegate a self-contained sub-task).
+fill_field (the editor form), screenshot_note (the note in the editor, as an image), highlight (point at something), csv_stats (statistics of CSV text, e.g. the data panel), spawn_leaf (delegate a self-contained sub-task).
+The person may attach an image to a message.
 Keep answers short.`;
 
 const chat = () => document.querySelector<HTMLOListElement>('#chat')!;
@@ -174,7 +176,8 @@ export async function makeRunner(
     .tool(addNoteTool)
     .tool(updateNoteTool)
     .tool(deleteNoteTool)
-    .tool(shareNoteTool);
+    .tool(shareNoteTool)
+    .tool(screenshotNoteTool);
   for (const tool of pageTools) runner.tool(tool);
   try {
     await runner.workerTools(() => new Worker(new URL('../tools.worker.ts', import.meta.url), { type: 'module' }));
@@ -241,12 +244,21 @@ export async function mountAssistant(): Promise<void> {
   const input = document.querySelector<HTMLInputElement>('#ask-input')!;
   const stop = document.querySelector<HTMLButtonElement>('#stop')!;
   const walkthrough = document.querySelector<HTMLButtonElement>('#walkthrough')!;
+  const attached = document.querySelector<HTMLInputElement>('#ask-image')!;
+  /** The attach button says which image goes with the next message. */
+  const showAttached = () => {
+    const label = attached.closest('label')!;
+    const file = attached.files?.[0];
+    label.toggleAttribute('data-attached', file !== undefined);
+    label.title = file ? `Attached: ${file.name} (sent with the next message)` : 'Attach an image to the message (for a model that sees images)';
+  };
 
   // Stop aborts the run followed, from the model download to the run's last tool.
-  const ask = async (text: string) => {
+  const ask = async (text: string, image?: File) => {
     const asking = beginRun('ask');
     const stopping = asking.stop;
     appendItem(chat(), 'user', text);
+    if (image) appendItem(chat(), 'notice', `with the image ${image.name}`);
     timeline().reset();
     let runner: WorkerRunner | undefined;
     let keep = false;
@@ -254,7 +266,14 @@ export async function mountAssistant(): Promise<void> {
       const settings = loadSettings();
       const made = await runnerFor(settings, text, stopping.signal);
       ({ runner, keep } = made);
-      const run = runner.run(text, { conversation: conversationId(), lock: 'fail', signal: stopping.signal });
+      // An attached image goes with the words (a Blob: it crosses to the runner worker without a copy).
+      const input = image
+        ? [
+            { type: 'text' as const, text },
+            { type: 'image' as const, image },
+          ]
+        : text;
+      const run = runner.run(input, { conversation: conversationId(), lock: 'fail', signal: stopping.signal });
       // A runner whose worker is gone cannot answer again: the next question makes a new one.
       if (!(await follow(run, settings.mode === 'local' && made.fresh))) keep = false;
       // What the runner recorded so far, for the timeline's export (before an offline runner closes).
@@ -288,8 +307,12 @@ export async function mountAssistant(): Promise<void> {
       return;
     }
     input.value = '';
-    void ask(text);
+    const image = attached.files?.[0];
+    attached.value = '';
+    showAttached();
+    void ask(text, image);
   });
+  attached.addEventListener('change', showAttached);
   walkthrough.addEventListener('click', () => {
     if (!following) void ask(WALKTHROUGH_PROMPT);
   });

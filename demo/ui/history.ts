@@ -26,7 +26,7 @@ const isDamaged = (message: unknown) => typeof message !== 'object' || message =
 
 function renderHistory(chat: HTMLElement, messages: readonly Message[]): void {
   for (const message of messages) {
-    if (message.role === 'user' && message.origin !== 'runtime') appendItem(chat, 'user', message.content);
+    if (message.role === 'user' && message.origin !== 'runtime') appendItem(chat, 'user', userText(message.content));
     if (message.role === 'assistant') {
       // Without native tools the stored reply keeps its tagged calls; they are listed below it instead.
       const text = message.content.replace(/\[TOOL_CALL\][\s\S]*?(\[\/TOOL_CALL\]|$)/g, '').trim();
@@ -35,4 +35,10 @@ function renderHistory(chat: HTMLElement, messages: readonly Message[]): void {
     }
     if (message.role === 'tool') appendItem(chat, 'tool', `← ${message.name}: ${message.content.slice(0, 160)}`);
   }
+}
+
+/** A person's message as the chat shows it: its text, an attached image or file named in brackets. */
+function userText(content: Message['content']): string {
+  if (typeof content === 'string') return content;
+  return content.map((part) => (part.type === 'text' ? part.text : `[${part.type === 'image' ? 'image' : (part.filename ?? 'file')}]`)).join(' ');
 }

@@ -27,6 +27,9 @@ import { engineInfo, type EngineInfo } from '../engines/engine-info.js';
 import type { Cassette } from '../engines/cassette/cassette.js';
 import type { RecordingEngine } from '../engines/cassette/recorder.js';
 import { InvalidOptionError } from '../errors/invalid-option-error.js';
+import type { ImageDescriber } from '../runner/run-setup.js';
+import { checkContentOptions } from '../parts/content-options.js';
+import { DEFAULT_MAX_CONVERSATION_BYTES, DEFAULT_MAX_PART_BYTES } from '../parts/limits.js';
 
 /** How an agent is made. */
 export interface AgentOptions {
@@ -77,6 +80,22 @@ export interface AgentOptions {
    * its response: `agent.cassette()` returns them as JSON, for `replayEngine(cassette)`. Default false.
    */
   record?: boolean;
+  /**
+   * The most bytes one part of a message (an image, a file: the person's or a tool's) may hold;
+   * a bigger one fails `content_too_large`. Default 20 MiB (OpenAI's limit for one image).
+   */
+  maxPartBytes?: number;
+  /**
+   * The most bytes the parts of one conversation may hold together, as a run reads it; a part
+   * that would pass it fails `content_too_large`. Default 100 MiB.
+   */
+  maxConversationBytes?: number;
+  /**
+   * For an engine that takes no images (a text-only local model): turn each image into words,
+   * which the model reads in its place (`[image: …]`). Without it, a person's image fails
+   * `unsupported_content` before any request, and a tool's is left out with a note.
+   */
+  describeImage?: ImageDescriber;
 }
 
 export const DEFAULT_MAX_RESULT_CHARS = 20_000;
@@ -109,6 +128,12 @@ export class Agent implements RunAgent {
   readonly untrusted: UntrustedMode;
   /** The agent's context budget, if it set one (see `AgentOptions.context`). */
   readonly context: ContextBudget | undefined;
+  /** See `AgentOptions.maxPartBytes`. */
+  readonly maxPartBytes: number;
+  /** See `AgentOptions.maxConversationBytes`. */
+  readonly maxConversationBytes: number;
+  /** See `AgentOptions.describeImage`. */
+  readonly describeImage: ImageDescriber | undefined;
   /**
    * Token counts kept across this agent's runs (the engine's tokenizer where it has one), for its context budget.
    * @internal
@@ -136,6 +161,10 @@ export class Agent implements RunAgent {
     this.journal = options.journal;
     checkContextBudget(options.context);
     this.context = options.context;
+    checkContentOptions(options);
+    this.maxPartBytes = options.maxPartBytes ?? DEFAULT_MAX_PART_BYTES;
+    this.maxConversationBytes = options.maxConversationBytes ?? DEFAULT_MAX_CONVERSATION_BYTES;
+    this.describeImage = options.describeImage;
     this.tokens = new TokenCounter(engine.countTokens?.bind(engine));
     this.extensions = extensionsWith(options.extensions);
     this.onToolError = options.onToolError ?? developmentToolErrorLog();

@@ -74,6 +74,13 @@ function standardLoaders(): ExtensionLoader[] {
       }),
     },
     {
+      name: 'content',
+      // Any run may meet parts: the person's, the conversation's, a tool's (`withParts`, MCP images).
+      // After `context`: a part trimmed out of a request is not asked of the engine.
+      wanted: () => true,
+      load: once(async () => (await import('../extensions/content/content.js')).contentExtension),
+    },
+    {
       name: 'untrusted',
       // Where untrusted words can be: a tool may bring them (the registry knows without a scan per
       // run), a leaf's snapshot may hold marked messages (a look at each), or a stored conversation

@@ -2,6 +2,7 @@ import type { ChatTransport, UIMessage } from 'ai';
 import { AmbiError } from '../errors/ambi-error.js';
 import type { Decision } from '../ui/run-segments.js';
 import { checkMessages } from './ui-messages.js';
+import type { ContentPart, RunInput } from '../core/parts.js';
 
 /** An answer the AI SDK's `addToolApprovalResponse` left on a tool part. */
 export interface ApprovalResponse {
@@ -13,8 +14,8 @@ export interface ApprovalResponse {
   input: unknown;
 }
 
-/** What one `sendMessages` asks for: run a person's message, or go on with answered approvals. */
-export type ChatRequest = { kind: 'message'; text: string } | { kind: 'approvals'; responses: ApprovalResponse[]; shown: string[] };
+/** What one `sendMessages` asks for: run a person's message (its text, or its text and files as parts), or go on with answered approvals. */
+export type ChatRequest = { kind: 'message'; input: RunInput } | { kind: 'approvals'; responses: ApprovalResponse[]; shown: string[] };
 
 type Trigger = Parameters<ChatTransport<UIMessage>['sendMessages']>[0]['trigger'];
 type Part = UIMessage['parts'][number];
@@ -44,8 +45,10 @@ export function readRequest(trigger: Trigger, messages: readonly UIMessage[]): C
       .flatMap((part) => (part.type === 'text' ? [part.text] : []))
       .join('\n\n')
       .trim();
-    if (text === '') throw new AmbiError('empty_message', 'The last message has no text to run');
-    return { kind: 'message', text };
+    const files = last.parts.flatMap((part) => (part.type === 'file' ? [filePart(part)] : []));
+    if (text === '' && files.length === 0) throw new AmbiError('empty_message', 'The last message has no text or file to run');
+    // A message of text stays text; with files (useChat's attachments, as data: or https: URLs), it is parts.
+    return { kind: 'message', input: files.length === 0 ? text : [...(text === '' ? [] : [{ type: 'text' as const, text }]), ...files] };
   }
   const parts = last?.role === 'assistant' ? last.parts.filter(isToolPart) : [];
   const responses = parts.flatMap((part): ApprovalResponse[] =>
@@ -56,6 +59,12 @@ export function readRequest(trigger: Trigger, messages: readonly UIMessage[]): C
   if (responses.length === 0)
     throw new AmbiError('empty_message', 'Nothing to send: the last message is neither a message of the person nor an answered approval');
   return { kind: 'approvals', responses, shown: parts.map((part) => part.toolCallId) };
+}
+
+/** A `useChat` file part as a run's part: an image by its media type, else a file with its name. The URL is checked by the run. */
+function filePart(part: Extract<Part, { type: 'file' }>): ContentPart {
+  if (part.mediaType.startsWith('image/')) return { type: 'image', image: part.url, mediaType: part.mediaType };
+  return { type: 'file', data: part.url, mediaType: part.mediaType, ...(part.filename !== undefined ? { filename: part.filename } : {}) };
 }
 
 const reasonOf = (reason: unknown): { reason?: string } => (typeof reason === 'string' && reason !== '' ? { reason } : {});

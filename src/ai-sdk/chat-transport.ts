@@ -58,7 +58,7 @@ class AmbiChatTransport<M extends UIMessage> implements ChatTransport<M> {
     if (request.kind === 'message') {
       // A new message while the last run waits (or still goes on): that run stops, its calls recorded as aborted.
       this.#live.get(conversation)?.run.abort(new AmbiError('aborted', 'A new message was sent in this chat'));
-      const segments = this.#follow(conversation, this.runner.run(request.text, { ...this.options.run, conversation }));
+      const segments = this.#follow(conversation, this.runner.run(request.input, { ...this.options.run, conversation }));
       return this.#respond(conversation, segments, { abortSignal, stopAborts: true });
     }
     const segments = await this.#answer(conversation, request.responses);

@@ -34,6 +34,8 @@ function partFault(part: unknown): string | undefined {
   if (typeof type !== 'string' || type === '') return 'has no type';
   if ((type === 'text' || type === 'reasoning') && typeof part.text !== 'string') return `is a ${type} part without a string text`;
   if ((type === 'dynamic-tool' || type.startsWith('tool-')) && typeof part.toolCallId !== 'string') return 'is a tool part without a toolCallId';
+  if (type === 'file' && (typeof part.url !== 'string' || typeof part.mediaType !== 'string')) return 'is a file part without a string url and mediaType';
+  if (type === 'file' && part.filename !== undefined && typeof part.filename !== 'string') return 'is a file part whose filename is not a string';
   return undefined;
 }
 

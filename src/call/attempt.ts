@@ -1,6 +1,9 @@
 import { errorMessage } from '../errors/error-message.js';
 import { isAmbiError } from '../errors/ambi-error.js';
 import type { JsonValue, ToolCall, ToolResult } from '../core/types.js';
+import type { MediaPart } from '../core/parts.js';
+import { mediaParts } from '../parts/normalize.js';
+import { OutputWithParts } from '../parts/with-parts.js';
 import { toolOutputJson } from '../tools/json-output.js';
 import { toolContext } from '../tools/tool-context.js';
 import type { OnToolError, RunScope, Tool, ToolContext } from '../tools/types.js';
@@ -14,8 +17,8 @@ import { UntrustedOutput } from './untrusted-output.js';
 
 /** How one attempt ended. Only `runAttempts` decides what follows (a retry or the result). */
 export type AttemptOutcome =
-  /** `untrusted`: the tool said its output holds untrusted words (see UntrustedOutput). */
-  | { kind: 'ok'; output: JsonValue; untrusted?: true }
+  /** `untrusted`: the tool said its output holds untrusted words (see UntrustedOutput); `parts`: images or files beside it (`withParts`). */
+  | { kind: 'ok'; output: JsonValue; untrusted?: true; parts?: MediaPart[] }
   | { kind: 'timeout' }
   | { kind: 'aborted'; reason: unknown }
   | { kind: 'tool_error'; message: string }
@@ -126,6 +129,8 @@ export function runAttempt(
 function toOutcome(tool: Tool, output: unknown): AttemptOutcome {
   try {
     if (UntrustedOutput.is(output)) return { kind: 'ok', output: toolOutputJson(tool.name, output.value), untrusted: true };
+    // Checked for what they are here; their size against the agent's caps where the run is (the content extension).
+    if (OutputWithParts.is(output)) return { kind: 'ok', output: toolOutputJson(tool.name, output.output), parts: mediaParts(output.parts, Infinity) };
     return { kind: 'ok', output: toolOutputJson(tool.name, output) };
   } catch (error) {
     return outcomeOfThrow(tool.name, error);
@@ -146,6 +151,7 @@ function resultOf(call: ToolCall, tool: Tool, attempts: number, outcome: Attempt
   if (outcome.kind === 'ok') {
     const success = toolSuccess(call, outcome.output, attempts, durationMs);
     if (outcome.untrusted) success.untrusted = true;
+    if (outcome.parts && outcome.parts.length > 0) success.parts = outcome.parts;
     return success;
   }
   const code = outcome.kind === 'crashed' ? (outcome.code ?? 'crashed') : outcome.kind;

@@ -29,6 +29,7 @@ export function toolMessage(result: ToolResult, maxChars: number): ToolMessage {
     body.editedArguments = result.editedArguments;
   }
   const message: ToolMessage = { role: 'tool', toolCallId: result.id, name: result.name, content: capText(JSON.stringify(body), maxChars) };
+  if (result.ok && result.parts) message.parts = result.parts;
   if (result.untrusted) message.untrusted = true;
   return message;
 }

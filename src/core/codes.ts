@@ -102,6 +102,15 @@ export type ProgramErrorCode =
   /** The caller's signal stopped the program. */
   | 'aborted';
 
+/** Codes of a message's parts beyond text (`ContentError`). */
+export type ContentErrorCode =
+  /** A part that is not one: an unknown type, no bytes, an empty image, a URL that is neither `data:` nor `https:`, bytes that are not the image they claim. */
+  | 'invalid_content'
+  /** A request holds a part its engine does not take (an image for a text-only model): refused before it is sent. */
+  | 'unsupported_content'
+  /** A part over `maxPartBytes`, or a conversation whose parts pass `maxConversationBytes`. */
+  | 'content_too_large';
+
 /**
  * Every code an ambi-web error can carry. `isAmbiError(e, code)` takes only these, so a typo
  * fails to compile, and narrows `e.code` to the code given.
@@ -116,6 +125,7 @@ export type AmbiErrorCode =
   | WebMcpErrorCode
   | ExtensionErrorCode
   | ProgramErrorCode
+  | ContentErrorCode
   // The tool core and the run.
   | 'tool_error'
   | 'duplicate_tool'

@@ -2,6 +2,7 @@
 // page of a WorkerRunner, UI adapters, traces), so none of them imports the runner for them.
 import type { AmbiErrorCode } from './codes.js';
 import type { FinishReason, JsonValue, Message, ParseError, RunUsage, ToolCall, ToolResult, Usage } from './types.js';
+import type { MediaPart } from './parts.js';
 
 /** What a run reports as it goes, in order. `leafId` marks an event that comes from a leaf run. */
 export type RunEvent =
@@ -90,6 +91,8 @@ export interface HeldValue {
   id: string;
   from: string;
   value: JsonValue;
+  /** The images or files held with it (a tool's parts), for the app to show as untrusted content. */
+  parts?: MediaPart[];
 }
 
 /** A held value a call's arguments carry: where it is (a JSON Pointer into the arguments as the tool receives them), its id, and the tool it came from. */

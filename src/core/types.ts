@@ -1,6 +1,7 @@
 // The types every folder speaks: a call, its result, a message, a JSON value. Types only, and
 // importing nothing of the SDK, so no type-only import runs in a circle through them.
 import type { JSONSchema } from 'json-schema-to-ts';
+import type { ContentPart, MediaPart } from './parts.js';
 
 /** A JSON value: what tool outputs and decoded arguments are made of. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -53,6 +54,8 @@ export interface ToolSuccess {
   untrusted?: true;
   /** The output is held (`untrusted: 'hold'`): the model reads this handle instead of it. */
   held?: HeldHandle;
+  /** Images and files the tool returned beside its output (`withParts`), which the model sees where its engine takes them. */
+  parts?: MediaPart[];
 }
 
 export interface ToolFailure {
@@ -79,6 +82,8 @@ export interface HeldHandle {
   from: string;
   type: 'string' | 'number' | 'boolean' | 'null' | 'object' | 'array';
   length: number;
+  /** How many images or files are held with it (a tool's parts), where there are any: `inspect_held` reads them. */
+  parts?: number;
 }
 
 /** The outcome of one call, success or failure; failures are data, never exceptions. */
@@ -94,7 +99,8 @@ export interface SystemMessage {
 
 export interface UserMessage {
   role: 'user';
-  content: string;
+  /** The person's words, or a list of parts (text, images, files; stored, their bytes are `Blob`s). */
+  content: string | ContentPart[];
   /** `runtime`: written by ambi-web (e.g. a format error with no call id), not by a person. */
   origin?: 'user' | 'runtime';
   /** A runtime note quoting a reply the model wrote after reading untrusted content (see `AssistantMessage.untrusted`). */
@@ -120,6 +126,8 @@ export interface ToolMessage {
   name: string;
   /** The ToolResult as the model reads it (JSON text). */
   content: string;
+  /** Images and files the tool returned beside its output (`withParts`); stored, their bytes are `Blob`s. */
+  parts?: MediaPart[];
   /** It holds words from someone other than the person (an untrusted tool's result): kept in stores, never sent to a server. */
   untrusted?: true;
 }

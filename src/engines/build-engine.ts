@@ -49,6 +49,7 @@ function lazyScriptedEngine(config: ScriptedEngineConfig): Engine {
   const engine = () => (loading ??= import('./scripted/engine.js').then(({ createScriptedEngine }) => createScriptedEngine(config)));
   return {
     nativeTools: true,
+    accepts: config.accepts ?? { image: true, file: true },
     stream: (request) => deferredStream(async () => (await engine()).stream(request)),
   };
 }
@@ -60,6 +61,8 @@ function lazyReplayEngine(config: ReplayEngineConfig): Engine {
   return {
     // Read without trusting the cassette: the whole check runs with the engine's code.
     nativeTools: config.cassette?.engine?.nativeTools === true,
+    // A replay compares parts by hash: it takes whatever was recorded.
+    accepts: { image: true, file: true },
     stream: (request) => deferredStream(async () => (await engine()).stream(request)),
   };
 }
@@ -78,6 +81,7 @@ function lazyPromptApiEngine(config: PromptApiConfig, access: PromptApiAccess | 
   return {
     nativeTools: true,
     info: { provider: 'chrome.prompt_api' },
+    accepts: { image: true },
     stream: (request) => deferredStream(async () => (await engine()).stream(request)),
   };
 }

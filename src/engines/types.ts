@@ -1,4 +1,5 @@
 import type { ContextBudget } from '../core/types.js';
+import type { PartKinds } from '../core/parts.js';
 import type { ToolCall, ToolDefinition, Message, Usage, FinishReason, ToolChoice, CallTags } from '../core/types.js';
 
 /** Who answers a model request, as traces name it (`gen_ai.provider.name`, `gen_ai.request.model`, `server.*`). */
@@ -60,4 +61,9 @@ export interface Engine {
   contextBudget?(signal?: AbortSignal): Promise<ContextBudget>;
   /** Who answers (provider, model, server), for traces and cassettes; engines built from a config get it from the config. */
   readonly info?: EngineInfo;
+  /**
+   * The parts beyond text its model takes (`{ image: true }`: images; `file`: other files). A
+   * request holding a part it does not take fails `unsupported_content` before it is sent. Absent: text only.
+   */
+  readonly accepts?: PartKinds;
 }

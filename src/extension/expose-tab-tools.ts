@@ -9,6 +9,9 @@ import type { Tool } from '../tools/types.js';
 import type { ArgsValidator } from '../validation/types.js';
 import { chromeRuntime, type ChromePort } from './chrome-api.js';
 import { thisDocument } from './this-document.js';
+import type { MediaPart } from '../core/parts.js';
+import { toBase64 } from '../parts/base64.js';
+import { readPart } from '../parts/read-part.js';
 import { TAB_TOOLS_PORT, type TabDocument, type TabReply, type TabRequest, type TabToolDescriptor } from './protocol.js';
 
 /** What `exposeTabTools` returns: the names served, and how to stop serving them. */
@@ -122,7 +125,8 @@ async function answer(
     const call = { id: String(callId), name, arguments: args as never };
     // The pipeline outside a run: decode, validate, then the attempt under the tool's timeout.
     const result = await executeCall(registry, call, { signal, idempotencyKey: String(idempotencyKey) });
-    return result.ok ? { t: 'done', value: result.output } : failed(result.error.code, result.error.message);
+    if (!result.ok) return failed(result.error.code, result.error.message);
+    return { t: 'done', value: result.output, ...(result.parts ? { parts: await Promise.all(result.parts.map(asDataUrl)) } : {}) };
   } catch (error) {
     return failed('crashed', `Tool "${name}" failed in the tab: ${errorMessage(error)}`);
   }
@@ -134,6 +138,14 @@ async function decide(tool: Tool, name: string, args: unknown, validate: ArgsVal
   const checked = await checkArguments(name, args, validate);
   // The runner's rule of what asks: anything truthy, or a rule that throws.
   return checked.ok ? ruleAsks(tool, checked.value, signal) : false;
+}
+
+/** A part as Chrome's messages carry it: its bytes as a data: URL (the runner makes them a Blob again). */
+async function asDataUrl(part: MediaPart): Promise<MediaPart> {
+  const read = await readPart(part);
+  if (read.kind === 'url') return part;
+  const url = `data:${read.mediaType};base64,${toBase64(read.bytes)}`;
+  return part.type === 'image' ? { type: 'image', image: url, mediaType: read.mediaType } : { ...part, data: url, mediaType: read.mediaType };
 }
 
 function failed(code: string, message: string): TabReply {

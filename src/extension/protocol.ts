@@ -3,6 +3,7 @@
 // side (the tab closed, navigated away, or the frame went) is the tab gone. Chrome sends these as
 // JSON: values cross as JSON does.
 import type { ToolDefinition } from '../core/types.js';
+import type { MediaPart } from '../core/parts.js';
 import type { ToolPolicy } from '../tools/types.js';
 
 /** The name of every port tab tools open: a content script's other ports are left alone. */
@@ -40,4 +41,8 @@ export type TabRequest =
   | { t: 'ask'; name: string; args: unknown };
 
 /** What the tab answers: `failed` carries a code (`invalid_arguments`, `tool_error`, `timeout`, …) and a message. */
-export type TabReply = { t: 'tools'; tools: TabToolDescriptor[] } | { t: 'done'; value: unknown } | { t: 'failed'; code: string; message: string };
+export type TabReply =
+  | { t: 'tools'; tools: TabToolDescriptor[] }
+  /** `parts`: a tool's images and files (`withParts`), their bytes as data: URLs (Chrome's messages carry JSON only). */
+  | { t: 'done'; value: unknown; parts?: MediaPart[] }
+  | { t: 'failed'; code: string; message: string };

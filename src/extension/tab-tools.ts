@@ -9,6 +9,7 @@ import { chromeRuntime, chromeTabs } from './chrome-api.js';
 import { exchange, type TabTarget } from './tab-exchange.js';
 import type { TabDocument, TabToolDescriptor } from './protocol.js';
 import { answerWhichDocument } from './this-document.js';
+import { withParts } from '../parts/with-parts.js';
 
 /** How `runner.tabTools(tabId, options)` registers a tab's tools. */
 export interface TabToolsOptions {
@@ -191,7 +192,9 @@ function tabTool(
           signal,
           boundDocument(target, ctx.target),
         );
-        return reply.t === 'done' ? reply.value : null;
+        if (reply.t !== 'done') return null;
+        // A tab tool's images and files (data: URLs over Chrome's messages) are parts again, checked by the run.
+        return 'parts' in reply && Array.isArray(reply.parts) ? withParts(reply.value, reply.parts) : reply.value;
       }, ctx.signal),
   };
 }

@@ -2,6 +2,10 @@ import { McpError } from '../errors/mcp-error.js';
 import { ToolError } from '../errors/tool-error.js';
 import type { JsonValue } from '../core/types.js';
 import type { JsonArgsValidator } from '../validation/types.js';
+import type { MediaPart } from '../core/parts.js';
+import { errorMessage } from '../errors/error-message.js';
+import { mediaParts } from '../parts/normalize.js';
+import { type OutputWithParts, withParts } from '../parts/with-parts.js';
 
 /** A content block of a `tools/call` result, as far as this SDK reads it. */
 export interface McpContentBlock {
@@ -23,12 +27,27 @@ export interface McpCallResult {
 /**
  * What the model reads of a result: `structuredContent` when present (checked against the
  * pinned `outputSchema` if there is one), otherwise (with or without a schema) the text blocks joined with newlines and
- * the other blocks described by type and size. `isError` throws a ToolError with its text.
+ * the other blocks described by type and size. Image and audio blocks are also parts beside the
+ * output (an image part, an audio file part), which the model sees where its engine takes them; a
+ * block whose data is no image (or not base64) stays described only, saying why. `isError` throws
+ * a ToolError with its text.
  */
-export function toolOutput(toolName: string, result: McpCallResult, checkOutput: JsonArgsValidator | undefined): JsonValue {
+export function toolOutput(toolName: string, result: McpCallResult, checkOutput: JsonArgsValidator | undefined): JsonValue | OutputWithParts {
   const blocks = Array.isArray(result.content) ? result.content : [];
   if (result.isError === true) throw new ToolError(blocksText(blocks) || `Tool "${toolName}" reported an error`);
-  if (result.structuredContent === undefined) return blocksText(blocks);
+  const { parts, refused } = mediaBlocks(blocks);
+  const output = outputOf(toolName, result, blocks, checkOutput, refused);
+  return parts.length > 0 ? withParts(output, parts) : output;
+}
+
+function outputOf(
+  toolName: string,
+  result: McpCallResult,
+  blocks: readonly McpContentBlock[],
+  checkOutput: JsonArgsValidator | undefined,
+  refused: readonly string[],
+): JsonValue {
+  if (result.structuredContent === undefined) return [blocksText(blocks), ...refused].join('\n');
   if (checkOutput) {
     const checked = checkOutput(result.structuredContent);
     if (!checked.ok)
@@ -38,6 +57,24 @@ export function toolOutput(toolName: string, result: McpCallResult, checkOutput:
       );
   }
   return result.structuredContent as JsonValue;
+}
+
+/** The image and audio blocks as parts (`data` base64, checked as any part is); those that cannot be, said why. */
+function mediaBlocks(blocks: readonly McpContentBlock[]): { parts: MediaPart[]; refused: string[] } {
+  const parts: MediaPart[] = [];
+  const refused: string[] = [];
+  for (const block of blocks) {
+    if ((block.type !== 'image' && block.type !== 'audio') || typeof block.data !== 'string') continue;
+    const mediaType = typeof block.mimeType === 'string' ? block.mimeType : block.type === 'image' ? 'image/png' : 'audio/wav';
+    const url = `data:${mediaType};base64,${block.data}`;
+    const part: MediaPart = block.type === 'image' ? { type: 'image', image: url, mediaType } : { type: 'file', data: url, mediaType };
+    try {
+      parts.push(...mediaParts([part], Infinity));
+    } catch (error) {
+      refused.push(`[the ${block.type} above is not shown: ${errorMessage(error)}]`);
+    }
+  }
+  return { parts, refused };
 }
 
 function blocksText(blocks: readonly McpContentBlock[]): string {

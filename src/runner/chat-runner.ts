@@ -20,6 +20,9 @@ import type { RunAgent, RunSetup } from './run-setup.js';
 import { TurnScope, type RunShared } from './turn-scope.js';
 import { UsageMeter } from './usage-meter.js';
 import { TreeState } from './run-tree.js';
+import type { RunInput } from '../core/parts.js';
+import { DEFAULT_MAX_PART_BYTES } from '../parts/limits.js';
+import { takeInput } from '../parts/run-input.js';
 
 export { DEFAULT_CONCURRENCY, DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_OUTPUT_RETRIES } from './run-options.js';
 export type { ChildRunOptions, Run, RunOptions, RunOutput, RunTracer } from './run-options.js';
@@ -61,7 +64,7 @@ export class ChatRunner {
    * console.log((await run.result).text); // 'It is late.'
    * ```
    */
-  run<const S extends OutputSchema = never>(agent: RunAgent, input: string, options: RunOptions<S> = {}): Run<RunOutput<S>> {
+  run<const S extends OutputSchema = never>(agent: RunAgent, input: RunInput, options: RunOptions<S> = {}): Run<RunOutput<S>> {
     return this.#start(agent, input, options) as Run<RunOutput<S>>;
   }
 
@@ -87,8 +90,10 @@ export class ChatRunner {
     return this.#start(agent, input, options, child);
   }
 
-  #start(agent: RunAgent, input: string, options: RunOptions, child?: ChildRunOptions, resume = false): Run {
+  #start(agent: RunAgent, input: RunInput, options: RunOptions, child?: ChildRunOptions, resume = false): Run {
     checkRunOptions(options);
+    // Parts (images, files) checked now; a refusal rejects the run before anything is read or stored.
+    const given = takeInput(input, agent.maxPartBytes ?? DEFAULT_MAX_PART_BYTES);
     const runId = options.runId ?? crypto.randomUUID();
     const channel = new EventChannel();
     // Unlinked when the run settles: a caller's signal that outlives many runs keeps none of them.
@@ -117,7 +122,8 @@ export class ChatRunner {
     const setup: RunSetup = {
       runId,
       agent,
-      input,
+      input: given.text,
+      ...(given.parts ? { content: given.parts } : {}),
       options,
       resume,
       depth: child?.depth ?? 0,
@@ -131,6 +137,7 @@ export class ChatRunner {
     const { conversation } = options;
 
     const loop = async () => {
+      if (given.refused) throw given.refused;
       const extensions = await extensionsFor(setup);
       adorn = (event) => extensions.event(event);
       extensions.warn = emit;

@@ -2,6 +2,7 @@ import type { RunEvent, RunResult } from '../core/run.js';
 import type { Message, ToolResult } from '../core/types.js';
 import type { CallHooks, CallVerdict, ResolvedArguments, RunCall } from '../call/types.js';
 import { errorMessage } from '../errors/error-message.js';
+import { isThenable } from '../util/thenable.js';
 import type { AnswerVerdict, History, Opening, RunExtension, RunOutcome, TurnRequest } from './extension.js';
 import type { ModelTurn } from './model-turn.js';
 import type { RunSetup } from './run-setup.js';
@@ -103,18 +104,36 @@ export class ExtensionSet implements CallHooks {
   }
 
   after(call: RunCall, result: ToolResult): Promise<ToolResult> | ToolResult {
-    return this.#afterCall ? this.#after(call, result) : result;
+    return this.#afterCall ? this.#after(call, result, 0) : result;
   }
 
-  async #after(call: RunCall, result: ToolResult): Promise<ToolResult> {
+  /** The result through each extension's `afterCall` from `from` on; awaited only where one answers with a promise. */
+  #after(call: RunCall, result: ToolResult, from: number): Promise<ToolResult> | ToolResult {
     let final = result;
-    for (const extension of this.#list) {
+    for (let at = from; at < this.#list.length; at++) {
+      const extension = this.#list[at]!;
       if (!extension.afterCall) continue;
-      try {
-        final = await extension.afterCall(call, final);
-      } catch (error) {
+      const failed = (error: unknown) =>
         this.warn({ type: 'warning', code: 'extension_failed', message: `${extension.name} failed on the result of "${call.name}": ${errorMessage(error)}` });
+      let next: ToolResult | Promise<ToolResult>;
+      try {
+        next = extension.afterCall(call, final);
+      } catch (error) {
+        failed(error);
+        continue;
       }
+      if (!isThenable(next)) {
+        final = next;
+        continue;
+      }
+      const before = final;
+      return Promise.resolve(next).then(
+        (value) => this.#after(call, value, at + 1),
+        (error: unknown) => {
+          failed(error);
+          return this.#after(call, before, at + 1);
+        },
+      );
     }
     return final;
   }

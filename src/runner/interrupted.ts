@@ -1,4 +1,5 @@
 import type { AssistantMessage, Message, ToolCall } from '../core/types.js';
+import { textOf } from '../parts/content-text.js';
 import type { ConversationStore } from '../store/conversation-store.js';
 import type { PendingApproval } from '../store/approval-types.js';
 
@@ -44,7 +45,7 @@ export function interruptedRun(history: readonly Message[]): InterruptedRun | un
     history.findLastIndex((m) => m.role === 'user' && m.origin !== 'runtime'),
   );
   const user = history[userAt];
-  const input = user?.role === 'user' ? user.content : '';
+  const input = user?.role === 'user' ? textOf(user.content) : '';
   return { calls: positions.map((i) => replyCalls[i]!), positions, replyCalls: replyCalls.length, userAt, input };
 }
 

@@ -1,4 +1,6 @@
 import type { Message, ToolCall, ToolDefinition, Usage } from '../core/types.js';
+import { textOf } from '../parts/content-text.js';
+import { mediaTokens } from '../parts/tokens.js';
 import type { EngineRequest } from '../engines/types.js';
 
 /** What a server's counts must be: whole numbers from 0 to Number.MAX_SAFE_INTEGER. */
@@ -48,7 +50,8 @@ function requestChars(request: EngineRequest): number {
 }
 
 function messageChars(message: Message): number {
-  const content = typeof message.content === 'string' ? message.content.length : 0;
+  // Parts beyond text by their stated token estimate, as characters (see src/parts/tokens.ts).
+  const content = (typeof message.content === 'string' ? message.content.length : textOf(message.content).length) + mediaTokens(message) * CHARS_PER_TOKEN;
   return message.role === 'assistant' && message.toolCalls ? content + callsChars(message.toolCalls) : content;
 }
 

@@ -56,7 +56,7 @@ export async function runLoop(ctx: LoopContext): Promise<RunResult> {
   const reported = await Promise.all((opening.results ?? []).map(({ call, result }) => extensions.after(call, result)));
   const added: Message[] = [...reported.map((result) => toolMessage(result, agent.maxResultChars)), ...(opening.messages ?? [])];
   if (!resumed && history.length === 0 && agent.preamble) added.push({ role: 'system', content: agent.preamble });
-  if (!resumed) added.push({ role: 'user', content: setup.input });
+  if (!resumed) added.push({ role: 'user', content: setup.content ? [...setup.content] : setup.input });
   const messages = [...history.messages, ...added];
   // Where the run's user message sits: trimming for a small context never drops it.
   const userAt = resumed ? resumed.userAt : messages.length - 1;

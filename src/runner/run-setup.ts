@@ -1,5 +1,6 @@
 import type { RunEvent } from '../core/run.js';
 import type { Message } from '../core/types.js';
+import type { ContentPart } from '../core/parts.js';
 import type { Engine } from '../engines/types.js';
 import type { EngineInfo } from '../engines/engine-info.js';
 import type { ToolCallParser } from '../parser/types.js';
@@ -32,7 +33,16 @@ export interface RunAgent {
   readonly engineInfo?: EngineInfo;
   /** How untrusted tools' results reach the model (default `'mark'`; see `AgentOptions.untrusted`). */
   readonly untrusted?: UntrustedMode;
+  /** The most bytes one part (an image, a file) may hold (see `AgentOptions.maxPartBytes`). */
+  readonly maxPartBytes?: number;
+  /** The most bytes the parts of one conversation may hold together (see `AgentOptions.maxConversationBytes`). */
+  readonly maxConversationBytes?: number;
+  /** What turns an image into words for an engine that takes none (see `AgentOptions.describeImage`). */
+  readonly describeImage?: ImageDescriber;
 }
+
+/** Turns an image into words, for a model that sees none (`AgentOptions.describeImage`): a caption model, an app's own service. */
+export type ImageDescriber = (image: { image: Blob | string; mediaType?: string }, context: { signal: AbortSignal }) => string | Promise<string>;
 
 /**
  * How an untrusted tool's result reaches the model. `'mark'`: as it is, marked, and calls proposed
@@ -44,8 +54,10 @@ export type UntrustedMode = 'mark' | 'hold';
 export interface RunSetup {
   readonly runId: string;
   readonly agent: RunAgent;
-  /** The person's message (empty for a resume, which continues the stored one). */
+  /** The person's message, its text parts' where it has parts (empty for a resume, which continues the stored one). */
   readonly input: string;
+  /** The person's message as parts (text, images, files), checked, when it was given as parts. */
+  readonly content?: readonly ContentPart[];
   readonly options: RunOptions;
   /** Continue the conversation's interrupted run instead of starting one on `input`. */
   readonly resume: boolean;

@@ -1,6 +1,7 @@
 import type { Message } from '../core/types.js';
 import { isRecord, shown } from './record-shape.js';
 import { invalidValue } from './storage-failure.js';
+import { partsFault } from './blob-parts.js';
 
 const ROLES: ReadonlySet<unknown> = new Set(['system', 'user', 'assistant', 'tool']);
 const ORIGINS: ReadonlySet<unknown> = new Set([undefined, 'user', 'runtime']);
@@ -112,7 +113,11 @@ export function tailFault(messages: readonly unknown[]): ConversationFault | und
 function messageFault(value: unknown): string | undefined {
   if (!isRecord(value)) return `it is ${shown(value)}, not an object`;
   if (!ROLES.has(value.role)) return `its role is ${shown(value.role)}, not system, user, assistant or tool`;
-  if (typeof value.content !== 'string') return `its content is ${shown(value.content)}, not text`;
+  // A person's message may be a list of parts (text, images, files); any other message is text.
+  if (value.role === 'user' && Array.isArray(value.content)) {
+    const fault = partsFault(value.content, true);
+    if (fault) return fault;
+  } else if (typeof value.content !== 'string') return `its content is ${shown(value.content)}, not text`;
   if (value.role === 'user' && !ORIGINS.has(value.origin)) return `its origin is ${shown(value.origin)}, not user or runtime`;
   // The mark says a message holds others' words (see ToolMessage.untrusted): `true` or absent, nothing in between.
   if (value.untrusted !== undefined && value.untrusted !== true) return `its untrusted mark is ${shown(value.untrusted)}, not true`;
@@ -120,6 +125,7 @@ function messageFault(value: unknown): string | undefined {
   if (value.role === 'tool') {
     if (typeof value.toolCallId !== 'string') return `its toolCallId is ${shown(value.toolCallId)}, not a string`;
     if (typeof value.name !== 'string') return `its tool name is ${shown(value.name)}, not a string`;
+    if (value.parts !== undefined) return partsFault(value.parts, false);
   }
   return undefined;
 }

@@ -2,6 +2,7 @@ import type { HeldHandle, JsonValue } from '../core/types.js';
 import type { HeldEntry, HeldInfo, HeldRecord } from './held-types.js';
 import { isRecord, isTime, shown } from './record-shape.js';
 import { corruptData, invalidValue } from './storage-failure.js';
+import { partsFault } from './blob-parts.js';
 
 /** A held id as the model writes it: `$` and a whole number from 1, nothing else. */
 const HELD_ID = /^\$[1-9][0-9]{0,15}$/;
@@ -30,12 +31,26 @@ export function checkEntry(entry: HeldEntry, action: string): string {
     throw invalidValue(action, `its value is not JSON (${(error as Error).message})`);
   }
   if (json === undefined) throw invalidValue(action, 'its value is not JSON');
+  const parts = entry.parts === undefined ? undefined : partsFault(entry.parts, false);
+  if (parts) throw invalidValue(action, parts);
   return json;
 }
 
 /** The record of `entry` as held at `seq` in `conversation`. */
 export function heldInfo(conversation: string, seq: number, entry: HeldEntry, length: number, heldAt: number): HeldInfo {
-  return { conversation, id: `$${seq}`, seq, from: entry.from, callId: entry.callId, type: jsonType(entry.value), length, heldAt, untrusted: true };
+  const info: HeldInfo = {
+    conversation,
+    id: `$${seq}`,
+    seq,
+    from: entry.from,
+    callId: entry.callId,
+    type: jsonType(entry.value),
+    length,
+    heldAt,
+    untrusted: true,
+  };
+  if (entry.parts && entry.parts.length > 0) info.partCount = entry.parts.length;
+  return info;
 }
 
 /** A stored record as read back, refused (`storage_corrupt`) where it is not what the stores write. */
@@ -51,6 +66,12 @@ export function readHeldInfo(record: unknown, action: string): HeldInfo {
 }
 
 /** A held value's record with its value, checked as `readHeldInfo` does. */
-export function readHeldRecord(info: unknown, value: unknown, action: string): HeldRecord {
-  return { ...readHeldInfo(info, action), value: value as JsonValue };
+export function readHeldRecord(info: unknown, value: unknown, action: string, parts?: unknown): HeldRecord {
+  const record: HeldRecord = { ...readHeldInfo(info, action), value: value as JsonValue };
+  if (parts !== undefined) {
+    const fault = partsFault(parts, false);
+    if (fault) throw corruptData(action, `a held value's parts: ${fault}`);
+    record.parts = parts as HeldRecord['parts'];
+  }
+  return record;
 }

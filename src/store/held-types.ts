@@ -1,4 +1,5 @@
 import type { HeldHandle, JsonValue } from '../core/types.js';
+import type { MediaPart } from '../core/parts.js';
 
 /**
  * What a conversation holds of one held value (`untrusted: 'hold'`), without the value: its id
@@ -20,12 +21,16 @@ export interface HeldInfo {
   length: number;
   /** When it was held, in epoch milliseconds. */
   heldAt: number;
+  /** How many images or files were held with the value (a tool's parts), if any. */
+  partCount?: number;
   untrusted: true;
 }
 
 /** A held value with what the conversation knows of it. */
 export interface HeldRecord extends HeldInfo {
   value: JsonValue;
+  /** The images or files held with it (a tool's parts: the model never receives their bytes). */
+  parts?: MediaPart[];
 }
 
 /** What a store is given to hold: the value, and the call and tool whose result it is. */
@@ -33,6 +38,8 @@ export interface HeldEntry {
   from: string;
   callId: string;
   value: JsonValue;
+  /** The images or files the tool returned beside it, held with it. */
+  parts?: MediaPart[];
 }
 
 /**

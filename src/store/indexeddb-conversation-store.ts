@@ -1,5 +1,6 @@
 import type { ConversationInfo, ConversationStore, ConversationTail } from './conversation-store.js';
 import type { Message } from '../core/types.js';
+import { withBlobParts } from './blob-parts.js';
 import { checkAnswers, checkConversationId, checkCount, checkLength, checkMessages } from './conversation-rules.js';
 import { forgetConversationUse, noteConversationUse, refuseLostConversation } from './conversation-lives.js';
 import { openAmbiDatabase, lifeOf, DEFAULT_DATABASE_NAME, type OpenDatabaseOptions } from './database.js';
@@ -77,8 +78,10 @@ export class IndexedDbConversationStore extends DatabaseStore implements Convers
   }
 
   /** Append messages after the stored ones and update the record, in one transaction: all of them land, or none. */
-  async append(id: string, messages: readonly Message[]): Promise<void> {
+  async append(id: string, given: readonly Message[]): Promise<void> {
     const action = `append to conversation "${String(id)}"`;
+    // Bytes kept as Blobs (a message made by hand may hold an ArrayBuffer or a base64 data: URL).
+    const messages = Array.isArray(given) ? withBlobParts(given) : given;
     checkConversationId(id, action);
     checkMessages(messages, action);
     if (messages.length === 0) return;

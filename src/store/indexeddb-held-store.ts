@@ -30,7 +30,9 @@ export class IndexedDbHeldStore extends DatabaseStore implements HeldValueStore 
         const info = heldInfo(conversation, seq, entry, length, Date.now());
         queue(infos.put(info));
         // A value that cannot be cloned throws here; `transact` then aborts the record's put too.
-        queue(tx.objectStore('heldValues').put({ conversation, seq, value: entry.value, untrusted: true }));
+        // Parts as they are: their bytes are Blobs, which IndexedDB keeps as such.
+        const parts = entry.parts && entry.parts.length > 0 ? { parts: entry.parts } : {};
+        queue(tx.objectStore('heldValues').put({ conversation, seq, value: entry.value, ...parts, untrusted: true }));
         return info;
       }),
     );
@@ -46,7 +48,7 @@ export class IndexedDbHeldStore extends DatabaseStore implements HeldValueStore 
         Promise.all([tx.objectStore('heldInfo').get([conversation, seq]), tx.objectStore('heldValues').get([conversation, seq])]),
       );
       if (info === undefined) return undefined;
-      return readHeldRecord(info, stored?.value, action);
+      return readHeldRecord(info, stored?.value, action, stored?.parts);
     });
   }
 

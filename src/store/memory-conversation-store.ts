@@ -1,3 +1,4 @@
+import { withBlobParts } from './blob-parts.js';
 import { answerableCalls, checkAnswers, checkConversationId, checkCount, checkLength, checkMessages } from './conversation-rules.js';
 import { byCreation } from './by-creation.js';
 import { toStorageError } from './storage-failure.js';
@@ -52,8 +53,10 @@ export class MemoryConversationStore implements ConversationStore {
   }
 
   /** Append copies of messages, all or none; refused if any is not a message, answers no call, or cannot be cloned. */
-  async append(id: string, messages: readonly Message[]): Promise<void> {
+  async append(id: string, given: readonly Message[]): Promise<void> {
     const action = `append to conversation "${String(id)}"`;
+    // Bytes kept as Blobs (a message made by hand may hold an ArrayBuffer or a base64 data: URL).
+    const messages = Array.isArray(given) ? withBlobParts(given) : given;
     checkConversationId(id, action);
     checkMessages(messages, action);
     const stored = this.#conversations.get(id);

@@ -1,6 +1,7 @@
 import type { ConversationInfo } from './conversation-store.js';
 import type { DBSchema, IDBPDatabase } from 'idb';
 import type { JsonValue, Message } from '../core/types.js';
+import type { MediaPart } from '../core/parts.js';
 import type { HeldInfo } from './held-types.js';
 import type { JournalEntry, LeafSnapshot } from './types.js';
 import type { ApprovalRecord, StandingDecision } from './approval-types.js';
@@ -36,6 +37,8 @@ export interface StoredHeldValue {
   conversation: string;
   seq: number;
   value: JsonValue;
+  /** A tool's images or files held with the value, their bytes as Blobs. */
+  parts?: MediaPart[];
   untrusted: true;
 }
 

@@ -1,6 +1,7 @@
 import type { Agent } from '../agent/agent.js';
 import type { ChatRunner, Run, RunOptions } from '../runner/chat-runner.js';
 import type { PendingApproval } from '../store/approval-types.js';
+import type { RunInput } from '../core/parts.js';
 
 /** What a run of a UI adapter may be given: everything but what the adapter sets itself. */
 export type ChatRunOptions = Omit<RunOptions, 'signal' | 'conversation' | 'output' | 'maxOutputRetries' | 'runId'>;
@@ -10,7 +11,8 @@ export type ChatRunOptions = Omit<RunOptions, 'signal' | 'conversation' | 'outpu
  * `WorkerRunner` is one; `agentRunner(chatRunner, agent)` makes one of an in-process pair.
  */
 export interface ConversationRunner {
-  run(input: string, options: RunOptions<never>): Run;
+  /** `input`: the person's words, or parts (text, images, files). */
+  run(input: RunInput, options: RunOptions<never>): Run;
   resume(conversation: string, options?: ChatRunOptions): Run;
   pendingApprovals(conversation: string): Promise<PendingApproval[]>;
 }

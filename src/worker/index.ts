@@ -17,4 +17,5 @@ export { standardExtensions } from '../agent/features.js';
 export type { EngineDeps } from '../engines/build-engine.js';
 export type { Engine, EngineEvent, EngineRequest } from '../engines/types.js';
 export type { ExtensionLoader, RunSetup } from '../runner/run-setup.js';
+export type { ImageDescriber } from '../runner/run-setup.js';
 export type { RunExtension } from '../runner/extension.js';

@@ -106,7 +106,7 @@ describe("a conversation longer than the local model's context", () => {
     expect(messages).toHaveLength(1 + runs * 2);
     // Well over the 512-token context in all, by the model's own count (and before any template framing).
     let tokens = 0;
-    for (const message of messages) tokens += message.content ? await engine.countTokens(message.content) : 0;
+    for (const message of messages) tokens += message.content ? await engine.countTokens(String(message.content)) : 0;
     expect(tokens).toBeGreaterThan(700);
     expect(trimmed).toBeGreaterThan(3);
   }, 120_000);

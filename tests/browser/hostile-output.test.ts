@@ -21,7 +21,7 @@ describe('WorkerRunner.run(input, { output })', () => {
     const result = await run.result;
     expect(result.output).toEqual({ city: 'Paris', celsius: 21 });
     expect(result.iterations).toBe(2);
-    expect(result.messages.some((m) => m.role === 'user' && m.origin === 'runtime' && /does not match the output schema/.test(m.content))).toBe(true);
+    expect(result.messages.some((m) => m.role === 'user' && m.origin === 'runtime' && /does not match the output schema/.test(String(m.content)))).toBe(true);
   });
 
   test('invalid_output after the retries, as a coded error on the page', async () => {

@@ -65,7 +65,7 @@ describe("untrusted: 'hold' through the WorkerRunner, on IndexedDB", () => {
     ]);
     // What the model read of the page: a handle.
     const handle = result.messages.find((m) => m.role === 'tool' && m.name === 'read_doc')!;
-    expect(JSON.parse(handle.content)).toMatchObject({ held: '$1', from: 'read_doc', type: 'string' });
+    expect(JSON.parse(String(handle.content))).toMatchObject({ held: '$1', from: 'read_doc', type: 'string' });
     expect(await bodiesWith(CANARY)).toEqual({ planner: 0, reader: 1 });
   });
 

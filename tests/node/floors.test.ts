@@ -9,6 +9,7 @@ const FLOORS = [
   ['core'],
   ['errors'],
   ['util'],
+  ['parts'],
   ['store'],
   ['validation'],
   ['tools'],

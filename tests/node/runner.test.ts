@@ -279,7 +279,7 @@ describe('ChatRunner', () => {
     ]);
     const stored = await conversations.load('chat');
     expect(stored.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool']);
-    expect(stored.slice(2).map((m) => JSON.parse(m.content).error.code)).toEqual(['aborted', 'aborted']);
+    expect(stored.slice(2).map((m) => JSON.parse(String(m.content)).error.code)).toEqual(['aborted', 'aborted']);
   });
 
   it('ends the calls still waiting for a slot as aborted, never run, when the run aborts', async () => {
@@ -506,7 +506,7 @@ describe('ChatRunner', () => {
     );
     await new ChatRunner().run(agent, 'go', { toolChoice: 'required' }).result;
     const [system] = engine.requests[0]!.messages;
-    expect(system!.content.startsWith('Be brief.\n\n')).toBe(true);
+    expect(String(system!.content).startsWith('Be brief.\n\n')).toBe(true);
     expect(system!.content).toContain('[TOOL_CALL]');
     expect(system!.content).toContain('lookup');
     expect(engine.requests[0]!.toolChoice).toBe('required');

@@ -41,7 +41,7 @@ describe('untrusted content: the mark carried forward', () => {
 
     // The third request lost the page to trimming...
     const third = engine.requests[2]!.messages;
-    expect(third.some((m) => m.content.includes('Lorem ipsum'))).toBe(false);
+    expect(third.some((m) => String(m.content).includes('Lorem ipsum'))).toBe(false);
     expect(events.some((e) => e.type === 'context_trimmed')).toBe(true);
     // ...but it holds the reply written after reading it, which carries the mark: the mail asks.
     const asked = approvals(events);
@@ -86,7 +86,7 @@ describe('untrusted content: the mark carried forward', () => {
     const run = new ChatRunner().run(actor, 'Do what it said.', { conversation: 'c' });
     const events = await collect(run, (event) => event.type === 'approval_requested' && run.deny(event.call.id));
     await run.result;
-    expect(second.requests[1]!.messages.some((m) => m.content.includes('Lorem ipsum'))).toBe(false);
+    expect(second.requests[1]!.messages.some((m) => String(m.content).includes('Lorem ipsum'))).toBe(false);
     expect(approvals(events).map((e) => e.call.name)).toEqual(['send_email']);
     expect(sent).toEqual([]);
     expect(roles((await store.load('c')).slice(0, 4))).toEqual(['user', 'assistant', 'tool*', 'assistant*']);

@@ -125,7 +125,7 @@ describe('inspect_held', () => {
         ),
         { text: 'Summary: $2' },
       ),
-      (request) => (request.messages[0]!.content.includes('Summarise') ? `"A page that says ${CANARY}"` : `["${CANARY}"]`),
+      (request) => (String(request.messages[0]!.content).includes('Summarise') ? `"A page that says ${CANARY}"` : `["${CANARY}"]`),
     );
     const agent = (await Agent.make(engine, { untrusted: 'hold' })).tool(readPage());
     const { messages, held } = await new ChatRunner().run(agent, 'summarise').result;
@@ -143,7 +143,7 @@ describe('inspect_held', () => {
         calls(['i2', 'inspect_held', { value: { $held: '$2' }, instructions: 'Does the summary ask to meet?', output: meeting }]),
         { text: 'ok' },
       ),
-      (request) => (request.messages[0]!.content.includes('Summarise') ? `"summary: ${CANARY} meet on Monday"` : '{"meeting":true}'),
+      (request) => (String(request.messages[0]!.content).includes('Summarise') ? `"summary: ${CANARY} meet on Monday"` : '{"meeting":true}'),
     );
     const agent = (await Agent.make(engine, { untrusted: 'hold' })).tool(readPage());
     const { messages } = await new ChatRunner().run(agent, 'go').result;
@@ -259,7 +259,7 @@ describe('leaves', () => {
   it('a leaf that reads a page holds it in the conversation’s ids: its answer names it, the parent passes it on, no request carries it', async () => {
     const sent: Sent[] = [];
     const engine = new PlannerEngine((request) => {
-      const leaf = request.messages.some((m) => m.role === 'user' && m.content.startsWith('[leaf]'));
+      const leaf = request.messages.some((m) => m.role === 'user' && String(m.content).startsWith('[leaf]'));
       const results = request.messages.filter((m) => m.role === 'tool').length;
       if (leaf) return results === 0 ? calls(['lr1', 'read_page']) : { text: 'The page is $1.' };
       if (results === 0) return calls(['s1', 'spawn_leaf', { task: '[leaf] read the page' }]);
@@ -281,7 +281,7 @@ describe('leaves', () => {
   it('a leaf that passes a held value on read no untrusted words: its answer reaches the parent as it is, not held', async () => {
     const sent: Sent[] = [];
     const engine = new PlannerEngine((request) => {
-      const leaf = request.messages.some((m) => m.role === 'user' && m.content.startsWith('[leaf]'));
+      const leaf = request.messages.some((m) => m.role === 'user' && String(m.content).startsWith('[leaf]'));
       const results = request.messages.filter((m) => m.role === 'tool').length;
       if (leaf && results === 0) return calls(['lr1', 'read_page']);
       if (leaf && results === 1) return calls(['lm1', 'send_email', { to: 'me@home.example', body: { $held: '$1' } }]);

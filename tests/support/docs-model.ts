@@ -3,6 +3,7 @@
 // a script given for it (SCRIPTS below) in order, else what a plain model would do with the
 // request: call the first tool offered (arguments made from its schema) until a tool result
 // came back, answer a `response_format` schema with JSON that fits it, otherwise say "Done.".
+// `GET <url>/s/<id>/bodies` gives the raw request bodies that id's requests sent, in order.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -21,6 +22,8 @@ export const SCRIPTS: Record<string, DocsModelReply[]> = {
     { toolCalls: [{ name: 'send_email', arguments: { to: 'me@home.example', body: { $held: '$1' } } }] },
     { text: 'I mailed you $1.' },
   ],
+  // tests/browser/parts-worker.test.ts, hold mode: read the page's screenshot (held as $1), then name it.
+  'parts-hold': [{ toolCalls: [{ name: 'page_shot', arguments: {} }] }, { text: 'The page: $1.' }],
 };
 
 type Schema = Record<string, unknown>;
@@ -54,7 +57,7 @@ export function instanceOf(schema: Schema | undefined): unknown {
 }
 
 interface ChatRequest {
-  messages?: Array<{ role: string }>;
+  messages?: Array<{ role: string; content?: unknown }>;
   tools?: Array<{ function: { name: string; parameters?: Schema } }>;
   response_format?: { json_schema?: { schema?: Schema } };
 }
@@ -64,11 +67,19 @@ function plainReply(request: ChatRequest): DocsModelReply {
   const schema = request.response_format?.json_schema?.schema;
   if (schema) return { text: JSON.stringify(instanceOf(schema)) };
   const messages = request.messages ?? [];
-  const lastUser = messages.findLastIndex((m) => m.role === 'user');
+  // The person's last message: a runtime note (a tool's image after its results, say) is not one.
+  const lastUser = messages.findLastIndex((m) => m.role === 'user' && !isRuntimeNote(m));
   const lastTool = messages.findLastIndex((m) => m.role === 'tool');
   const tool = request.tools?.[0]?.function;
   if (tool && lastTool < lastUser) return { toolCalls: [{ name: tool.name, arguments: instanceOf(tool.parameters ?? { type: 'object' }) }] };
   return { text: 'Done.' };
+}
+
+/** A user message ambi-web wrote (`[runtime] …`, as text or as the first text part), not the person. */
+function isRuntimeNote(message: { content?: unknown }): boolean {
+  const { content } = message;
+  const text = typeof content === 'string' ? content : Array.isArray(content) ? (content[0] as { text?: unknown } | undefined)?.text : undefined;
+  return typeof text === 'string' && text.startsWith('[runtime]');
 }
 
 const CORS = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'POST, OPTIONS' };
@@ -89,21 +100,29 @@ function stream(res: ServerResponse, reply: DocsModelReply): void {
   res.end('data: [DONE]\n\n');
 }
 
-async function body(req: IncomingMessage): Promise<ChatRequest> {
+async function rawBody(req: IncomingMessage): Promise<string> {
   let text = '';
   for await (const chunk of req) text += chunk;
-  return text ? (JSON.parse(text) as ChatRequest) : {};
+  return text;
 }
 
 /** Start the docs' model server on a free port of 127.0.0.1; `baseURL(id)` is what snippet `id` asks. */
 export async function startDocsModel(scripts: Record<string, DocsModelReply[]> = SCRIPTS) {
   const served = new Map<string, number>();
+  const bodies = new Map<string, string[]>();
   const server = createServer(async (req, res) => {
     if (req.method === 'OPTIONS') return void res.writeHead(204, CORS).end();
+    const asked = /^\/s\/([^/]+)\/bodies$/.exec(req.url ?? '');
+    if (asked && req.method === 'GET') {
+      res.writeHead(200, { ...CORS, 'content-type': 'application/json' });
+      return void res.end(JSON.stringify(bodies.get(decodeURIComponent(asked[1]!)) ?? []));
+    }
     const match = /^\/s\/([^/]+)\/v1\/chat\/completions$/.exec(req.url ?? '');
     if (!match || req.method !== 'POST') return void res.writeHead(404, CORS).end('not found');
     const id = decodeURIComponent(match[1]!);
-    const request = await body(req);
+    const raw = await rawBody(req);
+    bodies.set(id, [...(bodies.get(id) ?? []), raw]);
+    const request = (raw ? JSON.parse(raw) : {}) as ChatRequest;
     const n = served.get(id) ?? 0;
     served.set(id, n + 1);
     stream(res, scripts[id]?.[n] ?? plainReply(request));

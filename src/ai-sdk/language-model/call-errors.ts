@@ -3,6 +3,7 @@
 // `malformed_stream`. Only the provider's own words cross, with URLs and anything shaped like an API
 // key taken out; the provider's error (its request body, response headers) is not kept.
 import { EngineError } from '../../errors/engine-error.js';
+import { ContentError } from '../../errors/content-error.js';
 import { EngineHttpError } from '../../errors/engine-http-error.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { abortedError } from '../../engines/abort.js';
@@ -55,9 +56,10 @@ export function retryAfterMs(error: unknown): number | undefined {
 }
 
 /** `error`, from the model's `doStream` or its stream, as a coded engine error. */
-export function engineErrorOf(error: unknown, provider: string, signal: AbortSignal | undefined): EngineError {
+export function engineErrorOf(error: unknown, provider: string, signal: AbortSignal | undefined): EngineError | ContentError {
   if (signal?.aborted) return abortedError(signal);
-  if (error instanceof EngineError) return error;
+  // A part the request could not carry (read before anything was sent) keeps its own code.
+  if (error instanceof EngineError || error instanceof ContentError) return error;
   const name = typeof error === 'object' && error !== null ? (error as AiSdkError).name : undefined;
   const words = said(error);
   if (name === 'AbortError') return abortedError(signal);

@@ -1,7 +1,8 @@
 import type { Message, ToolCall } from '../../core/types.js';
 import type { EngineRequest } from '../../engines/types.js';
 import { RUNTIME_PREFIX } from '../../engines/openai/request.js';
-import type { AiSdkAssistantPart, AiSdkCallOptions, AiSdkMessage, AiSdkProviderFields } from './model-shape.js';
+import type { AiSdkAssistantPart, AiSdkCallOptions, AiSdkLanguageModel, AiSdkMessage, AiSdkProviderFields } from './model-shape.js';
+import { contentOutput, filePart, supportedUrls } from './prompt-parts.js';
 
 /** Where the engine keeps a provider's fields on our messages (`ToolCall.provider`, `AssistantMessage.provider`), apart from other engines'. */
 export const PROVIDER_KEY = 'aiSdk';
@@ -12,9 +13,9 @@ export interface KeptReply {
   text?: AiSdkProviderFields;
 }
 
-/** The call options of one request: the prompt, function tools, the tool choice, the answer's schema, the run's abort. */
-export function callOptions(request: EngineRequest, nativeTools: boolean): AiSdkCallOptions {
-  const options: AiSdkCallOptions = { prompt: promptOf(request.messages, nativeTools) };
+/** The call options of one request: the prompt (its images and files read), function tools, the tool choice, the answer's schema, the run's abort. */
+export async function callOptions(request: EngineRequest, nativeTools: boolean, model: AiSdkLanguageModel): Promise<AiSdkCallOptions> {
+  const options: AiSdkCallOptions = { prompt: await promptOf(request.messages, nativeTools, model) };
   if (nativeTools && request.tools.length > 0) {
     options.tools = request.tools.map((tool) => ({
       type: 'function',
@@ -35,30 +36,47 @@ export function callOptions(request: EngineRequest, nativeTools: boolean): AiSdk
  * message. Without native tools, calls stay in the assistant's text (tags included) and results
  * travel as runtime-marked user messages, as the OpenAI-compatible engine sends them.
  */
-function promptOf(messages: readonly Message[], nativeTools: boolean): AiSdkMessage[] {
+async function promptOf(messages: readonly Message[], nativeTools: boolean, model: AiSdkLanguageModel): Promise<AiSdkMessage[]> {
   const prompt: AiSdkMessage[] = [];
+  const version = model.specificationVersion;
+  // Read only for a request with a URL part: the provider says which URLs it fetches itself.
+  let urls: Record<string, RegExp[]> | undefined;
   for (const message of messages) {
     switch (message.role) {
       case 'system':
         prompt.push({ role: 'system', content: message.content });
         break;
-      case 'user':
-        prompt.push({ role: 'user', content: [{ type: 'text', text: message.origin === 'runtime' ? RUNTIME_PREFIX + message.content : message.content }] });
+      case 'user': {
+        if (typeof message.content === 'string') {
+          prompt.push({ role: 'user', content: [{ type: 'text', text: message.origin === 'runtime' ? RUNTIME_PREFIX + message.content : message.content }] });
+          break;
+        }
+        const content: Extract<AiSdkMessage, { role: 'user' }>['content'] = [];
+        for (const part of message.content) {
+          if (part.type === 'text') content.push({ type: 'text', text: part.text });
+          else content.push(await filePart(part, version, (urls ??= await supportedUrls(model))));
+        }
+        prompt.push({ role: 'user', content });
         break;
+      }
       case 'assistant':
         prompt.push({ role: 'assistant', content: assistantParts(message.content, nativeTools ? (message.toolCalls ?? []) : [], kept(message.provider)) });
         break;
       case 'tool': {
+        const parts = message.parts ?? [];
         if (!nativeTools) {
           const text = `${RUNTIME_PREFIX}Result of tool call ${message.toolCallId} (${message.name}): ${message.content}`;
-          prompt.push({ role: 'user', content: [{ type: 'text', text }] });
+          const files = [];
+          for (const part of parts) files.push(await filePart(part, version, (urls ??= await supportedUrls(model))));
+          prompt.push({ role: 'user', content: [{ type: 'text', text }, ...files] });
           break;
         }
         const result = {
           type: 'tool-result' as const,
           toolCallId: message.toolCallId,
           toolName: message.name,
-          output: { type: 'text' as const, value: message.content },
+          // A tool's images and files go where the specification puts them: in its result's content.
+          output: parts.length > 0 ? await contentOutput(message.content, parts, version) : { type: 'text' as const, value: message.content },
         };
         const last = prompt.at(-1);
         if (last?.role === 'tool') last.content.push(result);

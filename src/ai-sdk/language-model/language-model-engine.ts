@@ -7,6 +7,7 @@ import { callOptions } from './call-options.js';
 import { engineErrorOf, retryable, retryAfterMs, said } from './call-errors.js';
 import type { AiSdkCallOptions, AiSdkLanguageModel } from './model-shape.js';
 import { ReplyReader } from './stream-parts.js';
+import type { PartKinds } from '../../core/parts.js';
 
 /** What `languageModelEngine` accepts beside the model: call settings sent with every request. */
 export interface LanguageModelEngineOptions {
@@ -24,6 +25,13 @@ export interface LanguageModelEngineOptions {
   providerOptions?: Record<string, Record<string, unknown>>;
   /** Tries again after a 408, 409, 429 or 5xx the provider marks retryable, only before any output (its Retry-After honoured). Default 2. */
   maxRetries?: number;
+  /**
+   * The parts beyond text the model takes. Default `{ image: true, file: true }`: images and files
+   * go as the specification's `file` parts (a tool's in its result's content), and a provider that
+   * cannot send one fails with its own error. `{}` for a text-only model: a person's image then
+   * fails `unsupported_content` before any request.
+   */
+  accepts?: PartKinds;
 }
 
 const VERSIONS = ['v2', 'v3', 'v4'];
@@ -60,10 +68,11 @@ export function languageModelEngine(model: AiSdkLanguageModel, options: Language
   const settings = callSettings(options);
   return {
     nativeTools,
+    accepts: options.accepts ?? { image: true, file: true },
     info: { provider: provider.split('.')[0] || provider, model: String(model.modelId) },
     stream: (request) =>
       deferredStream(
-        () => streamReply(model, provider, { ...settings, ...callOptions(request, nativeTools) }, request, maxRetries),
+        async () => streamReply(model, provider, { ...settings, ...(await callOptions(request, nativeTools, model)) }, request, maxRetries),
         (error) => engineErrorOf(error, provider, request.signal),
       ),
   };

@@ -36,9 +36,20 @@ export type AiSdkProviderFields = Record<string, Record<string, unknown>>;
 /** One message of a prompt. */
 export type AiSdkMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: Array<{ type: 'text'; text: string }> }
+  | { role: 'user'; content: Array<{ type: 'text'; text: string } | AiSdkFilePart> }
   | { role: 'assistant'; content: AiSdkAssistantPart[] }
-  | { role: 'tool'; content: Array<{ type: 'tool-result'; toolCallId: string; toolName: string; output: { type: 'text'; value: string } }> };
+  | { role: 'tool'; content: Array<{ type: 'tool-result'; toolCallId: string; toolName: string; output: AiSdkToolOutput }> };
+
+/** A file (or image) in a prompt: its data raw bytes or a URL (v2, v3), or tagged `{ type: 'data' | 'url' }` (v4). */
+export interface AiSdkFilePart {
+  type: 'file';
+  data: Uint8Array | URL | { type: 'data'; data: Uint8Array } | { type: 'url'; url: URL };
+  mediaType: string;
+  filename?: string;
+}
+
+/** A tool result's output: its text, or its text and parts (`content`, whose items' shapes differ by version). */
+export type AiSdkToolOutput = { type: 'text'; value: string } | { type: 'content'; value: Array<Record<string, unknown>> };
 
 export type AiSdkAssistantPart =
   | { type: 'text'; text: string; providerOptions?: AiSdkProviderFields }

@@ -10,6 +10,14 @@ export interface Cassette {
   /** The engine that answered: its provider and model (never a URL or a key), and whether tools were native. */
   engine: CassetteEngine;
   interactions: CassetteInteraction[];
+  /** The bytes of the images and files the requests hold, by the name their parts carry (`sha256:<hex>`), once each. */
+  parts?: Record<string, CassettePart>;
+}
+
+/** One image's or file's bytes in a cassette: what they are, and the bytes in base64. */
+export interface CassettePart {
+  mediaType: string;
+  data: string;
 }
 
 export interface CassetteEngine {
@@ -28,7 +36,8 @@ export interface CassetteInteraction {
 /**
  * A request as an engine sends it, normalised so that recording the same run again writes the
  * same JSON: call ids renamed `call_1`, `call_2`… in order of appearance, idempotency keys and
- * marks no server sees left out, ISO 8601 date-times written `<timestamp>`.
+ * marks no server sees left out, ISO 8601 date-times written `<timestamp>`, an image's or file's
+ * bytes named by their hash (`sha256:<hex>`, the bytes in the cassette's `parts`).
  */
 export interface CassetteRequest {
   messages: Message[];

@@ -21,6 +21,24 @@ export function checkCassette(value: unknown): asserts value is Cassette {
   optional(engine.model, '/engine/model', string);
   if (typeof engine.nativeTools !== 'boolean') fail('/engine/nativeTools', 'must be a boolean');
   array(cassette.interactions, '/interactions').forEach((interaction, i) => checkInteraction(interaction, `/interactions/${i}`));
+  optional(cassette.parts, '/parts', (parts, at) => {
+    for (const [ref, part] of Object.entries(object(parts, at))) {
+      const path = `${at}/${ref}`;
+      if (!/^sha256:[0-9a-f]{64}$/.test(ref)) fail(path, 'must be named sha256:<64 hex digits>');
+      string(object(part, path).mediaType, `${path}/mediaType`);
+      string((part as Record<string, unknown>).data, `${path}/data`);
+    }
+  });
+}
+
+/** A recorded part: text, or an image or file named by its hash (or its URL). */
+function checkPart(value: unknown, path: string, text: boolean): void {
+  const part = object(value, path);
+  if (part.type === 'text' && text) return string(part.text, `${path}/text`);
+  if (part.type === 'image') return string(part.image, `${path}/image`);
+  if (part.type !== 'file') return fail(`${path}/type`, text ? 'must be "text", "image" or "file"' : 'must be "image" or "file"');
+  string(part.data, `${path}/data`);
+  string(part.mediaType, `${path}/mediaType`);
 }
 
 function checkInteraction(value: unknown, path: string): void {
@@ -60,7 +78,8 @@ function checkInteraction(value: unknown, path: string): void {
 
 function checkMessage(value: unknown, path: string): void {
   const message = object(value, path);
-  string(message.content, `${path}/content`);
+  if (message.role === 'user' && Array.isArray(message.content)) message.content.forEach((part, i) => checkPart(part, `${path}/content/${i}`, true));
+  else string(message.content, `${path}/content`);
   switch (message.role) {
     case 'system':
       return;
@@ -74,6 +93,7 @@ function checkMessage(value: unknown, path: string): void {
     case 'tool':
       string(message.toolCallId, `${path}/toolCallId`);
       string(message.name, `${path}/name`);
+      optional(message.parts, `${path}/parts`, (parts, at) => array(parts, at).forEach((part, i) => checkPart(part, `${at}/${i}`, false)));
       return;
     default:
       fail(`${path}/role`, 'must be "system", "user", "assistant" or "tool"');

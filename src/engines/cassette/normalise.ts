@@ -1,8 +1,10 @@
 // What a recorded request and its response look like in a cassette, and what a live request is
 // compared as on replay: the same function, so that ids, keys and clocks never make a difference.
 import type { Message, ToolCall } from '../../core/types.js';
+import type { ContentPart, MediaPart } from '../../core/parts.js';
 import type { EngineEvent, EngineRequest } from '../types.js';
 import type { CassetteRequest } from './cassette.js';
+import type { PartHashes } from './part-hashes.js';
 
 /** ISO 8601 date-times (what `new Date().toISOString()` and most servers write): a clock, not content. */
 const TIMESTAMP = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?(?![\w:.])/g;
@@ -32,10 +34,10 @@ export class CallNames {
   }
 }
 
-/** The request as a cassette holds it: what an engine sends, normalised (see `CassetteRequest`). */
-export function requestRecord(request: EngineRequest, names: CallNames): CassetteRequest {
+/** The request as a cassette holds it: what an engine sends, normalised (see `CassetteRequest`); its parts named by `parts` (read first). */
+export function requestRecord(request: EngineRequest, names: CallNames, parts?: PartHashes): CassetteRequest {
   const record: CassetteRequest = {
-    messages: request.messages.map((message) => messageRecord(message, names)),
+    messages: request.messages.map((message) => messageRecord(message, names, parts)),
     tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: copy(tool.parameters, false) as never })),
   };
   if (request.toolChoice !== undefined) record.toolChoice = copy(request.toolChoice, false) as never;
@@ -54,15 +56,15 @@ export function eventsRecord(events: readonly EngineEvent[], names: CallNames): 
   });
 }
 
-function messageRecord(message: Message, names: CallNames): Message {
+function messageRecord(message: Message, names: CallNames, parts: PartHashes | undefined): Message {
   switch (message.role) {
     case 'system':
       return { role: 'system', content: clock(message.content) };
-    case 'user':
+    case 'user': {
+      const content = typeof message.content === 'string' ? clock(message.content) : message.content.map((part) => partRecord(part, parts));
       // Only the runtime's origin changes what an engine sends (a marked note); `untrusted` marks never reach a server.
-      return message.origin === 'runtime'
-        ? { role: 'user', content: clock(message.content), origin: 'runtime' }
-        : { role: 'user', content: clock(message.content) };
+      return message.origin === 'runtime' ? { role: 'user', content, origin: 'runtime' } : { role: 'user', content };
+    }
     case 'assistant': {
       const record: Message = { role: 'assistant', content: clock(message.content) };
       if (message.toolCalls && message.toolCalls.length > 0) {
@@ -76,12 +78,23 @@ function messageRecord(message: Message, names: CallNames): Message {
       if (message.provider !== undefined) record.provider = copy(message.provider, false) as never;
       return record;
     }
-    case 'tool':
-      return { role: 'tool', toolCallId: names.name(message.toolCallId), name: message.name, content: clock(message.content) };
+    case 'tool': {
+      const record: Message = { role: 'tool', toolCallId: names.name(message.toolCallId), name: message.name, content: clock(message.content) };
+      if (message.parts && message.parts.length > 0) record.parts = message.parts.map((part) => partRecord(part, parts) as MediaPart);
+      return record;
+    }
     default:
       // A message of a role the SDK does not write: kept as given, so a difference in it still shows.
       return copy(message, true) as Message;
   }
+}
+
+/** A part as a cassette holds it: its bytes named by hash (see PartHashes). */
+function partRecord(part: ContentPart, parts: PartHashes | undefined): ContentPart {
+  if (parts) return parts.record(part, clock);
+  return part.type === 'text'
+    ? { type: 'text', text: clock(part.text) }
+    : (copy({ ...part, ...(part.type === 'image' ? { image: 'unread' } : { data: 'unread' }) }, false) as ContentPart);
 }
 
 /** Text with its date-times written `<timestamp>`. */

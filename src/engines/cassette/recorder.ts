@@ -3,6 +3,7 @@ import { errorMessage } from '../../errors/error-message.js';
 import type { Engine, EngineEvent, EngineRequest } from '../types.js';
 import { CASSETTE_KIND, type Cassette, type CassetteEngine, type CassetteError } from './cassette.js';
 import { CallNames, eventsRecord, requestRecord } from './normalise.js';
+import { PartHashes } from './part-hashes.js';
 
 /** One request as it was made, and what came back so far. */
 interface Recording {
@@ -10,6 +11,8 @@ interface Recording {
   events: EngineEvent[];
   error?: CassetteError;
   done: boolean;
+  /** The request's parts being read and hashed: the response is passed on once they are. */
+  hashing: Promise<void>;
 }
 
 /** An engine that records every request made through it and its response (see `Agent.make(…, { record: true })`). */
@@ -26,12 +29,13 @@ export interface RecordingEngine {
  */
 export function recordEngine(engine: Engine, describe: Omit<CassetteEngine, 'nativeTools'>): RecordingEngine {
   const recordings: Recording[] = [];
+  const hashes = new PartHashes();
   const recording: Engine = {
     get nativeTools() {
       return engine.nativeTools;
     },
     stream(request) {
-      const entry: Recording = { request: snapshot(request), events: [], done: false };
+      const entry: Recording = { request: snapshot(request), events: [], done: false, hashing: hashes.hashAll(request.messages) };
       recordings.push(entry);
       return recorded(engine.stream(request), entry);
     },
@@ -39,6 +43,7 @@ export function recordEngine(engine: Engine, describe: Omit<CassetteEngine, 'nat
   // What the engine can do besides streaming is passed on as it is.
   if (engine.countTokens) recording.countTokens = engine.countTokens.bind(engine);
   if (engine.contextBudget) recording.contextBudget = engine.contextBudget.bind(engine);
+  if (engine.accepts) Object.assign(recording, { accepts: engine.accepts });
   return {
     engine: recording,
     cassette() {
@@ -47,10 +52,13 @@ export function recordEngine(engine: Engine, describe: Omit<CassetteEngine, 'nat
         .filter((entry) => entry.done || entry.error)
         .map((entry) => {
           // Named in the order a replay meets them: the request's ids, then the response's.
-          const request = requestRecord(entry.request, names);
+          const request = requestRecord(entry.request, names, hashes);
           return { request, response: entry.error ? { error: { ...entry.error } } : { events: eventsRecord(entry.events, names) } };
         });
-      return { kind: CASSETTE_KIND, version: 1, engine: { ...describe, nativeTools: engine.nativeTools }, interactions };
+      const parts = hashes.records();
+      const cassette: Cassette = { kind: CASSETTE_KIND, version: 1, engine: { ...describe, nativeTools: engine.nativeTools }, interactions };
+      if (Object.keys(parts).length > 0) cassette.parts = parts;
+      return cassette;
     },
   };
 }
@@ -69,6 +77,7 @@ function recorded(stream: AsyncIterable<EngineEvent>, entry: Recording): AsyncIt
       return {
         async next() {
           try {
+            await entry.hashing;
             const step = await inner.next();
             if (step.done) entry.done = true;
             else entry.events.push(step.value);

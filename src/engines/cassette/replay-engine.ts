@@ -8,6 +8,7 @@ import type { CassetteError, CassetteInteraction, CassetteRequest } from './cass
 import { checkCassette } from './check-cassette.js';
 import { firstDifference, shown } from './difference.js';
 import { CallNames, requestRecord } from './normalise.js';
+import { PartHashes } from './part-hashes.js';
 import type { ReplayEngineConfig } from './replay.js';
 
 /**
@@ -20,6 +21,7 @@ export function createReplayEngine(config: ReplayEngineConfig): Engine {
   checkCassette(config.cassette);
   const { interactions, engine } = config.cassette;
   const names = new CallNames();
+  const hashes = new PartHashes();
   let next = 0;
   let mismatch: ReplayMismatchError | undefined;
   const take = (request: EngineRequest): CassetteInteraction => {
@@ -37,19 +39,28 @@ export function createReplayEngine(config: ReplayEngineConfig): Engine {
       );
       throw mismatch;
     }
-    const live = requestRecord(request, names);
+    const live = requestRecord(request, names, hashes);
     const difference = firstDifference(recorded.request, live);
     if (difference) throw (mismatch = mismatchAt(index + 1, difference.path, difference.recorded, difference.now, recorded.request));
     return recorded;
   };
   return {
     nativeTools: engine.nativeTools,
-    stream: (request) => serve(request, take, names),
+    // A replay takes every part a recording took: it only compares their hashes.
+    accepts: { image: true, file: true },
+    stream: (request) => serve(request, take, names, hashes),
   };
 }
 
-async function* serve(request: EngineRequest, take: (request: EngineRequest) => CassetteInteraction, names: CallNames): AsyncGenerator<EngineEvent> {
+async function* serve(
+  request: EngineRequest,
+  take: (request: EngineRequest) => CassetteInteraction,
+  names: CallNames,
+  hashes: PartHashes,
+): AsyncGenerator<EngineEvent> {
   throwIfAborted(request.signal);
+  // The request's parts are compared by the hash of their bytes, as they were recorded.
+  await hashes.hashAll(request.messages);
   const { response } = take(request);
   if ('error' in response) throw recordedError(response.error);
   for (const event of response.events) {

@@ -3,7 +3,7 @@ import { parseJsonOr } from '../../parser/parse-json.js';
 import { readBodyText, type BodyReadHooks } from './body-text.js';
 import type { Engine, EngineEvent, EngineRequest } from '../types.js';
 import { throwIfAborted } from '../abort.js';
-import { DEFAULT_OPENAI_TIMEOUT_MS, type OpenAICompatibleConfig } from './openai-compatible.js';
+import { DEFAULT_OPENAI_ACCEPTS, DEFAULT_OPENAI_TIMEOUT_MS, type OpenAICompatibleConfig } from './openai-compatible.js';
 import { postWithRetries } from './http.js';
 import { chatCompletionsURL, requestHeaders } from './request.js';
 import { RequestText } from './request-text.js';
@@ -13,18 +13,21 @@ import { readSse } from './sse-reader.js';
 import { withoutURLSecrets } from '../url-secrets.js';
 import { credentialSecrets } from '../credential-secrets.js';
 import { deferredStream } from '../deferred-stream.js';
+import { bodyWithParts, holdsParts, PartEncoder } from './content-parts.js';
 
 /** An Engine that streams from an OpenAI-compatible `/chat/completions` endpoint. */
 export function createOpenAICompatibleEngine(config: OpenAICompatibleConfig, fetchImpl: typeof fetch): Engine {
   // The JSON of the stored messages it sent, for the next request that sends them again.
   const bodies = new RequestText(config);
+  const parts = new PartEncoder();
   return {
     nativeTools: config.nativeTools,
+    accepts: config.accepts ?? DEFAULT_OPENAI_ACCEPTS,
     // Its errors redacted on the way out: fetch and servers may quote the URL, the key or a header
     // value in what they say, and an error reaches run events, rejections, cassettes and spans.
     stream: (request) =>
       deferredStream(
-        () => streamChat(config, fetchImpl, request, bodies),
+        () => streamChat(config, fetchImpl, request, bodies, parts),
         (error) => redacted(error, config),
       ),
   };
@@ -35,13 +38,20 @@ function redacted(error: unknown, config: OpenAICompatibleConfig): unknown {
   return withoutURLSecrets(error, credentialSecrets({ url: config.baseURL, apiKey: config.apiKey, headers: config.headers }));
 }
 
-async function* streamChat(config: OpenAICompatibleConfig, fetchImpl: typeof fetch, request: EngineRequest, bodies: RequestText): AsyncGenerator<EngineEvent> {
+async function* streamChat(
+  config: OpenAICompatibleConfig,
+  fetchImpl: typeof fetch,
+  request: EngineRequest,
+  bodies: RequestText,
+  parts: PartEncoder,
+): AsyncGenerator<EngineEvent> {
   throwIfAborted(request.signal);
   const url = chatCompletionsURL(config.baseURL);
   const init: RequestInit = {
     method: 'POST',
     headers: requestHeaders(config),
-    body: bodies.body(request),
+    // A request with images or files reads their bytes first (once per Blob); any other keeps its cached JSON.
+    body: holdsParts(request.messages) ? await bodyWithParts(config, request, parts) : bodies.body(request),
   };
   const { response, lifetime } = await postWithRetries(url, init, {
     fetch: fetchImpl,

@@ -1,6 +1,7 @@
 import { EngineError } from '../../errors/engine-error.js';
 import { resolveURL } from '../realm-url.js';
 import { redactURL } from '../url-redact.js';
+import type { PartKinds } from '../../core/parts.js';
 
 /** What `openAICompatible` accepts. Plain data only: the config crosses to a Web Worker. */
 export interface OpenAICompatibleOptions {
@@ -35,7 +36,17 @@ export interface OpenAICompatibleOptions {
    * only taught in the system prompt, and the answer validated.
    */
   structuredOutputs?: boolean | { strict?: boolean };
+  /**
+   * The parts beyond text the model takes. Default `{ image: true }`: images go as `image_url`
+   * parts (a server whose model sees none answers with its own error). `file: true` also sends
+   * files: WAV and MP3 as `input_audio`, others (PDFs) as `file` parts, as OpenAI takes them.
+   * `{}`: a text-only model; a person's image then fails `unsupported_content` before any request.
+   */
+  accepts?: PartKinds;
 }
+
+/** What an OpenAI-compatible model takes when its config does not say (`accepts`). */
+export const DEFAULT_OPENAI_ACCEPTS: PartKinds = { image: true };
 
 /** The default idle timeout of `openAICompatible` (`timeoutMs`). */
 export const DEFAULT_OPENAI_TIMEOUT_MS = 60_000;
@@ -86,6 +97,10 @@ export function openAICompatible(options: OpenAICompatibleOptions): OpenAICompat
   if (so !== undefined && typeof so !== 'boolean' && !(typeof so === 'object' && so !== null && (so.strict === undefined || typeof so.strict === 'boolean'))) {
     throw new EngineError('invalid_engine_config', 'openAICompatible: `structuredOutputs` must be a boolean or `{ strict?: boolean }`');
   }
+  const accepts = options.accepts;
+  if (accepts !== undefined && !isPartKinds(accepts)) {
+    throw new EngineError('invalid_engine_config', 'openAICompatible: `accepts` must be `{ image?: boolean, file?: boolean }`');
+  }
   // Resolved where the config is made, so a worker it is posted to calls the same server.
   return { ...options, baseURL: baseURL.href, kind: 'openai-compatible', nativeTools: options.nativeTools ?? true, maxRetries, timeoutMs };
 }
@@ -112,4 +127,10 @@ export function checkedBaseURL(baseURL: string): URL {
     );
   }
   return url;
+}
+
+/** Whether `value` is `{ image?: boolean, file?: boolean }` and nothing else. */
+function isPartKinds(value: unknown): value is PartKinds {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  return Object.entries(value).every(([key, flag]) => (key === 'image' || key === 'file') && typeof flag === 'boolean');
 }

@@ -3,6 +3,7 @@ import type { ToolCall, ToolDefinition } from '../../core/types.js';
 import type { EngineRequest } from '../types.js';
 import type { ToolChoice } from '../../core/types.js';
 import { checkedBaseURL, type OpenAICompatibleConfig } from './openai-compatible.js';
+import { textOf } from '../../parts/content-text.js';
 
 /** Marks a user message the runtime wrote, so the model does not take it for the person's words. */
 export const RUNTIME_PREFIX = '[runtime] ';
@@ -79,11 +80,14 @@ export function toWireMessage(message: Message, nativeTools = true): Record<stri
   switch (message.role) {
     case 'system':
       return { role: 'system', content: message.content };
-    case 'user':
+    case 'user': {
+      // Parts (images, files) are written by content-parts.ts; here a message of text (or of text parts) is text.
+      const text = textOf(message.content);
       return {
         role: 'user',
-        content: message.origin === 'runtime' ? RUNTIME_PREFIX + message.content : message.content,
+        content: message.origin === 'runtime' ? RUNTIME_PREFIX + text : text,
       };
+    }
     case 'assistant': {
       const calls = nativeTools ? (message.toolCalls ?? []) : [];
       // Provider fields (e.g. DeepSeek's reasoning_content) are echoed verbatim; ours win a clash.

@@ -5,15 +5,19 @@
 /** What `LanguageModel.availability()` answers. */
 export type PromptApiAvailability = 'unavailable' | 'downloadable' | 'downloading' | 'available';
 
-/** One message as the Prompt API takes it (text only). */
+/** One message as the Prompt API takes it: text, or (a user's) a list of text and images (`{ type: 'image', value: Blob }`). */
 export interface PromptApiMessage {
   role: 'system' | 'user' | 'assistant';
-  content: string;
+  content: string | PromptApiContent[];
 }
+
+/** One piece of a multimodal message (`LanguageModelMessageContent`). A Blob crosses from a runner worker to the page as it is. */
+export type PromptApiContent = { type: 'text'; value: string } | { type: 'image'; value: Blob };
 
 /** The options `availability()` and `create()` share (`LanguageModelCreateCoreOptions`), plain data. */
 export interface PromptApiCoreOptions {
-  expectedInputs: Array<{ type: 'text'; languages: string[] }>;
+  /** Text in the config's languages; `{ type: 'image' }` too for a request that holds images. */
+  expectedInputs: Array<{ type: 'text'; languages: string[] } | { type: 'image' }>;
   expectedOutputs: Array<{ type: 'text'; languages: string[] }>;
   temperature?: number;
   topK?: number;

@@ -1,4 +1,5 @@
 import { EngineError } from '../../errors/engine-error.js';
+import { ContentError } from '../../errors/content-error.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { newCallId } from '../../util/ids.js';
 import { onAbort } from '../../util/abort-source.js';
@@ -7,13 +8,15 @@ import { deferredStream } from '../deferred-stream.js';
 import type { Engine, EngineEvent, EngineRequest } from '../types.js';
 import type { PromptApiAccess, PromptApiCoreOptions, PromptApiEvent } from './access.js';
 import type { PromptApiConfig } from './prompt-api.js';
-import { promptMessages } from './prompt-messages.js';
+import { holdsImages, promptMessages } from './prompt-messages.js';
 import { readReply, replyShape } from './reply-shape.js';
 
 /** An Engine on the browser's built-in model, reached through `access` (this realm's `LanguageModel`, or the page's); none: every request fails `engine_unavailable`. */
 export function createPromptApiEngine(config: PromptApiConfig, access: PromptApiAccess | undefined): Engine {
   return {
     nativeTools: true,
+    // The Prompt API takes images (`expectedInputs: [{ type: 'image' }]`, a Blob per image).
+    accepts: { image: true },
     info: { provider: 'chrome.prompt_api' },
     stream: (request) =>
       deferredStream(
@@ -23,10 +26,10 @@ export function createPromptApiEngine(config: PromptApiConfig, access: PromptApi
   };
 }
 
-/** The options `availability()` and `create()` share. */
-export function coreOptions(config: PromptApiConfig): PromptApiCoreOptions {
+/** The options `availability()` and `create()` share; `images`: the session takes images too. */
+export function coreOptions(config: PromptApiConfig, images = false): PromptApiCoreOptions {
   const expected = [{ type: 'text' as const, languages: config.languages }];
-  const options: PromptApiCoreOptions = { expectedInputs: expected, expectedOutputs: expected };
+  const options: PromptApiCoreOptions = { expectedInputs: images ? [...expected, { type: 'image' }] : expected, expectedOutputs: expected };
   if (config.temperature !== undefined) options.temperature = config.temperature;
   if (config.topK !== undefined) options.topK = config.topK;
   return options;
@@ -35,7 +38,7 @@ export function coreOptions(config: PromptApiConfig): PromptApiCoreOptions {
 async function* streamPrompt(config: PromptApiConfig, access: PromptApiAccess | undefined, request: EngineRequest): AsyncGenerator<EngineEvent> {
   throwIfAborted(request.signal);
   if (!access) throw unavailable('this browser has no Prompt API (no `LanguageModel`)');
-  const core = coreOptions(config);
+  const core = coreOptions(config, holdsImages(request.messages));
   const availability = await access.availability(core);
   throwIfAborted(request.signal);
   if (availability === 'unavailable') throw unavailable(`\`LanguageModel.availability()\` says "unavailable" for ${config.languages.join(', ')}`);
@@ -82,7 +85,7 @@ function unavailable(why: string): EngineError {
  */
 function engineErrorOf(error: unknown, signal: AbortSignal | undefined): unknown {
   if (signal?.aborted) return abortedError(signal);
-  if (error instanceof EngineError) return error;
+  if (error instanceof EngineError || error instanceof ContentError) return error;
   const name = typeof error === 'object' && error !== null ? (error as { name?: unknown }).name : undefined;
   switch (name) {
     case 'AbortError':

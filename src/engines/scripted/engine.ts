@@ -19,6 +19,7 @@ export function createScriptedEngine(config: ScriptedEngineConfig): Engine {
   let next = 0;
   return {
     nativeTools: true,
+    accepts: config.accepts ?? { image: true, file: true },
     stream(request) {
       return serve(request, () => {
         if (next >= replies.length) {

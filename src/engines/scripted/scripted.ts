@@ -1,4 +1,5 @@
 import type { Usage } from '../../core/types.js';
+import type { PartKinds } from '../../core/parts.js';
 
 /** One scripted tool call; a missing `id` is filled with a fresh one when the reply is served. */
 export interface ScriptedToolCall {
@@ -27,6 +28,14 @@ export type ScriptedReply =
 export interface ScriptedEngineConfig {
   kind: 'scripted';
   replies: ScriptedReply[];
+  /** The parts beyond text it takes (default: images and files, as a model that sees would; `{}` plays a text-only model). */
+  accepts?: PartKinds;
+}
+
+/** What `scriptedEngine` takes beside its replies. */
+export interface ScriptedEngineOptions {
+  /** The parts beyond text the scripted model takes (default `{ image: true, file: true }`; `{}`: a text-only model). */
+  accepts?: PartKinds;
 }
 
 /**
@@ -51,6 +60,6 @@ export interface ScriptedEngineConfig {
  * console.log(text, toolResults[0]); // 'It is 42.', { name: 'double', ok: true, output: 42, … }
  * ```
  */
-export function scriptedEngine(replies: readonly ScriptedReply[]): ScriptedEngineConfig {
-  return { kind: 'scripted', replies: [...replies] };
+export function scriptedEngine(replies: readonly ScriptedReply[], options: ScriptedEngineOptions = {}): ScriptedEngineConfig {
+  return { kind: 'scripted', replies: [...replies], ...(options.accepts ? { accepts: { ...options.accepts } } : {}) };
 }

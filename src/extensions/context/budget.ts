@@ -1,5 +1,7 @@
 import { InvalidOptionError } from '../../errors/invalid-option-error.js';
 import type { ContextBudget, Message } from '../../core/types.js';
+import { textOf } from '../../parts/content-text.js';
+import { mediaTokens } from '../../parts/tokens.js';
 
 export type { ContextBudget } from '../../core/types.js';
 
@@ -73,10 +75,11 @@ export class TokenCounter {
     const known = this.#byMessage.get(message);
     if (known !== undefined) return known;
     const calls = message.role === 'assistant' && message.toolCalls?.length ? JSON.stringify(message.toolCalls) : '';
-    const content = this.text(message.content, signal);
+    const content = this.text(textOf(message.content), signal);
     const extra = calls ? this.text(calls, signal) : 0;
     const keep = (a: number, b: number) => {
-      const tokens = a + b;
+      // Images and files by the stated estimate (src/parts/tokens.ts): no tokenizer counts them.
+      const tokens = a + b + mediaTokens(message);
       this.#byMessage.set(message, tokens);
       return tokens;
     };
@@ -87,10 +90,10 @@ export class TokenCounter {
 
 /** Characters / 4 of a message's text and calls. */
 function estimateMessage(message: Message): number {
-  let chars = message.content.length;
+  let chars = typeof message.content === 'string' ? message.content.length : textOf(message.content).length;
   if (message.role === 'assistant' && message.toolCalls)
     for (const call of message.toolCalls) chars += call.id.length + call.name.length + jsonLength(call.arguments, 0) + 40;
-  return Math.ceil(chars / 4);
+  return Math.ceil(chars / 4) + mediaTokens(message);
 }
 
 /** About the length of `value` as JSON, without building the text (on a long conversation, stringifying every call costs more than the rest of the count). */

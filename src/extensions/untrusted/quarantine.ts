@@ -10,6 +10,9 @@ import { outputNote } from '../output/answer-check.js';
 import { outputSpec, type OutputSpec } from '../output/output-spec.js';
 import { requestUsage } from '../../runner/request-usage.js';
 import { admitsFreeText } from './free-text.js';
+import type { ContentPart, MediaPart } from '../../core/parts.js';
+import { partSummary } from '../../parts/part-label.js';
+import { takes } from '../content/accepts.js';
 
 /** What the quarantined model is told before anything else: the same words for every tool, whatever the data says. */
 export const QUARANTINE_PROMPT =
@@ -40,7 +43,14 @@ export interface QuarantineHost {
  * valid answer: `invalid_output`, whose message holds none of the answers. Never rejects; an abort
  * of the run gives an `aborted` result.
  */
-export async function quarantined(result: ToolSuccess, quarantine: Quarantine, host: QuarantineHost): Promise<ToolResult> {
+export async function quarantined(
+  given: ToolSuccess,
+  quarantine: Quarantine,
+  host: QuarantineHost,
+  parts: readonly MediaPart[] = given.parts ?? [],
+): Promise<ToolResult> {
+  // The checked answer is all the model reads: the tool's parts go no further than the quarantined request.
+  const { parts: _, ...result } = given;
   const started = performance.now();
   const marked = admitsFreeText(quarantine.output);
   const mark = <R extends ToolResult>(final: R): R => (marked ? { ...final, untrusted: true } : final);
@@ -53,7 +63,10 @@ export async function quarantined(result: ToolSuccess, quarantine: Quarantine, h
   }
   const messages: Message[] = [
     { role: 'system', content: systemPrompt(quarantine, spec.schema) },
-    { role: 'user', content: capText(typeof result.output === 'string' ? result.output : JSON.stringify(result.output), host.maxChars) },
+    {
+      role: 'user',
+      content: dataMessage(capText(typeof result.output === 'string' ? result.output : JSON.stringify(result.output), host.maxChars), parts, host.engine),
+    },
   ];
   for (let answers = 1; ; answers++) {
     // Checked before each request, as before each model turn: past the budget, none is made.
@@ -73,6 +86,14 @@ export async function quarantined(result: ToolSuccess, quarantine: Quarantine, h
     // The quarantined model reads what was wrong and answers again; the run's model never sees these answers.
     messages.push({ role: 'assistant', content: text }, outputNote(checked.problems, host.maxChars));
   }
+}
+
+/** The data as the quarantined model reads it: the output's text, and the tool's images and files where its engine takes them (else named). */
+function dataMessage(text: string, parts: readonly MediaPart[], engine: Engine): string | ContentPart[] {
+  if (parts.length === 0) return text;
+  const shown = parts.filter((part) => takes(engine.accepts, part));
+  const named = parts.filter((part) => !takes(engine.accepts, part)).map((part) => `[${partSummary(part)}: not shown, this model cannot read it]`);
+  return [{ type: 'text', text: [text, ...named].join('\n') }, ...shown];
 }
 
 /** The fixed prompt, the tool's instructions, then the schema the answer must match. */

@@ -2,7 +2,8 @@ import * as Comlink from 'comlink';
 import type { RunEvent } from '../../core/run.js';
 import type { PromptApiAvailability, PromptApiCoreOptions, PromptApiEvent, PromptApiRequest } from '../../engines/prompt-api/access.js';
 import { EngineError } from '../../errors/engine-error.js';
-import type { CallTarget, JsonValue } from '../../core/types.js';
+import type { CallTarget } from '../../core/types.js';
+import type { WireOutput } from '../wire/wire-output.js';
 import { AmbiError } from '../../errors/ambi-error.js';
 import { LazyAbortController } from '../../util/abort-source.js';
 import type { EventBatch, PageHostApi, ToolInvoker, WireContext } from '../wire/protocol.js';
@@ -23,7 +24,7 @@ export class PageHost implements PageHostApi {
     readonly traceContextOf: (runId: string, callId: string) => TraceContext | undefined = () => undefined,
   ) {}
 
-  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<JsonValue> {
+  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<WireOutput> {
     return this.#run(key, (abort) => this.#tool(tool).call(args, ctx, abort));
   }
 

@@ -39,6 +39,8 @@ import type { RunInfo, RunnerWorkerFactory } from '../shared/protocol.js';
 import { InvalidOptionError } from '../../errors/invalid-option-error.js';
 import type { Cassette } from '../../engines/cassette/cassette.js';
 import { errorMessage } from '../../errors/error-message.js';
+import { pageParts } from './page-input.js';
+import type { RunInput } from '../../core/parts.js';
 
 /** What `createWorkerRunner` takes: the runner worker's configuration, and how to start the worker. */
 export interface WorkerRunnerOptions extends Omit<RunnerConfig, 'page'> {
@@ -104,6 +106,8 @@ export class WorkerRunner {
   /** The engine's config, for what traces say of it. */
   readonly #engine: EngineConfig;
   #registrationErrors: unknown[] = [];
+  /** The runner's `maxPartBytes`, checked here too: a part too large never crosses. */
+  readonly #maxPartBytes: number | undefined;
 
   constructor(options: WorkerRunnerOptions) {
     // Checked here, before a worker starts, as `agent.leaf()` checks them in-process.
@@ -124,10 +128,15 @@ export class WorkerRunner {
       (runId, callId) => this.#runs.traceContext(runId, callId),
     );
     Comlink.expose(this.#host, this.#link.endpoint);
-    const { engine, concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted } = options;
+    const { engine, concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted, maxPartBytes, maxConversationBytes } =
+      options;
     this.#engine = engine;
+    this.#maxPartBytes = maxPartBytes;
     if (leaf) this.#names.add('spawn_leaf');
-    const config = { engine, ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted }) };
+    const config = {
+      engine,
+      ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted, maxPartBytes, maxConversationBytes }),
+    };
     this.#setup = new RunnerSetup(
       // A shared runner's page says who it is, once it may (its lock held, the runner known).
       () => this.#guard(this.#link.identity().then((page) => this.#api.configure(page ? { ...config, page } : config))),
@@ -274,7 +283,7 @@ export class WorkerRunner {
    * console.log(output?.yes); // a boolean, typed from the schema
    * ```
    */
-  run<const S extends OutputSchema = never>(input: string, options: RunOptions<S> = {}): Run<RunOutput<S>> {
+  run<const S extends OutputSchema = never>(input: RunInput, options: RunOptions<S> = {}): Run<RunOutput<S>> {
     checkRunOptions(options); // here, as in-process: the same coded error, before anything crosses
     const output = wireOutput(options.output);
     const { maxIterations, maxCallsPerReply, maxOutputRetries, conversation, toolChoice, lock, maxTokens } = options;
@@ -290,7 +299,12 @@ export class WorkerRunner {
       traced: options.tracer !== undefined || undefined,
       output: output?.schema,
     });
-    return this.#start(options, output?.standard, (runId) => this.#api.startRun(runId, input, wire)) as Run<RunOutput<S>>;
+    // Parts are checked on the page, their bytes Blobs that cross without a copy; a refusal fails the run before anything crosses.
+    const begin =
+      typeof input === 'string'
+        ? (runId: string) => this.#api.startRun(runId, input, wire)
+        : async (runId: string) => this.#api.startRun(runId, await pageParts(input, this.#maxPartBytes), wire);
+    return this.#start(options, output?.standard, begin) as Run<RunOutput<S>>;
   }
 
   /**

@@ -1,6 +1,7 @@
 import type * as Comlink from 'comlink';
 import type { RunEvent } from '../../core/run.js';
-import type { CallTarget, JsonValue } from '../../core/types.js';
+import type { CallTarget } from '../../core/types.js';
+import type { WireOutput } from '../wire/wire-output.js';
 import { joinTextDelta } from '../../runner/events.js';
 import type { EventBatch, PageHostApi, WireContext } from '../wire/protocol.js';
 import type { TraceContext } from '../../tools/types.js';
@@ -23,8 +24,8 @@ export class PageLink implements PageHostApi {
 
   constructor(readonly page: Comlink.Remote<PageHostApi>) {}
 
-  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<JsonValue> {
-    return this.page.call(tool, args, ctx, key) as Promise<JsonValue>;
+  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<WireOutput> {
+    return this.page.call(tool, args, ctx, key) as Promise<WireOutput>;
   }
 
   needsApproval(tool: string, args: unknown, key: number): Promise<boolean> {

@@ -4,7 +4,7 @@ import { defined } from '../../util/defined.js';
 import type { PromptApiAccess } from '../../engines/prompt-api/access.js';
 import type { RunnerConfig } from '../wire/protocol.js';
 import type { EngineFactories } from '../../engines/engine-table.js';
-import type { ExtensionLoader } from '../../runner/run-setup.js';
+import type { ExtensionLoader, ImageDescriber } from '../../runner/run-setup.js';
 
 /** What a runner worker of an app's own serves beyond the built-ins (see `serveRunner`). */
 export interface ServeRunnerOptions {
@@ -12,6 +12,8 @@ export interface ServeRunnerOptions {
   engines?: EngineFactories;
   /** Extensions loaded for every run of this worker (as `AgentOptions.extensions`), after the standard ones. */
   extensions?: readonly ExtensionLoader[];
+  /** Turns images into words for an engine that takes none (see `AgentOptions.describeImage`): a function, so it lives here, in the worker. */
+  describeImage?: ImageDescriber;
 }
 
 /** An Agent and its ChatRunner, as a runner worker builds them from a page's configuration. */
@@ -27,10 +29,11 @@ export interface RunnerAgent {
  */
 export async function makeRunnerAgent(config: RunnerConfig, served: ServeRunnerOptions, promptApi: () => PromptApiAccess): Promise<RunnerAgent> {
   const stores = config.database ? await openStores(config.database) : undefined;
-  const { preamble, maxResultChars, validation, context, record, untrusted } = config;
-  const { engines, extensions } = served;
+  const { preamble, maxResultChars, validation, context, record, untrusted, maxPartBytes, maxConversationBytes } = config;
+  const { engines, extensions, describeImage } = served;
   const agent = await Agent.make(config.engine, {
     ...defined({ preamble, maxResultChars, validation, context, record, untrusted, engines, extensions }),
+    ...defined({ maxPartBytes, maxConversationBytes, describeImage }),
     ...(stores ? { conversations: stores.conversations, journal: stores.journal } : {}),
     // The browser's built-in model: the page's, where this worker has no `LanguageModel` (Chrome offers it to documents only).
     ...('LanguageModel' in globalThis ? {} : { engine: { promptApi: promptApi() } }),

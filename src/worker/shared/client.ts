@@ -1,5 +1,6 @@
 import * as Comlink from 'comlink';
-import type { JsonValue, CallTarget } from '../../core/types.js';
+import type { CallTarget } from '../../core/types.js';
+import type { WireOutput } from '../wire/wire-output.js';
 import { AmbiError } from '../../errors/ambi-error.js';
 import { onAbort } from '../../util/abort-source.js';
 import { PageLink } from '../runner/page-link.js';
@@ -58,7 +59,7 @@ class GuardedPage implements PageRequests {
     readonly gone: AbortSignal,
   ) {}
 
-  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<JsonValue> {
+  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<WireOutput> {
     return this.#guard(this.link.call(tool, args, ctx, key));
   }
 

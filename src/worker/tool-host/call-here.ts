@@ -1,14 +1,14 @@
 import { AmbiError } from '../../errors/ambi-error.js';
 import { ruleAsks } from '../../call/approval-rule.js';
 import { invalidArgumentsMessage } from '../../call/decode.js';
-import { toolOutputJson } from '../../tools/json-output.js';
+import { toWireOutput, type WireOutput } from '../wire/wire-output.js';
 import { validateStandard } from '../../validation/standard-schema.js';
 import type { ArgsCheck } from '../../validation/types.js';
 import { isThenable } from '../../util/thenable.js';
 import { toolContext } from '../../tools/tool-context.js';
 import type { AbortSource } from '../../util/abort-source.js';
 import type { Tool } from '../../tools/types.js';
-import type { CallTarget, JsonValue } from '../../core/types.js';
+import type { CallTarget } from '../../core/types.js';
 import type { WireContext } from '../wire/protocol.js';
 
 /**
@@ -18,16 +18,16 @@ import type { WireContext } from '../wire/protocol.js';
  * refinements and transforms apply, and refused arguments never reach `call`. A tool
  * that returns a plain value is answered synchronously (and one that throws, throws).
  */
-export function callHere(tool: Tool, args: unknown, ctx: WireContext, abort: AbortSource): JsonValue | Promise<JsonValue> {
+export function callHere(tool: Tool, args: unknown, ctx: WireContext, abort: AbortSource): WireOutput | Promise<WireOutput> {
   if (tool.standardSchema) return checkThenCall(tool, args, ctx, abort);
   const output = tool.call(args, toolContext(ctx, abort));
-  return isThenable(output) ? Promise.resolve(output).then((value) => toolOutputJson(tool.name, value)) : toolOutputJson(tool.name, output);
+  return isThenable(output) ? Promise.resolve(output).then((value) => toWireOutput(tool.name, value)) : toWireOutput(tool.name, output);
 }
 
-async function checkThenCall(tool: Tool, args: unknown, ctx: WireContext, abort: AbortSource): Promise<JsonValue> {
+async function checkThenCall(tool: Tool, args: unknown, ctx: WireContext, abort: AbortSource): Promise<WireOutput> {
   const checked = await checkHere(tool, args);
   if (!checked.ok) throw new AmbiError('invalid_arguments', invalidArgumentsMessage(tool.name, checked.problems));
-  return toolOutputJson(tool.name, await tool.call(checked.value, toolContext(ctx, abort)));
+  return toWireOutput(tool.name, await tool.call(checked.value, toolContext(ctx, abort)));
 }
 
 /** Decide a tool's approval rule in this realm (on the Standard Schema's output; arguments it refuses fail later, unapproved), as the runner decides one. */

@@ -5,10 +5,12 @@ import type { ApproveOptions, DenyOptions } from '../../call/approvals.js';
 import type { PendingApproval } from '../../store/approval-types.js';
 import type { AbortSource } from '../../util/abort-source.js';
 import type { AfterUntrusted, HeldArguments, Quarantine, ToolContext, ToolPolicy, TraceContext } from '../../tools/types.js';
-import type { CallTarget, JsonValue, ToolDefinition } from '../../core/types.js';
+import type { CallTarget, ToolDefinition } from '../../core/types.js';
 import type { McpServerConfig } from '../../mcp/config.js';
 import type { RunEvent } from '../../core/run.js';
 import type { WireError, WireReason } from './wire-error.js';
+import type { WireOutput } from './wire-output.js';
+import type { RunInput } from '../../core/parts.js';
 import type { EngineConfig } from '../../engines/config.js';
 import type { Cassette } from '../../engines/cassette/cassette.js';
 import type { ContextBudget } from '../../core/types.js';
@@ -39,7 +41,7 @@ export type WireContext = Omit<ToolContext, 'signal' | 'run'>;
 
 /** How the page runs a tool it serves to the runner worker: one on the page, or a tool worker's. */
 export interface ToolInvoker {
-  call(args: unknown, ctx: WireContext, abort: AbortSource): JsonValue | Promise<JsonValue>;
+  call(args: unknown, ctx: WireContext, abort: AbortSource): WireOutput | Promise<WireOutput>;
   /** The tool's approval rule; `abort` fires when the run no longer waits for it (the rule is stopped like a call). */
   needsApproval(args: unknown, abort: AbortSource): Promise<boolean>;
   /** Where a call acts (`Tool.target`), asked when it is proposed; stopped like a rule. Served for a tool that names one. */
@@ -60,7 +62,7 @@ export type EventBatch = Array<[runId: string, events: RunEvent[] | null, times?
  */
 export interface PageHostApi {
   /** Run page tool `tool` (or a tool worker's, through the page). */
-  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<JsonValue>;
+  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<WireOutput>;
   /** Decide page tool `tool`'s approval rule for these arguments. */
   needsApproval(tool: string, args: unknown, key: number): Promise<boolean>;
   /** Where a call of page tool `tool` with these arguments acts (`Tool.target`). */
@@ -101,6 +103,10 @@ export interface RunnerConfig {
   record?: boolean;
   /** How untrusted tools' results reach the model: `'mark'` (default) or `'hold'` (see `AgentOptions.untrusted`). */
   untrusted?: UntrustedMode;
+  /** The most bytes one part (an image, a file) may hold (see `AgentOptions.maxPartBytes`; default 20 MiB). */
+  maxPartBytes?: number;
+  /** The most bytes the parts of one conversation may hold together (see `AgentOptions.maxConversationBytes`; default 100 MiB). */
+  maxConversationBytes?: number;
   /** A shared runner's page: who is configuring (set by the page, not by the app). */
   page?: PageIdentity;
 }
@@ -129,7 +135,8 @@ export interface RunnerWorkerApi {
   /** Remove a tool the page registered (tab tools a page closes). */
   unregisterTool(name: string): Promise<void>;
   /** Start a run; its events, and with its last one its result, come to the page's `events`. */
-  startRun(runId: string, input: string, options: WireRunOptions): Promise<void>;
+  /** `input`: the person's words, or parts whose bytes are Blobs (they cross without a copy). */
+  startRun(runId: string, input: RunInput, options: WireRunOptions): Promise<void>;
   abort(runId: string, reason: WireReason): Promise<void>;
   /** Connect to an MCP server from the worker and register its tools there; `id` names the connection in later calls. */
   mcpConnect(config: McpServerConfig): Promise<McpConnectionInfo>;
@@ -167,7 +174,7 @@ export interface McpConnectionInfo {
 export interface ToolHostApi {
   descriptors(): Promise<ToolDescriptor[]>;
   /** `callKey` names the call for `abort`. */
-  call(name: string, args: unknown, ctx: WireContext, callKey: number): Promise<JsonValue>;
+  call(name: string, args: unknown, ctx: WireContext, callKey: number): Promise<WireOutput>;
   abort(callKey: number, reason: WireReason): Promise<void>;
   /** `callKey` names the rule for `abort`, as a call's does. */
   needsApproval(name: string, args: unknown, callKey: number): Promise<boolean>;

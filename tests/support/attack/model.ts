@@ -170,7 +170,7 @@ export function fromSdk(messages: readonly Message[]): ModelMessage[] {
     if (m.role === 'assistant')
       return { role: 'assistant', content: m.content, calls: (m.toolCalls ?? []).map((c) => ({ name: c.name, arguments: argsOf(c.arguments) })) };
     if (m.role === 'tool') return { role: 'tool', content: m.content, name: m.name };
-    if (m.role === 'user') return { role: 'user', content: m.content, ...(m.origin === 'runtime' ? { runtime: true } : {}) };
+    if (m.role === 'user') return { role: 'user', content: String(m.content), ...(m.origin === 'runtime' ? { runtime: true } : {}) };
     return { role: 'system', content: m.content };
   });
 }

@@ -55,12 +55,12 @@ export class HeldValues {
     if (records.some((record) => record === undefined)) return undefined;
     // Held since this run read the list (another page of the app, say): known from here on, so the
     // call's policy judges every value it carries.
-    for (const { value: _, ...info } of records as HeldRecord[]) if (!this.#known.has(info.id)) this.#known.set(info.id, info);
+    for (const { value: _, parts: __, ...info } of records as HeldRecord[]) if (!this.#known.has(info.id)) this.#known.set(info.id, info);
     return new Map(records.map((record) => [record!.id, record!.value]));
   }
 }
 
 /** What the model reads of a held value: its id, its tool, its JSON type and the length of its JSON, in that order. */
 export function handleOf(info: HeldInfo): HeldHandle {
-  return { held: info.id, from: info.from, type: info.type, length: info.length };
+  return { held: info.id, from: info.from, type: info.type, length: info.length, ...(info.partCount ? { parts: info.partCount } : {}) };
 }

@@ -1,5 +1,6 @@
 import type { HeldValue, RunResult } from '../../../core/run.js';
 import type { ToolResult } from '../../../core/types.js';
+import type { MediaPart } from '../../../core/parts.js';
 import { decodeArguments } from '../../../call/decode.js';
 import { toolFailure } from '../../../call/result.js';
 import type { ResolvedArguments, RunCall } from '../../../call/types.js';
@@ -102,7 +103,7 @@ export class HoldMode {
     // Results the runtime wrote without calling the tool hold only its own words.
     if (result.attempts === 0) return result;
     if (isInspectHeld(tool)) {
-      const read = await inspected(call, result, quarantine());
+      const read = await inspected(call, result, quarantine(), await this.#heldParts(call));
       return read.untrusted ? this.#hold(call, read) : read;
     }
     const carried = this.#references(call).length > 0;
@@ -114,15 +115,19 @@ export class HoldMode {
   async result(result: RunResult): Promise<RunResult> {
     const ids = [...new Set(result.text.match(/\$[1-9][0-9]{0,15}(?![0-9])/g) ?? [])].slice(0, MAX_ANSWER_VALUES);
     const records = await Promise.all(ids.map((id) => this.#values.get(id)));
-    const held: HeldValue[] = records.flatMap((record) => (record ? [{ id: record.id, from: record.from, value: record.value }] : []));
+    const held: HeldValue[] = records.flatMap((record) =>
+      record ? [{ id: record.id, from: record.from, value: record.value, ...(record.parts ? { parts: record.parts } : {}) }] : [],
+    );
     return { ...result, held };
   }
 
   /** Hold what the model would read of `result` (its output, or its error's message); the model reads the handle. */
   async #hold(call: RunCall, result: ToolResult): Promise<ToolResult> {
     const value = result.ok ? result.output : result.error.message;
+    // A tool's images and files are held with its output: the model never receives their bytes.
+    const parts = result.ok && result.parts ? { parts: result.parts } : {};
     try {
-      const info = await this.#values.hold({ from: call.name, callId: call.id, value });
+      const info = await this.#values.hold({ from: call.name, callId: call.id, value, ...parts });
       return { ...result, untrusted: true, held: handleOf(info) };
     } catch (error) {
       // Never the words themselves: the model reads that they could not be held, in the runtime's words.
@@ -130,6 +135,13 @@ export class HoldMode {
       const why = `The result of "${call.name}" could not be held, so it is not shown: ${errorMessage(error)}`;
       return { ...toolFailure(result, code, why, result.attempts, result.durationMs) };
     }
+  }
+
+  /** The images and files held with the values a call's arguments name (what `inspect_held` reads beside the value). */
+  async #heldParts(call: RunCall): Promise<MediaPart[]> {
+    const ids = [...new Set(this.#references(call).map((reference) => reference.id))];
+    const records = await Promise.all(ids.map((id) => this.#values.get(id)));
+    return records.flatMap((record) => record?.parts ?? []);
   }
 
   /** The references of a call's own arguments (as the model wrote them): none for arguments that name no held value. */
