@@ -60,6 +60,8 @@ export class SharedRun {
     for (const event of this.view.events) client.link.event(this.runId, event);
     if (this.#ended) client.link.event(this.runId, null);
     else this.#followers.add(client);
+    // The page waits for the state so far: it goes now, not after the events' batching time.
+    client.link.flush();
   }
 
   /** Page `client` is gone: nothing more is sent to it. */
