@@ -2,6 +2,7 @@
 // SharedWorker. Each runner here is one page of the origin as that worker sees it (its own port,
 // its own page lock, this document's tab): closing a runner is what closing its tab does to the
 // runner, and a runner made after it in this document is the tab's next page (a navigation).
+import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createWorkerRunner,
@@ -301,5 +302,60 @@ describe('a shared runner: page tools are those of the pages open now', () => {
     expect((await attached.result).toolResults).toMatchObject([{ id: 'r1', ok: true, output: 'removed n' }]);
     expect(ranBefore).toEqual([]);
     expect(ranAfter).toEqual(['n']);
+  });
+});
+
+/** A SharedWorker of the runner, under a name of this test's own: the pages given `worker` below and `raw()` reach the same one. */
+const ownShared = (name: string) => () => new SharedWorker(new URL('../../workers/runner.worker.ts', import.meta.url), { type: 'module', name });
+
+describe('a shared runner under attack', () => {
+  it('a port that does not say who it is (no identity, `__proto__`, oversized) is refused: invalid_option, nothing registered', async () => {
+    const name = crypto.randomUUID();
+    const legit = page(name, ['ok'], { worker: ownShared(name) });
+    await legit.runs();
+    const port = ownShared(name)().port;
+    const api = Comlink.wrap<{ configure(config: unknown): Promise<void>; registerTools(d: unknown[]): Promise<unknown[]> }>(port);
+    const engine = scriptedEngine(['x']);
+    for (const pageIdentity of [undefined, { pageId: '__proto__', tabId: 'x'.repeat(201) }, JSON.parse('{"__proto__":{"pageId":"a","tabId":"b"}}'), 'tab']) {
+      await expect(api.configure({ engine, page: pageIdentity })).rejects.toThrow(/says who it is/);
+    }
+    await expect(api.registerTools([{ name: 'remove', description: 'x', parameters: { type: 'object' } }])).rejects.toThrow(/configured/);
+    port.close();
+    expect(await legit.run('hi').result.then((r) => r.text)).toBe('ok');
+  });
+
+  it('a tab’s pages registering the same tool over and over (each then left): the tool runs once, on the newest page', async () => {
+    const origin = crypto.randomUUID();
+    const replies = [removeCall('r1', 'last'), 'Done.'];
+    const asker = page(origin, replies);
+    await asker.runs();
+    const ran: string[][] = [];
+    let newest!: WorkerRunner;
+    for (let i = 0; i < 20; i++) {
+      const mine: string[] = [];
+      ran.push(mine);
+      newest = page(origin, replies).tool(removeTool(mine));
+      await newest.runs();
+      if (i < 19) shut(newest);
+    }
+    await settled();
+    const run = asker.run('remove last');
+    await collect(run, (event) => event.type === 'approval_requested' && run.approve('r1'));
+    expect((await run.result).toolResults).toMatchObject([{ id: 'r1', ok: true, output: 'removed last' }]);
+    expect(ran.map((notes) => notes.length)).toEqual([...Array(19).fill(0), 1]);
+  });
+
+  it('a tab attached to another tab’s run may stop it: the run ends aborted for every page that follows it', async () => {
+    const origin = crypto.randomUUID();
+    const a = page(origin, [removeCall('c1', 'x'), 'never']).tool(removeTool([]));
+    const b = page(origin, ['never']);
+    const run = a.run('remove x');
+    await until(run, 'approval_requested');
+    const attached = b.attach(run.runId);
+    await until(attached, 'approval_requested');
+    attached.abort();
+    expect(isAmbiError(await run.result.catch((e: unknown) => e), 'aborted')).toBe(true);
+    expect(isAmbiError(await attached.result.catch((e: unknown) => e), 'aborted')).toBe(true);
+    expect(await b.runs()).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { AmbiError } from '../../errors/ambi-error.js';
+import { InvalidOptionError } from '../../errors/invalid-option-error.js';
 import { defined } from '../../util/defined.js';
 import type { Run } from '../../runner/chat-runner.js';
 import type { RunnerConfig, RunnerWorkerApi, WireResumeOptions, WireRunOptions } from '../wire/protocol.js';
@@ -45,8 +46,11 @@ export function clientApi(origin: Origin, client: Client): SharedRunnerApi {
 
   return {
     async configure(config) {
+      // A page says who it is (its lock is how the runner learns it went): one that does not
+      // would hold tools and runs no one could tell were gone.
       const identity = checkedIdentity(config.page);
-      if (identity) origin.identify(client, identity);
+      if (!identity) throw new InvalidOptionError('page', 'a page of a shared runner says who it is: { pageId, tabId }, each a string of 1 to 200 characters');
+      origin.identify(client, identity);
       agent = await origin.agentFor(config);
     },
     async registerTools(descriptors) {
