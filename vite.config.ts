@@ -139,7 +139,7 @@ const isRuntimeDependency = (id: string) => runtimeDependencies.some((dep) => id
 
 /** Where the published runner worker lands: an entry of its own, next to index.js and worker.js. */
 const RUNNER_WORKER_FILE = 'runner.worker.js';
-const RUNNER_WORKER_SOURCE = /\/src\/worker\/(page\/worker-runner|shared\/page-connection)\.ts$/;
+const RUNNER_WORKER_SOURCE = /\/src\/worker\/(page\/runner-link|shared\/page-connection)\.ts$/;
 const RUNNER_WORKER_PLACEHOLDER = '__AMBI_WEB_RUNNER_WORKER_URL__';
 
 /**
@@ -174,7 +174,7 @@ function runnerWorkerAsEntry(): Plugin {
 
 /**
  * The published package (`vite build --mode lib`): `dist/lib/index.js`, `dist/lib/worker.js`,
- * `dist/lib/extension.js` and `dist/lib/runner.worker.js`, sharing chunks, with source maps. Nothing is bundled in: every
+ * `dist/lib/extension.js`, `dist/lib/extend.js` and `dist/lib/runner.worker.js`, sharing chunks, with source maps. Nothing is bundled in: every
  * dependency stays an import (wllama and its wasm `?url` included), resolved by the app's bundler.
  */
 const library: ViteUserConfig = {
@@ -196,6 +196,8 @@ const library: ViteUserConfig = {
         'ai-sdk': 'src/ai-sdk/index.ts',
         'ag-ui': 'src/ag-ui/index.ts',
         extension: 'src/extension/index.ts',
+        // What an author of an extension, an engine or a store needs (types, and a few values).
+        extend: 'src/extend/index.ts',
         'runner.worker': 'workers/runner.worker.ts',
       },
       formats: ['es'],

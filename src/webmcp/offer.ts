@@ -61,7 +61,7 @@ export async function offerWebMcpTools(tools: readonly Tool[], options: OfferWeb
         continue;
       }
       if (offer.signal.aborted) throw withdrawnDuringOffer(offer.signal);
-      await register(context, entry.tool, offeredExecute(entry, offer.signal, approve), offer.signal, waitMs);
+      await register(context, entry.tool, offeredExecute(entries, name, offer.signal, approve), offer.signal, waitMs);
       // Withdrawn while it registered: the browser dropped it, and it must not be marked as offered.
       if (offer.signal.aborted) throw withdrawnDuringOffer(offer.signal);
       offered.push(name);

@@ -3,16 +3,20 @@ import { AmbiError } from '../../errors/ambi-error.js';
 import type { Agent } from '../../agent/agent.js';
 import type { ChatRunner, Run } from '../../runner/chat-runner.js';
 import type { EventChannel } from '../../runner/events.js';
+import { defined } from '../../util/defined.js';
 import { remoteTool } from '../wire/descriptor.js';
 import type { PageHostApi, RunnerConfig, RunnerWorkerApi } from '../wire/protocol.js';
 import { fromWireReason, toWireError } from '../wire/wire-error.js';
 import { registerTransferHandlers } from '../wire/transfer-handlers.js';
 import type { McpConnection } from '../../mcp/connection.js';
 import { PageLink } from './page-link.js';
+import { remoteOutput } from './remote-output.js';
+import type { SpanSink } from '../../extensions/traces/span-records.js';
+import type { RunTracer } from '../../runner/run-options.js';
 import { makeRunnerAgent, type ServeRunnerOptions } from './runner-agent.js';
+import { RunView } from '../shared/run-view.js';
 
 export type { ServeRunnerOptions } from './runner-agent.js';
-import { RunView } from '../shared/run-view.js';
 
 /**
  * The runner worker's side of the wire: an Agent and a ChatRunner, driven by the page over
@@ -47,8 +51,9 @@ export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunner
   };
 
   // Events go to the page in batches (see PageLink.event); the run's result crosses inside
-  // its run_finished event. Once its events end, the run is forgotten.
-  const follow = (runId: string, run: Run, conversation: string | undefined) => {
+  // its run_finished event. Once its events end, the run is forgotten, and so are the page's ends
+  // of what it took that could not be cloned (its span sink, its schema).
+  const follow = (runId: string, run: Run, conversation: string | undefined, crossed: ReadonlyArray<unknown>) => {
     const { port } = ready();
     const view = new RunView(runId, conversation, false);
     runs.set(runId, run);
@@ -56,10 +61,10 @@ export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunner
     (run.events as EventChannel).pipe((event) => {
       if (event) view.see(event);
       port.event(runId, event);
-      if (event === null) {
-        runs.delete(runId);
-        views.delete(runId);
-      }
+      if (event !== null) return;
+      runs.delete(runId);
+      views.delete(runId);
+      for (const remote of crossed) (remote as Partial<Comlink.Remote<object>>)[Comlink.releaseProxy]?.();
     });
   };
 
@@ -86,13 +91,16 @@ export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunner
     async unregisterTool(name) {
       ready().agent.registry.unregister(name);
     },
-    async startRun(runId, input, { traced, ...options }) {
-      const { agent, runner, port } = ready();
-      follow(runId, runner.run(agent, input, { ...options, runId, ...tracedBy(port, runId, traced) }), options.conversation);
+    async startRun(runId, input, { output, ...options }, spans, check) {
+      const { agent, runner } = ready();
+      const tracer = spans ? await spanRecorder(spans) : undefined;
+      const given = check && output ? remoteOutput(output, check) : output;
+      follow(runId, runner.run(agent, input, { ...options, runId, ...defined({ tracer, output: given }) }), options.conversation, [spans, check]);
     },
-    async resumeRun(runId, conversation, { traced, ...options }) {
-      const { agent, runner, port } = ready();
-      follow(runId, runner.resume(agent, conversation, { ...options, runId, ...tracedBy(port, runId, traced) }), conversation);
+    async resumeRun(runId, conversation, options, spans) {
+      const { agent, runner } = ready();
+      const tracer = spans ? await spanRecorder(spans) : undefined;
+      follow(runId, runner.resume(agent, conversation, { ...options, runId, ...defined({ tracer }) }), conversation, [spans]);
     },
     async cassette() {
       return ready().agent.cassette();
@@ -142,7 +150,21 @@ export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunner
   };
 }
 
-/** A run the page traces: its calls ask the page for their trace context (an MCP call sends it to its server). */
-function tracedBy(port: PageLink, runId: string, traced: boolean | undefined) {
-  return traced ? { traceContext: (callId: string) => port.traceContext(runId, callId) } : {};
+/**
+ * The tracer of a run the page traces: the run's spans are made here, as in-process, and recorded
+ * to the page's exporter (`spans`), which makes them the page tracer's own. `@opentelemetry/api`
+ * (an optional peer) loads here for a traced run only; without it the run is not traced, and says so.
+ */
+export async function spanRecorder(spans: SpanSink): Promise<RunTracer> {
+  try {
+    const [api, { RecordingTracer }] = await Promise.all([import('@opentelemetry/api'), import('../../extensions/traces/recording-tracer.js')]);
+    return new RecordingTracer(api, spans);
+  } catch (error) {
+    // The traces extension fails to load the same way, and warns with `trace_failed`.
+    return {
+      startSpan() {
+        throw error;
+      },
+    };
+  }
 }

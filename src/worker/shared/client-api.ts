@@ -2,9 +2,13 @@ import { AmbiError } from '../../errors/ambi-error.js';
 import { InvalidOptionError } from '../../errors/invalid-option-error.js';
 import { defined } from '../../util/defined.js';
 import type { Run } from '../../runner/chat-runner.js';
-import type { RunnerConfig, RunnerWorkerApi, WireResumeOptions, WireRunOptions } from '../wire/protocol.js';
+import * as Comlink from 'comlink';
+import type { SpanSink } from '../../extensions/traces/span-records.js';
+import { remoteOutput } from '../runner/remote-output.js';
+import { spanRecorder } from '../runner/runner-host.js';
+import type { OutputCheck, RunnerConfig, RunnerWorkerApi, WireResumeOptions, WireRunOptions } from '../wire/protocol.js';
 import { fromWireReason, toWireError } from '../wire/wire-error.js';
-import type { Client } from './client.js';
+import { type Client, whilePresent } from './client.js';
 import type { ResumableRun } from './lead-protocol.js';
 import type { PageIdentity, RunInfo } from './protocol.js';
 import type { SharedRun } from './shared-run.js';
@@ -36,9 +40,19 @@ export function clientApi(origin: Origin, client: Client): SharedRunnerApi {
     if (!agent) throw new AmbiError('not_configured', 'The runner worker was used before it was configured');
     return agent;
   };
-  /** A traced run's calls ask the page that started it for their trace context, while that page lives. */
-  const tracedBy = (runId: string, traced: boolean | undefined) =>
-    traced ? { traceContext: (callId: string) => (client.gone.aborted ? undefined : client.link.traceContext(runId, callId)) } : {};
+  /**
+   * What a run takes from the page that started it and cannot be cloned (its tracer's span sink,
+   * its Standard Schema), reached while that page lives: a check asked after it went ends
+   * `tab_gone`. Released once the run ends.
+   */
+  const taken = (run: Run, spans: SpanSink | undefined, check: OutputCheck | undefined) => {
+    const release = () => {
+      for (const remote of [spans, check]) (remote as Partial<Comlink.Remote<object>> | undefined)?.[Comlink.releaseProxy]?.();
+    };
+    run.result.then(release, release);
+    return run;
+  };
+  const tracerOf = (spans: SpanSink | undefined) => (spans ? spanRecorder(spans) : undefined);
   const start = (runId: string, conversation: string | undefined, options: WireResumeOptions, begin: (agent: SharedAgent) => Run) => {
     const made = ready();
     origin.start(client, runId, conversation, resumable(origin, made, runId, conversation, options), () => begin(made));
@@ -67,11 +81,19 @@ export function clientApi(origin: Origin, client: Client): SharedRunnerApi {
     async unregisterTool(name) {
       ready().tools.remove(client, name);
     },
-    async startRun(runId, input, { traced, ...options }) {
-      start(runId, options.conversation, options, ({ made }) => made.runner.run(made.agent, input, { ...options, runId, ...tracedBy(runId, traced) }));
+    async startRun(runId, input, { output, ...options }, spans, check) {
+      const tracer = await tracerOf(spans);
+      const present = check && { validate: (value: unknown) => whilePresent(client.gone, check.validate(value)) };
+      const given = present && output ? remoteOutput(output, present) : output;
+      start(runId, options.conversation, options, ({ made }) =>
+        taken(made.runner.run(made.agent, input, { ...options, runId, ...defined({ tracer, output: given }) }), spans, check),
+      );
     },
-    async resumeRun(runId, conversation, { traced, ...options }) {
-      start(runId, conversation, options, ({ made }) => made.runner.resume(made.agent, conversation, { ...options, runId, ...tracedBy(runId, traced) }));
+    async resumeRun(runId, conversation, options, spans) {
+      const tracer = await tracerOf(spans);
+      start(runId, conversation, options, ({ made }) =>
+        taken(made.runner.resume(made.agent, conversation, { ...options, runId, ...defined({ tracer }) }), spans, undefined),
+      );
     },
     async abort(runId, reason) {
       origin.find(runId).control().abort(fromWireReason(reason));

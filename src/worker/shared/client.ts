@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
 import type { CallTarget } from '../../core/types.js';
-import type { WireOutput } from '../wire/wire-output.js';
+import type { ServedOutput } from '../../call/served-output.js';
 import { AmbiError } from '../../errors/ambi-error.js';
 import { onAbort } from '../../util/abort-source.js';
 import { PageLink } from '../runner/page-link.js';
@@ -59,7 +59,7 @@ class GuardedPage implements PageRequests {
     readonly gone: AbortSignal,
   ) {}
 
-  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<WireOutput> {
+  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<ServedOutput> {
     return this.#guard(this.link.call(tool, args, ctx, key));
   }
 
@@ -76,16 +76,20 @@ class GuardedPage implements PageRequests {
   }
 
   #guard<T>(sent: Promise<T>): Promise<T> {
-    const { gone } = this;
-    if (gone.aborted) {
-      sent.catch(() => {});
-      return Promise.reject(pageGone());
-    }
-    return new Promise<T>((resolve, reject) => {
-      const unhook = onAbort(gone, () => reject(pageGone()));
-      sent.finally(unhook).then(resolve, reject);
-    });
+    return whilePresent(this.gone, sent);
   }
+}
+
+/** `sent`, a request to a page, or `tab_gone` once the page goes (`gone` aborts) before it answers. */
+export function whilePresent<T>(gone: AbortSignal, sent: Promise<T>): Promise<T> {
+  if (gone.aborted) {
+    sent.catch(() => {});
+    return Promise.reject(pageGone());
+  }
+  return new Promise<T>((resolve, reject) => {
+    const unhook = onAbort(gone, () => reject(pageGone()));
+    sent.finally(unhook).then(resolve, reject);
+  });
 }
 
 function pageGone(): AmbiError {
