@@ -15,6 +15,8 @@ import {
   type WorkerRunner,
   type WorkerRunnerOptions,
 } from '../../src/index.js';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { z } from 'zod';
 import { collect } from '../support/run-events.js';
 
 const open: WorkerRunner[] = [];
@@ -224,6 +226,18 @@ describe('a shared runner: runs every page of the origin sees', () => {
     expect(new Set(results.map((r) => r.text))).toEqual(new Set(['Done for all.']));
     expect(ran).toEqual(['crowd']);
   }, 60_000);
+});
+
+describe('a shared runner: what a run takes from its page', () => {
+  it('a Standard Schema output is checked and parsed on the page that started the run, and a tracer there gets its spans', async () => {
+    const exporter = new InMemorySpanExporter();
+    const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('shared-runner-test');
+    const output = z.object({ said: z.string().transform((said) => said.toUpperCase()) });
+    const a = page(crypto.randomUUID(), ['{"said":"hi"}']);
+    const result = await a.run('say hi', { output, tracer }).result;
+    expect(result.output).toEqual({ said: 'HI' });
+    expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual(expect.arrayContaining(['invoke_agent', 'chat']));
+  });
 });
 
 describe('a shared runner: page tools are those of the pages open now', () => {
