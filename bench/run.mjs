@@ -31,6 +31,7 @@ const NODE = [
   'codemode',
 ];
 NODE.push('untrusted-hold-overhead');
+NODE.push('dispatch-node');
 const BROWSER = [
   'worker-dispatch',
   'cold-start',

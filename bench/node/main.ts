@@ -1,7 +1,7 @@
 // Node benchmarks, one per process: `node dist/bench/node/main.js <name>` prints one line
 // `BENCH_RESULT <json>` (an array of measurements) that bench/run.mjs collects.
 import { codemode } from './codemode.js';
-import { dispatchOneThread } from './dispatch-one-thread.js';
+import { dispatchNode, dispatchOneThread } from './dispatch-one-thread.js';
 import { loopOverhead } from './loop-overhead.js';
 import { languageModelEngineOverhead } from './language-model-engine.js';
 import { mcpCall } from './mcp-call.js';
@@ -18,6 +18,7 @@ const benches: Record<string, () => Promise<Measurement[]>> = {
   'parser-throughput': parserThroughput,
   'mcp-call': mcpCall,
   'dispatch-one-thread': dispatchOneThread,
+  'dispatch-node': dispatchNode,
   tools: toolScaling,
   runs: runScaling,
   conversation: conversationGrowth,

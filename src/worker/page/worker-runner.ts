@@ -110,6 +110,7 @@ export class WorkerRunner {
     if (leaf) this.#tools.names.add('spawn_leaf');
     this.#host = new PageHost(this.#tools.served, (runId, events) => this.#runs.receive(runId, events));
     Comlink.expose(this.#host, this.#link.endpoint);
+    this.#host.listen(this.#link.endpoint);
     void this.#setup.sync();
   }
 

@@ -71,7 +71,7 @@ export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunner
   return {
     // The page calls this again after a failure (a blocked database, say): nothing is kept of a failed attempt.
     async configure(config: RunnerConfig) {
-      port ??= new PageLink(Comlink.wrap<PageHostApi>(endpoint));
+      port ??= new PageLink(Comlink.wrap<PageHostApi>(endpoint), endpoint);
       const link = port;
       ({ agent, runner } = await makeRunnerAgent(config, served, () => link.promptApiAccess()));
     },

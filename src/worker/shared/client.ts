@@ -28,7 +28,7 @@ export class Client {
     /** Requests to this page may carry transferable objects (a MessagePort; a BroadcastChannel cannot). */
     readonly transfers: boolean,
   ) {
-    this.link = new PageLink(Comlink.wrap<PageHostApi>(endpoint));
+    this.link = new PageLink(Comlink.wrap<PageHostApi>(endpoint), endpoint);
     this.page = new GuardedPage(this.link, this.#gone.signal);
   }
 
