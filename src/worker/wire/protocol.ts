@@ -17,6 +17,7 @@ import type { Cassette } from '../../engines/cassette/cassette.js';
 import type { ContextBudget } from '../../core/types.js';
 import type { ValidationMode } from '../../validation/types.js';
 import type { UntrustedMode } from '../../runner/run-setup.js';
+import type { PageIdentity, RunInfo } from '../shared/protocol.js';
 import type { PromptApiAvailability, PromptApiCoreOptions, PromptApiEvent, PromptApiRequest } from '../../engines/prompt-api/access.js';
 
 /** A tool as it crosses a boundary: its definition and policy; its code stays home. */
@@ -122,6 +123,8 @@ export interface RunnerConfig {
   maxPartBytes?: number;
   /** The most bytes the parts of one conversation may hold together (see `AgentOptions.maxConversationBytes`; default 100 MiB). */
   maxConversationBytes?: number;
+  /** A shared runner's page: who is configuring (set by the page, not by the app). */
+  page?: PageIdentity;
 }
 
 /** `LeafOptions` without the store, which the worker opens itself. */
@@ -176,6 +179,10 @@ export interface RunnerWorkerApi {
   pendingApprovals(conversation: string): Promise<PendingApproval[]>;
   /** The recording so far (a runner made with `record: true`). */
   cassette(): Promise<Cassette>;
+  /** The runs going on in this runner (a shared one: every tab's). */
+  runs(): Promise<RunInfo[]>;
+  /** Follow run `runId` from this page: its state so far as events, then its events as they come, as `startRun`'s do (`unknown_run` if none). */
+  attach(runId: string): Promise<void>;
 }
 
 /** An approval's options as they cross: arguments the page could not send are refused there, and said so here. */
