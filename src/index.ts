@@ -65,6 +65,7 @@ export { ToolNotAllowedError } from './errors/tool-not-allowed-error.js';
 export type { ContentPart, FilePart, ImagePart, MediaPart, RunInput, TextPart } from './core/parts.js';
 export { OutputWithParts, withParts } from './parts/with-parts.js';
 export { ConversationBusyError } from './errors/conversation-busy-error.js';
+export type { InputField, InputRequest, InputSchema } from './core/types.js';
 export type { AssistantMessage, Message, ToolMessage, UserMessage } from './core/types.js';
 export { MaxIterationsError } from './errors/max-iterations-error.js';
 export { BudgetExceededError } from './errors/budget-exceeded-error.js';

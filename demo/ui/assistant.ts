@@ -17,6 +17,7 @@ import { addNoteTool, deleteNoteTool, searchNotesTool, shareNoteTool, updateNote
 import { screenshotNoteTool } from '../tools/screenshot-note.js';
 import { offlineReply, WALKTHROUGH_PROMPT, walkthroughReplies } from '../walkthrough.js';
 import { ApprovalCards } from './approval-cards.js';
+import { InputCards } from './input-cards.js';
 import { showHistory } from './history.js';
 import { refreshLeaves } from './leaves-view.js';
 import { connectMcpServers, mcpServerConfigs } from './mcp-settings.js';
@@ -196,6 +197,7 @@ export async function makeRunner(
  */
 export async function follow(run: Run, loadingModel: boolean): Promise<boolean> {
   const cards = new ApprovalCards(chat(), run);
+  const questions = new InputCards(chat(), run);
   cardsShown = cards;
   let usable = true;
   let bubble: HTMLLIElement | undefined;
@@ -212,6 +214,7 @@ export async function follow(run: Run, loadingModel: boolean): Promise<boolean> 
       timeline().push(event);
       if (event.type === 'tool_finished') showStats(event.result);
       if (event.type === 'approval_requested') cards.ask(event.call, event.leafId, event.untrusted);
+      if (event.type === 'input_requested') questions.ask(event);
       if (event.leafId) {
         if (event.type === 'run_started' || event.type === 'run_finished' || event.type === 'run_failed') void refreshLeaves(DATABASE);
         if (event.type === 'run_finished' || event.type === 'run_failed') cards.retire(event.leafId);
@@ -233,6 +236,7 @@ export async function follow(run: Run, loadingModel: boolean): Promise<boolean> 
     await run.result.catch(() => undefined);
   } finally {
     cards.retire();
+    questions.retire();
     if (cardsShown === cards) cardsShown = undefined;
   }
   return usable;

@@ -11,6 +11,8 @@ export interface ApprovalDecision {
   arguments?: unknown;
   /** Why the arguments the person gave could not be used (they could not cross to the runner): the call does not run (`invalid_arguments`). */
   refusedArguments?: string;
+  /** A running call's question answered (`run.respond`): the values given (`null`: refused), checked by the waiter. */
+  answers?: unknown;
 }
 
 /** What `run.approve(callId, options)` takes. */
@@ -29,6 +31,9 @@ export interface DenyOptions {
 
 type Settle = (decision: ApprovalDecision) => void;
 
+/** What a waiter makes of a decision before it is settled: the decision to settle with, or why it cannot be taken (the waiter keeps waiting). */
+export type DecisionCheck = (decision: ApprovalDecision) => ApprovalDecision | { refused: string };
+
 /**
  * The calls that wait for a person, by call id: a run's own and its leaves' (one run's
  * `approve`/`deny` answers them all). Call ids are unique within a run and its leaves
@@ -36,17 +41,23 @@ type Settle = (decision: ApprovalDecision) => void;
  */
 export class Approvals {
   readonly #pending = new Map<string, Settle>();
+  readonly #checks = new Map<string, DecisionCheck>();
 
-  /** Wait for `approve` or `deny` of `callId`; rejects with the signal's reason on abort. */
-  wait(callId: string, signal: AbortSignal): Promise<ApprovalDecision> {
+  /**
+   * Wait for `approve` or `deny` of `callId` (or, with `check`, for `respond`: a running call's
+   * question, whose answers `check` vets); rejects with the signal's reason on abort.
+   */
+  wait(callId: string, signal: AbortSignal, check?: DecisionCheck): Promise<ApprovalDecision> {
     if (signal.aborted) return Promise.reject(signal.reason);
     // Never reached while ids are claimed per run: a second waiter would take the first one's answer.
     if (this.#pending.has(callId)) return Promise.reject(new AmbiError('duplicate_call_id', `Call id "${callId}" already waits for approval in this run`));
     return new Promise((resolve, reject) => {
       const unhook = onAbort(signal, () => {
         this.#pending.delete(callId);
+        this.#checks.delete(callId);
         reject(signal.reason);
       });
+      if (check) this.#checks.set(callId, check);
       this.#pending.set(callId, (decision) => {
         unhook();
         resolve(decision);
@@ -54,12 +65,19 @@ export class Approvals {
     });
   }
 
-  /** Answer the call with this id; returns false if none is waiting. */
+  /**
+   * Answer the call with this id; returns false if none is waiting. A decision its waiter's check
+   * refuses throws `invalid_input` and settles nothing: the call keeps waiting.
+   */
   decide(callId: string, decision: ApprovalDecision): boolean {
     const settle = this.#pending.get(callId);
     if (!settle) return false;
+    const check = this.#checks.get(callId);
+    const checked = check ? check(decision) : decision;
+    if ('refused' in checked) throw new AmbiError('invalid_input', checked.refused);
     this.#pending.delete(callId);
-    settle(decision);
+    this.#checks.delete(callId);
+    settle(checked);
     return true;
   }
 }

@@ -5,7 +5,7 @@ import type { MediaPart } from '../core/parts.js';
 import { mediaParts } from '../parts/normalize.js';
 import { OutputWithParts } from '../parts/with-parts.js';
 import { toolContext } from '../tools/tool-context.js';
-import type { OnToolError, RunScope, Tool, ToolContext } from '../tools/types.js';
+import type { CallHandle, OnToolError, RunScope, Tool, ToolContext } from '../tools/types.js';
 import { callReporting } from '../util/call-reporting.js';
 import { LazyAbortController, onAbort } from '../util/abort-source.js';
 import { deadline } from '../util/deadlines.js';
@@ -36,6 +36,10 @@ export interface AttemptsOptions {
   onRetry?: (info: { attempt: number; nextAttempt: number; delayMs: number }) => void;
   /** Told what a tool threw when it was its own failure (not a ToolError): the `crashed` result keeps only its message. */
   onToolError?: OnToolError;
+  /** What the call left running before a reload (a resumed call's), handed to the tool as `ctx.handle`. */
+  handle?: CallHandle;
+  /** Where the tool records what it leaves running (`ctx.noteHandle`): the call's journal entry. */
+  noteHandle?: (handle: CallHandle) => Promise<void>;
 }
 
 /**
@@ -51,6 +55,8 @@ export async function runAttempts(tool: Tool, call: ToolCall, args: unknown, opt
     const ctx: Omit<ToolContext, 'signal'> = { callId: call.id, attempt, idempotencyKey: options.idempotencyKey };
     if (options.scope) ctx.run = options.scope;
     if (call.target) ctx.target = call.target;
+    if (options.handle) ctx.handle = options.handle;
+    if (options.noteHandle) ctx.noteHandle = options.noteHandle;
     const outcome = await runAttempt(tool, args, ctx, signal, options.onToolError);
     if (!retries(tool, outcome, attempt)) return resultOf(call, tool, attempt, outcome, started);
     options.onRetry?.({ attempt, nextAttempt: attempt + 1, delayMs: tool.retryDelayMs });
@@ -99,6 +105,21 @@ export function runAttempt(
     const end = (outcome: AttemptOutcome, reason: unknown) => {
       if (settle(outcome)) controller.abort(reason);
     };
+    const onTimeout = () => end({ kind: 'timeout' }, new DOMException(`Tool "${tool.name}" timed out after ${tool.timeoutMs} ms`, 'TimeoutError'));
+    // A run's call may wait for a person inside its attempt (an MCP server's question): no timeout runs meanwhile.
+    let held = false;
+    if (ctx.run) {
+      ctx.holdTimeout = () => {
+        held = true;
+        cancelTimeout?.();
+        cancelTimeout = undefined;
+        return () => {
+          if (!held || settled) return;
+          held = false;
+          cancelTimeout = deadline(tool.timeoutMs, onTimeout);
+        };
+      };
+    }
     let output: unknown;
     let later: boolean;
     try {
@@ -115,9 +136,7 @@ export function runAttempt(
       return;
     }
     unhookOuter = outer ? onAbort(outer, () => end({ kind: 'aborted', reason: outer.reason }, outer.reason)) : undefined;
-    cancelTimeout = deadline(tool.timeoutMs, () => {
-      end({ kind: 'timeout' }, new DOMException(`Tool "${tool.name}" timed out after ${tool.timeoutMs} ms`, 'TimeoutError'));
-    });
+    if (!held) cancelTimeout = deadline(tool.timeoutMs, onTimeout);
     Promise.resolve(output).then(
       (value) => settled || settle(toOutcome(tool, value)),
       (error: unknown) => settled || settle(classifyThrow(tool.name, error)),

@@ -26,7 +26,8 @@ import { errorMessage } from '../errors/error-message.js';
 import type { RegisteredTool } from '../tools/registry.js';
 import { newIdempotencyKey } from '../util/ids.js';
 import { isThenable } from '../util/thenable.js';
-import type { OnToolError, RunScope } from '../tools/types.js';
+import type { CallHandle, OnToolError, RunScope } from '../tools/types.js';
+import type { ToolCallJournal } from '../store/types.js';
 import { runAttempts, type AttemptsOptions } from './attempt.js';
 import { beginJournal, finishJournal, journalled } from './journal.js';
 import { admit, approvedOutside } from './policy.js';
@@ -85,13 +86,17 @@ export async function executeCall(registry: CallableTools, call: ToolCall, optio
     release = await takeSlots(entry.tool, run);
     // 6: journal.
     const journal = run.journal && journalled(entry.tool, admitted.approvedByPerson) ? run.journal : undefined;
-    const unrecorded = journal && (await beginJournal(journal, admitted.call, run, elapsed));
+    // A call resumed with what it left running (`handle`) started before: its entry is there already.
+    const unrecorded = journal && !admitted.call.handle && (await beginJournal(journal, admitted.call, run, elapsed));
     if (unrecorded) return finish(unrecorded, keyed, run, release);
     // 7: attempt.
-    const attempted = await runAttempts(entry.tool, admitted.call, admitted.args, new AttemptReports(admitted.call, options), started);
+    const reports = new AttemptReports(admitted.call, options, journal);
+    const attempted = await runAttempts(entry.tool, admitted.call, admitted.args, reports, started);
     const result = admitted.edited ? { ...attempted, editedArguments: admitted.call.arguments } : attempted;
-    // 8: result.
-    if (journal) await finishJournal(journal, admitted.call.idempotencyKey, result);
+    // 8: result. A call suspended while it waited for a person's answers stays `started` with its
+    // question noted: a resume asks again, as it does for an approval.
+    const keepAsking = reports.asking && isAmbiError(run.signal.reason, 'suspended');
+    if (journal && !keepAsking) await finishJournal(journal, admitted.call.idempotencyKey, result);
     return finish(result, keyed, run, release);
   } catch (error) {
     return finish(notStarted(call, run, error, elapsed()), keyed, run, release);
@@ -121,10 +126,13 @@ class AttemptReports implements AttemptsOptions {
   readonly signal?: AbortSignal;
   readonly scope?: RunScope;
   readonly onToolError?: OnToolError;
+  readonly handle?: CallHandle;
+  readonly noteHandle?: (handle: CallHandle) => Promise<void>;
 
   constructor(
     readonly call: RunCall,
     readonly options: ExecuteOptions,
+    journal?: ToolCallJournal,
   ) {
     this.idempotencyKey = call.idempotencyKey;
     const signal = options.signal ?? options.run?.signal;
@@ -132,7 +140,17 @@ class AttemptReports implements AttemptsOptions {
     if (options.scope) this.scope = options.scope;
     const onToolError = options.onToolError ?? options.run?.onToolError;
     if (onToolError) this.onToolError = onToolError;
+    if (call.handle) this.handle = call.handle;
+    // Rejects (coded) when the note cannot be written: the tool decides whether it may go on without it.
+    if (journal?.note)
+      this.noteHandle = (handle) => {
+        this.asking = handle.kind === 'mcp_input' && !handle.answered;
+        return journal.note!(call.idempotencyKey, handle);
+      };
   }
+
+  /** Whether the call's latest note is a question still waiting for answers. */
+  asking = false;
 
   onAttempt(attempt: number): void {
     this.options.onAttempt?.(attempt);

@@ -27,7 +27,8 @@ export type Said = Extract<CallVerdict, { kind: 'run' | 'ask' }>;
  * Stage 4 of a call: whether it runs. A tool that names where its calls act (`target`: a tab's
  * page) names it first, before anyone is asked, and the call carries it to its start (where the
  * tool runs it there or not at all); a call resumed after an interruption keeps the place it was
- * proposed for and the decision taken on it (`recorded`). Then a person decides a call that asks:
+ * proposed for and the decision taken on it (`recorded`); one that had started goes on, unasked,
+ * with what it left running (`recorded.handle`). Then a person decides a call that asks:
  * because an extension said so in the screen stage (untrusted content), because it was asked
  * before and never answered, or by the tool's own rule. Resolves with the call admitted, or with
  * the result of one that does not run (denied, the target's failure, or edited to arguments that
@@ -59,11 +60,15 @@ async function decide(
   durationMs: () => number,
 ): Promise<Admitted | ToolResult> {
   const { tool } = entry;
+  // A call that started before the interruption and left something running (`handle`) goes on with it.
+  const proposed = recorded.handle ? { ...asked, handle: recorded.handle } : asked;
   // Where the call acts is fixed now, before anyone is asked: it runs there, or not at all.
-  const placed = tool.target ? await targeted(asked, tool, args, recorded, run.signal) : asked;
+  const placed = tool.target ? await targeted(proposed, tool, args, recorded, run.signal) : proposed;
   if ('ok' in placed) return { ...placed, durationMs: durationMs() };
   let decision: ApprovalDecision;
-  if (recorded.decision) decision = recorded.decision;
+  // One that started was let through then (with the arguments a person may have edited it to): it is not asked again.
+  if (recorded.handle) decision = { approved: true, ...(recorded.decision?.arguments !== undefined ? { arguments: recorded.decision.arguments } : {}) };
+  else if (recorded.decision) decision = recorded.decision;
   else if (said.kind === 'ask' || recorded.asked || (await ruleAsks(tool, args, run.signal))) decision = await askPerson(placed, tool, asking(said), run);
   else return { call: placed, args, edited: false, approvedByPerson: false };
 

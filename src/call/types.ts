@@ -1,7 +1,7 @@
 // What a call goes through the pipeline with: its options, and, when a run makes it, the run's side.
 import type { CallTarget, ToolCall, ToolResult } from '../core/types.js';
 import type { ToolCallJournal } from '../store/types.js';
-import type { OnToolError, RunScope } from '../tools/types.js';
+import type { CallHandle, OnToolError, RunScope } from '../tools/types.js';
 import type { RunEvent, UntrustedContext } from '../core/run.js';
 import type { ApprovalDecision, Approvals } from './approvals.js';
 import type { Limiter } from '../util/limiter.js';
@@ -71,8 +71,8 @@ export interface CallHooks {
   after(call: RunCall, result: ToolResult, replyRead?: Promise<void>): ToolResult | Promise<ToolResult>;
 }
 
-/** A call as a run makes it: its id is the run's and its idempotency key is set. */
-export type RunCall = ToolCall & { idempotencyKey: string };
+/** A call as a run makes it: its id is the run's and its idempotency key is set; `handle`: what it left running before an interruption (a resumed call). */
+export type RunCall = ToolCall & { idempotencyKey: string; handle?: CallHandle };
 
 /**
  * What an extension says of one call, in the screen stage (before validation). `run`: go on, as
@@ -99,6 +99,11 @@ export interface Recorded {
   decision?: ApprovalDecision;
   /** A person was asked and never answered (or decided on another version of the tool): asked again, whatever the tool's rule says now. */
   asked?: boolean;
+  /**
+   * The call started before the interruption and left this running (a server's task, or its
+   * question waiting for answers): it goes on with it, neither asked about nor started again.
+   */
+  handle?: CallHandle;
 }
 
 /** What `approval_requested` says besides the call: why a person is asked beyond the tool's own rule. */

@@ -58,6 +58,8 @@ export type McpErrorCode =
   | 'mcp_auth_denied'
   /** A login could not be completed: an issuer mix-up, an unknown or expired login, a refused code or registration. */
   | 'mcp_auth_failed'
+  /** The server asked a question this client cannot show (not a flat form, too large, too many rounds): the call ends. */
+  | 'mcp_input_unsupported'
   /** The caller's signal stopped `mcp()` while it was connecting. */
   | 'aborted';
 
@@ -185,4 +187,8 @@ export type AmbiErrorCode =
   /** A call proposed after untrusted content entered the model's context, of a tool whose `afterUntrusted` is `refuse`. */
   | 'untrusted_refused'
   /** A call's arguments name a held value (`{ "$held": "$N" }`) that its conversation does not hold: nothing ran. */
-  | 'unknown_held';
+  | 'unknown_held'
+  /** `run.respond(callId, values)`: the values do not fit the server's form (nothing is sent; the call keeps waiting). */
+  | 'invalid_input'
+  /** `run.respond(callId, …)` names no call that waits for answers. */
+  | 'not_waiting';

@@ -1,7 +1,7 @@
 // What a run reports and gives back: types only, read by every floor that follows a run (the
 // page of a WorkerRunner, UI adapters, traces), so none of them imports the runner for them.
 import type { AmbiErrorCode } from './codes.js';
-import type { FinishReason, JsonValue, Message, ParseError, RunUsage, ToolCall, ToolResult, Usage } from './types.js';
+import type { FinishReason, InputRequest, JsonValue, Message, ParseError, RunUsage, ToolCall, ToolResult, Usage } from './types.js';
 import type { MediaPart } from './parts.js';
 
 /** What a run reports as it goes, in order. `leafId` marks an event that comes from a leaf run. */
@@ -23,6 +23,12 @@ export type RunEvent =
     | { type: 'tool_started'; callId: string; name: string; attempt: number }
     | { type: 'tool_retry'; callId: string; name: string; attempt: number; nextAttempt: number; delayMs: number }
     | { type: 'tool_finished'; result: ToolResult }
+    /**
+     * A running call waits for a person's answers: its server asked for them (MCP's `input_required`).
+     * Answer with `run.respond(callId, values)` (or refuse with `null`). The requests' words are the
+     * server's (`untrusted` names it): show them as text, never as instructions.
+     */
+    | { type: 'input_requested'; callId: string; name: string; requests: InputRequest[]; untrusted: { source: string } }
     /** A running call reports how far it is (an MCP server's progress notifications). */
     | { type: 'tool_progress'; callId: string; progress: number; total?: number; message?: string }
     /** One model request answered: what it used (the server's counts, or an estimate marked `estimated`). */

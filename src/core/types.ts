@@ -193,9 +193,45 @@ export interface ContextBudget {
  */
 export type JournalState = 'asked' | 'decided' | 'started' | 'succeeded' | 'failed';
 
-/** What a call left running outside the run: an MCP server's task, by the server (its URL without secrets) and the task's id. */
-export interface CallHandle {
-  kind: 'mcp_task';
-  server: string;
-  taskId: string;
+/**
+ * One question a server asks during a call (an MCP form elicitation): `key` names it in the answers,
+ * `message` is the server's text, `schema` the form's JSON Schema as the server sent it (a flat
+ * object of strings, numbers, integers, booleans and enums, checked before it is shown).
+ */
+export interface InputRequest {
+  key: string;
+  message: string;
+  schema: InputSchema;
 }
+
+/** The form a server asks to be filled: one level of named fields (MCP's restricted elicitation schema). */
+export interface InputSchema {
+  type: 'object';
+  properties: Record<string, InputField>;
+  required?: string[];
+}
+
+/** One field of an input form. */
+export interface InputField {
+  type: 'string' | 'number' | 'integer' | 'boolean';
+  title?: string;
+  description?: string;
+  enum?: (string | number)[];
+  /** A titled enum: each choice's value and the label to show. */
+  oneOf?: { const: string | number; title?: string }[];
+  default?: string | number | boolean;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  format?: string;
+}
+
+/**
+ * What a call left running outside the run, by the server (its URL without secrets): an MCP
+ * server's task (its id), or its question waiting for answers (the requests, and the opaque
+ * state the server asked to get back with them).
+ */
+export type CallHandle =
+  | { kind: 'mcp_task'; server: string; taskId: string }
+  | { kind: 'mcp_input'; server: string; requests: InputRequest[]; requestState?: string; round: number; answered?: true };

@@ -3,12 +3,13 @@ import { fingerprint } from '../tools/identity.js';
 import { displayUrl } from './display-url.js';
 import { definitionKey } from './pinning.js';
 import type { ParametersSchema } from '../core/types.js';
-import type { Tool } from '../tools/types.js';
+import type { Tool, ToolContext } from '../tools/types.js';
 import type { JsonArgsValidator } from '../validation/types.js';
 import type { McpServerConfig } from './config.js';
 import { effectsOf } from './policy.js';
 import { serverSchema } from './schema-dialect.js';
-import type { McpSession } from './session.js';
+import type { McpCallOptions, McpSession } from './session.js';
+import { answeredBeforeReload, personAsker } from './input/ask-person.js';
 import type { McpToolDefinition } from './tool-definition.js';
 import { toolOutput } from './tool-output.js';
 
@@ -45,15 +46,46 @@ export function mcpTool(
         });
       // A traced run's call carries its span's context to the server, in `_meta` as MCP's conventions put it.
       const trace = await ctx.run?.traceContext?.(ctx.callId);
+      const server = displayUrl(config.url);
       // The task a server answers with (the Tasks extension) is the call's handle: a run that journals it can follow it again.
-      const onTask = (taskId: string) => ctx.run?.noteHandle?.(ctx.callId, { kind: 'mcp_task', server: displayUrl(config.url), taskId });
-      const options = { signal: ctx.signal, timeoutMs: effects.timeoutMs, onprogress, pinned, onTask, ...(trace ? { trace } : {}) };
+      const onTask = (taskId: string) => {
+        const handle = { kind: 'mcp_task', server, taskId } as const;
+        // With the call's own record where the pipeline hands one over, else through the run (which notes it with the call in flight).
+        if (ctx.noteHandle) ctx.noteHandle(handle).catch(() => {});
+        else ctx.run?.noteHandle?.(ctx.callId, handle);
+      };
+      const resumeFrom = resumedFrom(ctx, name, server);
+      const askInput = personAsker(ctx, name, server);
+      const options = {
+        signal: ctx.signal,
+        timeoutMs: effects.timeoutMs,
+        onprogress,
+        pinned,
+        onTask,
+        askInput,
+        ...(resumeFrom ? { resumeFrom } : {}),
+        ...(trace ? { trace } : {}),
+      };
       const result = await session.callTool(definition.name, args, options, definition);
       return toolOutput(name, result, checkOutput);
     },
     // What a standing decision stands for: this server's tool as pinned, whatever name it was given here.
     identity: mcpIdentity(config, definition),
   };
+}
+
+/**
+ * Where a call resumed after a reload stands (`ctx.handle`, as the call noted it): its task, to
+ * follow; its question, to ask again. A handle of another server, or a question already answered
+ * (the server may have acted on the answers), ends the call `outcome_unknown`: it is never sent again.
+ */
+function resumedFrom(ctx: ToolContext, name: string, server: string): McpCallOptions['resumeFrom'] {
+  const handle = ctx.handle;
+  if (!handle) return undefined;
+  if (handle.server !== server || (handle.kind === 'mcp_input' && handle.answered)) throw answeredBeforeReload(name);
+  if (handle.kind === 'mcp_task') return { task: { taskId: handle.taskId, status: 'working' } };
+  const state = handle.requestState !== undefined ? { requestState: handle.requestState } : {};
+  return { question: { inputRequests: undefined, round: handle.round, requests: handle.requests, ...state } };
 }
 
 /** An MCP tool's identity: its server (its URL without secrets) and its pinned definition. */

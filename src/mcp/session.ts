@@ -8,6 +8,7 @@ import { connectClient, connectFailure, loginFailure } from './connect-client.js
 import { BrowserOAuthProvider } from './auth/browser-provider.js';
 import { TransportAuth } from './auth/transport-auth.js';
 import { followTask } from './tasks/follow-task.js';
+import type { AskInput, InputReply, InputRound } from './input/ask-person.js';
 import { TASK_META, type McpTask } from './tasks/task-wire.js';
 import { ConnectDeadline, DEFAULT_CONNECT_TIMEOUT_MS } from './connect-deadline.js';
 import { loadMcpClient, type McpClientModule } from './load-client.js';
@@ -28,6 +29,20 @@ export interface McpCallOptions {
   trace?: TraceContext;
   /** Told the id of the task the server answered the call with (the Tasks extension), before it is followed. */
   onTask?: (taskId: string) => void;
+  /** Asks the person the server's questions (`input_required`); without it a question ends the call. */
+  askInput?: AskInput;
+  /** Where the call stood before a reload (a resumed call): its task to follow, or its question to ask again. */
+  resumeFrom?: { task: McpTask } | { question: InputRound };
+}
+
+/** Whether the server answered with questions (`resultType: 'input_required'`, MCP 2026-07-28) rather than a result. */
+function isInputRequired(result: McpCallResult): result is McpCallResult & { inputRequests?: unknown; requestState?: unknown } {
+  return (result as { resultType?: unknown }).resultType === 'input_required';
+}
+
+/** The state the server wants back with the answers, where it gave one (anything but text is refused when asked). */
+function requestStateOf(result: { requestState?: unknown }): { requestState?: string } {
+  return result.requestState === undefined ? {} : { requestState: result.requestState as string };
 }
 
 /** Past our own deadline: the client's timer must never be the one that fires. */
@@ -96,16 +111,18 @@ export class McpSession {
     const request = { name, arguments: args as Record<string, unknown>, ...(options.trace ? { _meta: { ...options.trace } } : {}) };
     // The pinned definition without its outputSchema: the client then checks no output (we do, against the pinned one).
     const { outputSchema: _, ...pinned } = definition;
-    const send = (client: Client) =>
-      client.callTool(request, {
+    const send = async (client: Client, reply?: InputReply) =>
+      (await client.callTool(reply ? { ...request, ...reply } : request, {
         signal,
         timeout: options.timeoutMs + CLIENT_TIMEOUT_GRACE_MS,
         onprogress: options.onprogress,
         toolDefinition: pinned as never,
-      });
+        // The server's questions come back to us (MRTR, 2026-07-28): a person answers them, not the client.
+        allowInputRequired: true,
+      })) as McpCallResult;
     const client = this.#client;
     try {
-      return await this.#followed(client, name, (await send(client)) as McpCallResult, options);
+      return await this.#rounds(client, name, send, options);
     } catch (error) {
       if (signal.aborted) throw error;
       if (!isSessionExpired(this.mcp, error)) throw this.#failure(name, error);
@@ -116,11 +133,36 @@ export class McpSession {
       const fresh = await this.#reconnect(client);
       if (!options.pinned())
         throw new McpError('tool_changed', `Tool "${name}" changed on the MCP server while reconnecting; it is withdrawn until the connection is refreshed`);
-      return await this.#followed(fresh, name, (await send(fresh)) as McpCallResult, options);
+      return await this.#rounds(fresh, name, send, options);
     } catch (error) {
       if (signal.aborted || error instanceof McpError) throw error;
       throw this.#failure(name, error);
     }
+  }
+
+  /**
+   * The call sent, its server's questions answered by the person and the call sent again with the
+   * answers (at most MAX_INPUT_ROUNDS times: `askInput` ends it past that), then its result
+   * followed where it is a task. A resumed call starts where it stood: its task followed, or its
+   * question asked again.
+   */
+  async #rounds(
+    client: Client,
+    name: string,
+    send: (client: Client, reply?: InputReply) => Promise<McpCallResult>,
+    options: McpCallOptions,
+  ): Promise<McpCallResult> {
+    const from = options.resumeFrom;
+    if (from && 'task' in from) return this.#followed(client, name, { content: [], _meta: { [TASK_META]: from.task } } as McpCallResult, options);
+    const ask = (round: InputRound) => {
+      if (!options.askInput) throw new McpError('mcp_input_unsupported', `Tool "${name}": the server asked for input, which this call cannot ask a person for`);
+      return options.askInput(round);
+    };
+    let result = from ? await send(client, await ask(from.question)) : await send(client);
+    for (let round = (from?.question.round ?? 0) + 1; isInputRequired(result); round++) {
+      result = await send(client, await ask({ inputRequests: result.inputRequests, ...requestStateOf(result), round }));
+    }
+    return this.#followed(client, name, result, options);
   }
 
   /** The call's result: itself, or, where the server answered with a task, the task's (followed to its end). */

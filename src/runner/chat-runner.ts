@@ -1,7 +1,7 @@
 import type { PendingApproval } from '../store/approval-types.js';
 import { Approvals, type ApprovalDecision, type ApproveOptions } from '../call/approvals.js';
 import type { CallRun } from '../call/types.js';
-import { isAmbiError } from '../errors/ambi-error.js';
+import { AmbiError, isAmbiError } from '../errors/ambi-error.js';
 import { RunSuspendedError } from '../errors/run-suspended-error.js';
 import { childController } from '../util/abort-source.js';
 import { checkLimit, type ConcurrencyBudget, Limiter } from '../util/limiter.js';
@@ -207,6 +207,10 @@ export class ChatRunner {
       approve: (callId, approveOptions = {}) => void shared.approvals.decide(callId, approval(approveOptions)),
       deny: (callId, reason, denyOptions = {}) =>
         void shared.approvals.decide(callId, { approved: false, ...(reason ? { reason } : {}), ...(denyOptions.always ? { always: true } : {}) }),
+      respond: async (callId, values) => {
+        if (!shared.approvals.decide(callId, { approved: values !== null, answers: values }))
+          throw new AmbiError('not_waiting', `No call waits for answers under the id "${callId}"`);
+      },
     };
   }
 }

@@ -84,6 +84,14 @@ export interface Run<Output = unknown> {
   approve(callId: string, options?: ApproveOptions): void;
   /** Refuse a call that waits for approval; the model is told, with the reason. `always`: refuse its tool from now on in this conversation. */
   deny(callId: string, reason?: string, options?: DenyOptions): void;
+  /**
+   * Answer the question a running call's server asked (`input_requested` carried `callId`): `values`
+   * are keyed by the request's `key` (with a single request, its fields alone will do), checked
+   * against the server's form; `null` refuses (the server is told the person declined). Rejects
+   * `invalid_input` for values that do not fit (nothing is sent, the call keeps waiting), `not_waiting`
+   * when no call waits for answers under that id.
+   */
+  respond(callId: string, values: Record<string, unknown> | null): Promise<void>;
 }
 
 export const DEFAULT_CONCURRENCY = 5;

@@ -2,7 +2,7 @@ import type { RunEvent } from '../core/run.js';
 import type { CallHandle, Message } from '../core/types.js';
 import type { Approvals } from '../call/approvals.js';
 import type { ToolCallJournal } from '../store/types.js';
-import type { RunScope, TraceContext } from '../tools/types.js';
+import type { InputAsk, RunScope, TraceContext } from '../tools/types.js';
 import type { Limiter } from '../util/limiter.js';
 import type { CallIds } from './call-ids.js';
 import type { UsageMeter } from './usage-meter.js';
@@ -75,6 +75,24 @@ export class TurnScope implements RunScope {
     if (traceContext) Object.defineProperty(this, 'traceContext', { value: traceContext, enumerable: true });
     const { journal, view } = run;
     if (journal?.note) Object.defineProperty(this, 'noteHandle', { value: noted(journal, view), enumerable: true });
+  }
+
+  /**
+   * A running call's question to the person (see RunScope.awaitInput): it waits where approvals
+   * wait, so `run.respond` (through the same `Approvals`) answers it once, and an abort ends it.
+   */
+  async awaitInput(ask: InputAsk, signal: AbortSignal): Promise<unknown> {
+    const check = (decision: { approved: boolean; answers?: unknown }) => {
+      // A denial is a refusal (the answers `null` make); an approval says nothing of the answers asked for.
+      const values = decision.approved ? decision.answers : null;
+      if (decision.approved && !('answers' in decision))
+        return { refused: `Call "${ask.callId}" waits for answers: give them with respond(callId, values), not approve` };
+      const checked = ask.check(values);
+      return checked.ok ? { approved: decision.approved, answers: checked.answers } : { refused: checked.message };
+    };
+    const wait = this.#run.shared.approvals.wait(ask.callId, signal, check);
+    this.emit({ type: 'input_requested', callId: ask.callId, name: ask.name, requests: ask.requests, untrusted: { source: ask.source } });
+    return (await wait).answers;
   }
 
   /** What the run of `scope` shares with its leaves, if it is a run's scope. */

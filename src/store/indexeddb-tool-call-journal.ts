@@ -62,11 +62,11 @@ export class IndexedDbToolCallJournal extends DatabaseStore implements ToolCallJ
     return this.#write(action, idempotencyKey, (existing, now) => decidedEntry(existing, idempotencyKey, decision, now, action));
   }
 
-  /** Note what a started call left running (nothing is written for a call that is not running). */
+  /** Note what a started call left running (nothing written for one not started yet; refused for one with no record, or done). */
   async note(idempotencyKey: string, handle: CallHandle): Promise<void> {
     const action = `note the handle of the call of key "${String(idempotencyKey)}"`;
     checkKey(idempotencyKey, action);
-    return this.#write(action, idempotencyKey, (existing, now) => notedEntry(existing, handle, now));
+    return this.#write(action, idempotencyKey, (existing, now) => notedEntry(existing, idempotencyKey, handle, now));
   }
 
   /** Read the entry under `key` and write its next state (none: nothing to write), in one durable transaction. */

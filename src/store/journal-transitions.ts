@@ -72,9 +72,15 @@ export function finishedEntry(existing: JournalEntry | undefined, key: string, r
   return { ...existing, state: result.ok ? 'succeeded' : 'failed', result, updatedAt: now };
 }
 
-/** The record `note` writes: a started call's handle (what it left running); nothing for a call that is not running. */
-export function notedEntry(existing: JournalEntry | undefined, handle: CallHandle, now: number): JournalEntry | undefined {
-  return existing?.state === 'started' ? { ...existing, handle, updatedAt: now } : undefined;
+/**
+ * The record `note` writes: a started call's handle (what it left running; the latest note
+ * stands); nothing for a call not started yet (asked, decided). A call with no record, or one
+ * already done, is refused (`journal_missing`, `journal_conflict`): what it notes could not be followed.
+ */
+export function notedEntry(existing: JournalEntry | undefined, key: string, handle: CallHandle, now: number): JournalEntry | undefined {
+  if (!existing) throw new JournalError('journal_missing', key);
+  if (existing.state === 'succeeded' || existing.state === 'failed') throw new JournalError('journal_conflict', key, existing.state);
+  return existing.state === 'started' ? { ...existing, handle, updatedAt: now } : undefined;
 }
 
 /** Entries oldest update first (ties by key), the order both journals list them in. */

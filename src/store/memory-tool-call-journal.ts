@@ -43,11 +43,11 @@ export class MemoryToolCallJournal implements ToolCallJournal {
     this.#put(decidedEntry(this.#entries.get(idempotencyKey), idempotencyKey, decision, Date.now(), action), action);
   }
 
-  /** Note what a started call left running (ignored for a call that is not running). */
+  /** Note what a started call left running (ignored for one not started yet; refused for one with no record, or done). */
   async note(idempotencyKey: string, handle: CallHandle): Promise<void> {
     const action = `note the handle of the call of key "${String(idempotencyKey)}"`;
     checkKey(idempotencyKey, action);
-    const noted = notedEntry(this.#entries.get(idempotencyKey), handle, Date.now());
+    const noted = notedEntry(this.#entries.get(idempotencyKey), idempotencyKey, handle, Date.now());
     if (noted) this.#put(noted, action);
   }
 

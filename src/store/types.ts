@@ -55,7 +55,7 @@ export interface JournalEntry {
   target?: CallTarget;
   /** The person's decision (set from `decided` on). */
   decision?: RecordedDecision;
-  /** What the call left running outside the run (an MCP server's task), noted while it ran. */
+  /** What the call left running outside the run (an MCP server's task, or its question waiting for answers), noted while it ran. */
   handle?: CallHandle;
   /** The call's result once it has one. */
   result?: ToolResult;
@@ -86,7 +86,7 @@ export interface ToolCallJournal {
   ask?(entry: JournalAsk): Promise<void>;
   /** Record the person's decision on an asked call, before it may run. */
   decide?(idempotencyKey: string, decision: RecordedDecision): Promise<void>;
-  /** Note what a started call left running outside the run (an MCP task), to follow it after a reload. */
+  /** Note what a started call left running outside the run (an MCP task, a question waiting for answers), to follow it after a reload. */
   note?(idempotencyKey: string, handle: CallHandle): Promise<void>;
   /** A conversation's records, oldest update first. */
   listByConversation?(conversation: string): Promise<JournalEntry[]>;

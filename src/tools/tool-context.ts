@@ -1,5 +1,5 @@
 import type { CallTarget } from '../core/types.js';
-import type { RunScope, ToolContext } from './types.js';
+import type { CallHandle, RunScope, ToolContext } from './types.js';
 
 /** Where a context's signal comes from when the tool reads it, and who hears its abort without one. */
 type SignalSource = { readonly signal: AbortSignal; onAbort(callback: () => void): () => void };
@@ -21,6 +21,9 @@ class CallContext {
   declare readonly idempotencyKey: string;
   declare run?: RunScope;
   declare target?: CallTarget;
+  declare handle?: CallHandle;
+  declare noteHandle?: (handle: CallHandle) => Promise<void>;
+  declare holdTimeout?: () => () => void;
   declare readonly signal: AbortSignal;
 
   static {
@@ -40,6 +43,10 @@ class CallContext {
     this.idempotencyKey = ctx.idempotencyKey;
     if (ctx.run !== undefined || 'run' in ctx) this.run = ctx.run;
     if (ctx.target !== undefined) this.target = ctx.target;
+    // Only a run's calls have these (a resumed one's handle, a journalled one's notes, a timeout to hold).
+    if (ctx.handle !== undefined) this.handle = ctx.handle;
+    if (ctx.noteHandle !== undefined) this.noteHandle = ctx.noteHandle;
+    if (ctx.holdTimeout !== undefined) this.holdTimeout = ctx.holdTimeout;
     this.#source = source;
     Object.defineProperty(this, 'signal', signalProperty);
   }

@@ -2,7 +2,7 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { RunEvent } from '../core/run.js';
 import type { ConcurrencyBudget } from '../util/limiter.js';
 import type { StandardSchemaV1 } from '../validation/standard-schema.js';
-import type { CallHandle, CallTarget, ParametersSchema, ToolDefinition, Message } from '../core/types.js';
+import type { CallHandle, CallTarget, InputRequest, ParametersSchema, ToolDefinition, Message } from '../core/types.js';
 
 /**
  * The arguments a schema describes: a Standard Schema's output type (after its
@@ -36,6 +36,19 @@ export interface ToolContext {
    * cancels it. Present on the contexts the SDK makes.
    */
   onAbort?(callback: () => void): () => void;
+  /**
+   * What this call left running outside the run before a reload (an MCP server's task, or its
+   * question waiting for answers), as noted then: set when a resumed run continues the call, which
+   * then follows it rather than calling again.
+   */
+  handle?: CallHandle;
+  /** Record what the call leaves running outside the run with the call's journal entry (set where the call is journalled); resolves once written, rejects (coded) when it cannot be. */
+  noteHandle?(handle: CallHandle): Promise<void>;
+  /**
+   * Stop the attempt's timeout while the call waits for a person (their wait is no tool's slowness);
+   * the returned function starts a fresh timeout of the tool's full length. Present on the contexts the SDK makes.
+   */
+  holdTimeout?(): () => void;
 }
 
 /** What a tool may know of the run that called it. Stays in the realm of the loop. */
@@ -62,6 +75,25 @@ export interface RunScope {
    * it records the handle with the call.
    */
   noteHandle?(callId: string, handle: CallHandle): void;
+  /**
+   * Ask the person for answers on behalf of a running call (an MCP server's `input_required`):
+   * emits `input_requested` and waits for `run.respond(callId, values)`. `check` turns the values
+   * given into the answers (or says what is wrong with them: `respond` then rejects `invalid_input`
+   * and the call keeps waiting). Resolves with the answers, or `null` for a refusal; rejects with
+   * `signal`'s reason.
+   */
+  awaitInput?(ask: InputAsk, signal: AbortSignal): Promise<unknown>;
+}
+
+/** What `RunScope.awaitInput` asks: the event's fields, and the check of the answers. */
+export interface InputAsk {
+  callId: string;
+  name: string;
+  requests: InputRequest[];
+  /** Who wrote the requests (`mcp:<server>`): their words are untrusted. */
+  source: string;
+  /** The answers the values make, or a string saying what is wrong with them. */
+  check(values: unknown): { ok: true; answers: unknown } | { ok: false; message: string };
 }
 
 export type { CallHandle } from '../core/types.js';

@@ -43,6 +43,7 @@ export type { Run, RunOptions, RunTracer } from '../runner/chat-runner.js';
 export type { ApproveOptions, DenyOptions } from '../call/approvals.js';
 export type { PendingApproval } from '../store/approval-types.js';
 export type { RunEvent, UntrustedContext, UntrustedFlow, UntrustedSource } from '../core/run.js';
+export type { InputField, InputRequest, InputSchema } from '../core/types.js';
 export type { RunResult } from '../core/run.js';
 export type { HeldArgument, HeldValue } from '../core/run.js';
 export type { HeldHandle } from '../core/types.js';

@@ -3,6 +3,7 @@ import { deleteDB } from 'idb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isAmbiError } from '../../src/errors/ambi-error.js';
 import { JournalError } from '../../src/errors/journal-error.js';
+import type { CallHandle } from '../../src/core/types.js';
 import { StorageError } from '../../src/errors/storage-error.js';
 import type { JournalBegin } from '../../src/store/journal-transitions.js';
 import type { JournalEntry, LeafSnapshot, SnapshotStore, ToolCallJournal } from '../../src/store/types.js';
@@ -220,6 +221,25 @@ export function describeToolCallJournal(label: string, make: () => Promise<Store
       const error = await rejection(journal.finish('k1', failed('call-k1')));
       expect(error).toMatchObject({ code: 'journal_conflict', state: 'succeeded' });
       expect(await journal.get('k1')).toMatchObject({ state: 'succeeded', result: ok('call-k1') });
+    });
+
+    it('note records what a started call leaves running, the latest note standing, and finish keeps it', async () => {
+      await journal.begin(call('k1'));
+      await journal.note!('k1', { kind: 'mcp_task', server: 'https://tasks.example/mcp', taskId: 't-1' });
+      const question: CallHandle = { kind: 'mcp_input', server: 'https://tasks.example/mcp', requests: [], requestState: 's', round: 1 };
+      await journal.note!('k1', question);
+      expect(await journal.get('k1')).toMatchObject({ state: 'started', handle: question });
+      await journal.finish('k1', ok('call-k1'));
+      expect(await journal.get('k1')).toMatchObject({ state: 'succeeded', handle: question });
+    });
+
+    it('note of a key never begun rejects journal_missing; of a finished one, journal_conflict', async () => {
+      const handle = { kind: 'mcp_task', server: 'https://tasks.example/mcp', taskId: 't-1' } as const;
+      expect(await rejection(journal.note!('k1', handle))).toMatchObject({ code: 'journal_missing' });
+      await journal.begin(call('k2'));
+      await journal.finish('k2', ok('call-k2'));
+      expect(await rejection(journal.note!('k2', handle))).toMatchObject({ code: 'journal_conflict', state: 'succeeded' });
+      expect((await journal.get('k2'))?.handle).toBeUndefined();
     });
 
     it('begin with uncloneable arguments rejects with storage_uncloneable and records nothing', async () => {

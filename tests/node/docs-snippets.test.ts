@@ -32,6 +32,7 @@ describe('the docs’ snippets that are not run', () => {
       'docs/mcp.md#2: an MCP server',
       'docs/mcp.md#3: an MCP server',
       'docs/mcp.md#5: an MCP server',
+      'docs/mcp.md#6: an MCP server',
       'docs/typed-answers.md#4: a GGUF model file',
       'docs/untrusted-content.md#2: an MCP server',
       'docs/worker-runtime.md#1: a worker file of the app',

@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, ChatRunner, mcpServer, type RunEvent, scriptedEngine, type ScriptedReply } from '../../src/index.js';
 import { startTaskServer, type TaskScript, type TaskServer } from '../support/mcp-task-server.js';
+import { sharedStores } from '../support/crashable-stores.js';
 
 const servers: TaskServer[] = [];
 afterEach(async () => {
@@ -115,6 +116,41 @@ describe('mcp: a call answered with a task (the Tasks extension)', () => {
     expect(broken).toMatchObject({ ok: false, error: { code: 'tool_error', message: expect.stringContaining('the disk is full') } });
     expect(asking).toMatchObject({ ok: false, error: { code: 'tool_error', message: expect.stringContaining('asked for input') } });
     await expect.poll(() => server.cancelled.length).toBe(1);
+    await connection.close();
+  });
+});
+
+describe('mcp tasks across a reload', () => {
+  it('a task running when the page went away is followed again by resume (tasks/get on its id), not called again', async () => {
+    const server = await serve({ report: { steps: ['Gathering', 'Writing'], stepMs: 700, pollIntervalMs: 250 } });
+    // A call that changes something (so the run journals it, and its task with it).
+    const config = mcpServer({ url: server.url, policy: { report: { readOnly: false, idempotent: false, needsApproval: false } } });
+    const stores = sharedStores();
+    const page = stores.page();
+    const first = await Agent.make(scriptedEngine([{ toolCalls: [{ id: 'call_report', name: 'report', arguments: {} }] }]), page);
+    const firstConnection = await first.mcp(config);
+    const run = new ChatRunner().run(first, 'write the report', { conversation: 'work' });
+    for await (const event of run.events) {
+      if (event.type === 'approval_requested') run.approve(event.call.id);
+      if (event.type === 'tool_progress') break;
+    }
+    await expect.poll(() => server.requests.some((r) => r.method === 'tasks/get')).toBe(true);
+    const taskId = server.requests.find((r) => r.method === 'tasks/get')?.taskId;
+    // The tab closes: nothing of it reaches the stores, and its client is gone (no tasks/cancel is sent).
+    page.crash();
+    await firstConnection.close();
+    run.result.catch(() => {});
+
+    const second = await Agent.make(scriptedEngine(['The report is ready.']), { conversations: stores.conversations, journal: stores.journal });
+    const connection = await second.mcp(config);
+    const resumed = new ChatRunner().resume(second, 'work');
+    const events = await collect(resumed);
+    expect((await resumed.result).toolResults[0]).toMatchObject({ id: 'call_report', ok: true, output: 'done' });
+    expect(events.some((e) => e.type === 'tool_progress')).toBe(true);
+    // One tools/call in all: the resumed run followed the task it left, by its id.
+    expect(server.requests.filter((r) => r.method === 'tools/call')).toHaveLength(1);
+    expect(new Set(server.requests.filter((r) => r.method === 'tasks/get').map((r) => r.taskId))).toEqual(new Set([taskId]));
+    expect(server.cancelled).toEqual([]);
     await connection.close();
   });
 });

@@ -8,6 +8,7 @@ import { startEverythingServer } from './mcp-everything.js';
 import { startDocumentServer } from './attack/document-server.js';
 import { startModelServer } from './attack/model-server.js';
 import { startTestServer, type TestTool } from './mcp-test-server.js';
+import { startInputServer } from './mcp-input-server.js';
 import { startProviderServer } from './provider-server.js';
 
 /** A read-only tool that answers with the `_meta` of its call, as JSON text. */
@@ -29,6 +30,8 @@ declare module 'vitest' {
     attackMcpUrl: string;
     /** A server of our own whose tool `echo_meta` answers with the `_meta` its call carried (trace context). */
     mcpMetaUrl: string;
+    /** A 2026-07-28 server whose tools ask questions (`input_required`): mcp-input-server.ts. */
+    mcpInputUrl: string;
     /** Anthropic's, Google's and OpenAI's APIs replaying their recorded streams (provider-server.ts). */
     providerServerOrigin: string;
   }
@@ -47,10 +50,12 @@ export default async function setup(project: TestProject) {
   project.provide('attackModelUrl', model.baseURL);
   project.provide('attackMcpUrl', documents.url);
   project.provide('mcpMetaUrl', meta.url);
+  const input = await startInputServer();
+  project.provide('mcpInputUrl', input.url);
   const providers = await startProviderServer();
   project.provide('providerServerOrigin', providers.origin);
   return async () => {
-    await Promise.all([silent.stop(), delayed.stop(), model.close(), documents.close(), meta.close(), providers.close()]);
+    await Promise.all([silent.stop(), delayed.stop(), model.close(), documents.close(), meta.close(), providers.close(), input.close()]);
     await server.stop();
   };
 }

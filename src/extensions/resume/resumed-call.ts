@@ -3,30 +3,44 @@ import { toolFailure } from '../../call/result.js';
 import type { Recorded } from '../../call/types.js';
 import { toolIdentity } from '../../tools/identity.js';
 import type { Tool } from '../../tools/types.js';
+import type { JournalEntry } from '../../store/types.js';
 import type { CallRecord } from './records.js';
 
 /**
  * What a run that continues an interrupted one (a resume) does with a call the interrupted reply
  * left without a result, from its record: a recorded result is used; a call that may have started
  * (`started`, or nobody can tell for a tool that is not idempotent) is not run again
- * (`outcome_unknown`; `leaf_interrupted` for a leaf); any other runs now, with what its record
+ * (`outcome_unknown`; `leaf_interrupted` for a leaf), unless it noted what it left running (its
+ * `handle`: a server's task to follow, or its question still waiting for answers): it goes on with
+ * that, unasked, as it started; any other runs now, with what its record
  * says: the place it was proposed for, the decision taken on it (for the tool as it is now), or
  * that a person waited and is asked again, whatever the tool's rule says now.
  */
 export function continuedCall(call: ToolCall, tool: Tool | undefined, record: CallRecord): { result: ToolResult } | { recorded?: Recorded } {
   if (!tool) return {}; // an unknown tool: the pipeline says so
   if (record?.result) return { result: record.result };
-  if (record?.state === 'started') return { result: cutOff(call, 'after it started') };
+  if (record?.state === 'started') {
+    if (!record.handle) return { result: cutOff(call, 'after it started') };
+    return { recorded: { ...placeOf(record), handle: record.handle, ...decidedOn(record, tool) } };
+  }
   if (record === undefined) return tool.idempotent ? {} : { result: cutOff(call, 'and whether it started is not known') };
   if (record === null) return {}; // never started: the journal has every journalled call that did
-  const target = record.target ? { target: record.target } : {};
-  const { decision } = record;
   // A decision on another version of the tool decides nothing: the person is asked again.
-  if (decision && record.tool === toolIdentity(tool)) {
-    const { approved, reason, arguments: edited } = decision;
-    return { recorded: { ...target, decision: { approved, ...(reason ? { reason } : {}), ...(edited !== undefined ? { arguments: edited } : {}) } } };
-  }
-  return { recorded: { ...target, asked: true } };
+  const decided = decidedOn(record, tool);
+  if (decided.decision) return { recorded: { ...placeOf(record), ...decided } };
+  return { recorded: { ...placeOf(record), asked: true } };
+}
+
+/** The place a call's record says it was proposed for (see `Tool.target`). */
+function placeOf(record: JournalEntry): Pick<Recorded, 'target'> {
+  return record.target ? { target: record.target } : {};
+}
+
+/** The decision a call's record holds, if it was taken on the tool as it is now. */
+function decidedOn(record: JournalEntry, tool: Tool): Pick<Recorded, 'decision'> {
+  if (!record.decision || record.tool !== toolIdentity(tool)) return {};
+  const { approved, reason, arguments: edited } = record.decision;
+  return { decision: { approved, ...(reason ? { reason } : {}), ...(edited !== undefined ? { arguments: edited } : {}) } };
 }
 
 /**

@@ -85,6 +85,8 @@ export class PageRuns {
       suspend: () => send(() => guard(api.suspend(runId))),
       approve: (callId, approveOptions) => send(() => guard(api.approve(runId, callId, crossingApproval(approveOptions)))),
       deny: (callId, reason, denyOptions) => send(() => guard(api.deny(runId, callId, reason, denyOptions))),
+      // Awaited, unlike approve and deny: answers that do not fit the server's form reject (coded) from the worker.
+      respond: (callId, values) => started.then(() => guard(api.respond(runId, callId, values))),
     };
   }
 

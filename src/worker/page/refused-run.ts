@@ -12,5 +12,6 @@ export function refusedRun<T = unknown>(runId: string, error: AmbiError): Run<T>
   channel.close();
   const result: Promise<never> = Promise.reject(error);
   result.catch(() => {});
-  return { runId, events: channel, result, abort: ignore, suspend: ignore, approve: ignore, deny: ignore };
+  const respond = () => Promise.reject(error);
+  return { runId, events: channel, result, abort: ignore, suspend: ignore, approve: ignore, deny: ignore, respond };
 }

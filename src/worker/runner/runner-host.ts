@@ -147,6 +147,9 @@ export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunner
     async deny(runId, callId, reason, options) {
       find(runId).deny(callId, reason, options);
     },
+    async respond(runId, callId, values) {
+      await find(runId).respond(callId, values);
+    },
   };
 }
 

@@ -111,6 +111,10 @@ export function clientApi(origin: Origin, client: Client): SharedRunnerApi {
     async deny(runId, callId, reason, options) {
       origin.find(runId).control().deny(callId, reason, options);
     },
+    async respond(runId, callId, values) {
+      // Answered once, as an approval is: from whichever page; a check the answers fail rejects (coded) to that page.
+      await origin.find(runId).control().respond(callId, values);
+    },
     async pendingApprovals(conversation) {
       const { made } = ready();
       return made.runner.pendingApprovals(made.agent, conversation);

@@ -171,6 +171,8 @@ export interface RunnerWorkerApi {
   mcpClose(id: number): Promise<void>;
   approve(runId: string, callId: string, options?: WireApproveOptions): Promise<void>;
   deny(runId: string, callId: string, reason?: string, options?: DenyOptions): Promise<void>;
+  /** `run.respond(callId, values)`: rejects (coded) as it does in-process. */
+  respond(runId: string, callId: string, values: Record<string, unknown> | null): Promise<void>;
   suspend(runId: string): Promise<void>;
   /** Continue a conversation's interrupted run (see `ChatRunner.resume`); events come as `startRun`'s do. */
   resumeRun(runId: string, conversation: string, options: WireResumeOptions, spans?: SpanSink): Promise<void>;
