@@ -149,7 +149,7 @@ async function startingHistory(ctx: LoopContext): Promise<History> {
 function scopeOf(ctx: LoopContext, messages: readonly Message[]): TurnScope {
   const { setup } = ctx;
   const budget = ctx.call.limiters[1];
-  return new TurnScope(setup.runId, messages, ctx.call.emit, setup.depth, ctx.concurrency, budget, ctx.shared);
+  return new TurnScope(setup.runId, messages, ctx.call.emit, setup.depth, ctx.concurrency, budget, ctx.shared, { tools: setup.agent.tools, run: ctx.call });
 }
 
 /** Whether the run was stopped by `run.suspend()`. */

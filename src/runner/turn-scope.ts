@@ -2,6 +2,8 @@ import type { RunEvent } from '../core/run.js';
 import type { Message } from '../core/types.js';
 import type { Approvals } from '../call/approvals.js';
 import type { RunScope, TraceContext } from '../tools/types.js';
+import type { CallRun } from '../call/types.js';
+import type { ToolManager } from '../call/tool-manager.js';
 import type { Limiter } from '../util/limiter.js';
 import type { CallIds } from './call-ids.js';
 import type { UsageMeter } from './usage-meter.js';
@@ -21,6 +23,12 @@ export interface RunShared {
   tree: RunTreeState;
 }
 
+/** The run's call pipeline, for calls a tool makes on the run's behalf (Code Mode's program): its tools, and the run's side of each call. */
+export interface ScopePipeline {
+  readonly tools: ToolManager;
+  readonly run: CallRun;
+}
+
 /**
  * What a tool sees of its run (`ctx.run`) in one model turn. What the run shares with its leaves
  * rides along in a private field, out of a tool's reach (a tool must not answer for the person):
@@ -28,6 +36,7 @@ export interface RunShared {
  */
 export class TurnScope implements RunScope {
   readonly #shared: RunShared;
+  readonly #pipeline: ScopePipeline | undefined;
   declare readonly runId: string;
   declare readonly messages: readonly Message[];
   declare readonly emit: (event: RunEvent) => void;
@@ -45,8 +54,10 @@ export class TurnScope implements RunScope {
     concurrency: number,
     budget: Limiter | undefined,
     shared: RunShared,
+    pipeline?: ScopePipeline,
   ) {
     this.#shared = shared;
+    this.#pipeline = pipeline;
     const length = conversation.length;
     let messages: readonly Message[] | undefined;
     // A tool's own view, as a copy of the context shows it: the conversation before the reply that
@@ -67,6 +78,11 @@ export class TurnScope implements RunScope {
   /** What the run of `scope` shares with its leaves, if it is a run's scope. */
   static sharedOf(scope: RunScope): RunShared | undefined {
     return #shared in scope ? (scope as TurnScope).#shared : undefined;
+  }
+
+  /** The run's call pipeline, if `scope` is a run's scope (private like `sharedOf`: it decides for the person, so no tool reads it by itself). */
+  static pipelineOf(scope: RunScope): ScopePipeline | undefined {
+    return #shared in scope ? (scope as TurnScope).#pipeline : undefined;
   }
 }
 
