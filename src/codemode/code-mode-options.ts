@@ -24,7 +24,8 @@ export function checkCodeMode(option: unknown): CodeModeOptions | undefined {
   }
   const { timeoutMs, memoryBytes, ...rest } = option as Record<string, unknown>;
   const unknown = Object.keys(rest);
-  if (unknown.length > 0) throw new InvalidOptionError('codeMode', `takes only timeoutMs and memoryBytes, got ${unknown.map((key) => JSON.stringify(key)).join(', ')}`);
+  if (unknown.length > 0)
+    throw new InvalidOptionError('codeMode', `takes only timeoutMs and memoryBytes, got ${unknown.map((key) => JSON.stringify(key)).join(', ')}`);
   const bounds: CodeModeOptions = {};
   if (timeoutMs !== undefined) bounds.timeoutMs = wholeNumber('codeMode.timeoutMs', timeoutMs, 1);
   if (memoryBytes !== undefined) bounds.memoryBytes = wholeNumber('codeMode.memoryBytes', memoryBytes, 1024 * 1024);

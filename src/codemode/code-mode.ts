@@ -16,7 +16,11 @@ export function codeModeParts(option: unknown, hasJournal: boolean): { tool: Too
     name: 'code-mode',
     wanted: () => true,
     load: () => {
-      loading ??= import('./code-mode-extension.js').then(({ codeModeExtension }) => (setup) => codeModeExtension(setup, bounds));
+      loading ??= import('./code-mode-extension.js').then(
+        ({ codeModeExtension }) =>
+          (setup) =>
+            codeModeExtension(setup, bounds),
+      );
       return loading;
     },
   };

@@ -27,7 +27,13 @@ export async function runCode(code: string, ctx: ToolContext, bounds: CodeModeOp
   // program run again (a resume), whose calls the journal answers.
   const rerun = journal
     ? await journal
-        .begin({ idempotencyKey: ctx.idempotencyKey, callId: ctx.callId, name: RUN_CODE_TOOL, arguments: { code }, ...(conversation !== undefined ? { conversation } : {}) })
+        .begin({
+          idempotencyKey: ctx.idempotencyKey,
+          callId: ctx.callId,
+          name: RUN_CODE_TOOL,
+          arguments: { code },
+          ...(conversation !== undefined ? { conversation } : {}),
+        })
         .then(
           () => false,
           (error: unknown) => isAmbiError(error, 'journal_conflict'),
