@@ -13,9 +13,18 @@ export class ProgramEngine implements Engine {
   #next = 0;
   #ids = 0;
 
-  constructor(readonly replies: ProgramReply[]) {}
+  constructor(
+    readonly replies: ProgramReply[],
+    /** The answer to a request that offers no tools (a quarantined read, `inspect_held`). */
+    readonly reader: (request: EngineRequest) => string = () => '{}',
+  ) {}
 
   async *stream(request: EngineRequest): AsyncIterable<EngineEvent> {
+    if (request.tools.length === 0) {
+      yield { type: 'text', text: this.reader(request) };
+      yield { type: 'finish', reason: 'stop' };
+      return;
+    }
     this.requests.push(request);
     const planned = this.replies[Math.min(this.#next++, this.replies.length - 1)]!;
     const reply = typeof planned === 'function' ? planned(request) : planned;
