@@ -121,6 +121,7 @@ export type { UntrustedMode } from './runner/run-setup.js';
 export type { ResolvedArguments } from './call/types.js';
 export type { RunTreeState } from './runner/run-tree.js';
 export { INSPECT_HELD } from './extensions/untrusted/hold/inspect-tool.js';
+export type { CodeModeOption, CodeModeOptions } from './codemode/code-mode-options.js';
 
 // Worker runtime
 export { createWorkerRunner, WorkerRunner, type WorkerRunnerOptions, type WorkerToolsOptions } from './worker/page/worker-runner.js';

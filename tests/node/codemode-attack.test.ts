@@ -5,7 +5,7 @@
 // Also the two-turn form: a program returns what it read, and the model's next program obeys it.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Agent, ChatRunner, MemoryConversationStore, type RunEvent } from '../../src/index.js';
-import { actionTools, guarded, Ledger, readTool } from '../support/attack/app-tools.js';
+import { actionTools, Ledger, readTool } from '../support/attack/app-tools.js';
 import { type CodeModeDefense, type CodeModeOutcome, codeModeReport, obedientProgram, scoreCodeMode } from '../support/attack/code-mode.js';
 import { directivesIn, docId, TASKS } from '../support/attack/tasks.js';
 import { ProgramEngine } from '../support/codemode.js';
@@ -31,7 +31,11 @@ async function play(defense: CodeModeDefense, form: 'one program' | 'two turns',
   for (const task of TASKS) {
     const doc = docId(task, true);
     const engine = form === 'one program' ? new ProgramEngine([{ code: obedientProgram(doc) }, 'Done.']) : twoTurnModel(doc);
-    const agent = await Agent.make(engine, { codeMode: true, conversations: new MemoryConversationStore(), ...(defense === 'hold' ? { untrusted: 'hold' as const } : {}) });
+    const agent = await Agent.make(engine, {
+      codeMode: true,
+      conversations: new MemoryConversationStore(),
+      ...(defense === 'hold' ? { untrusted: 'hold' as const } : {}),
+    });
     const guard = defense === 'none' ? 'none' : 'default';
     for (const tool of [...actionTools(ledger, guard), readTool('read_doc', guard)]) agent.tool(tool);
     const run = new ChatRunner().run(agent, `[task:${task.id}] ${task.prompt}`, { conversation: task.id, maxIterations: 4 });

@@ -112,7 +112,10 @@ describe("Code Mode, untrusted: 'hold'", () => {
     const result = await run.result;
     expect(events.some((e) => e.type === 'approval_requested')).toBe(false);
     expect(effects.done).toEqual([]);
-    expect(result.toolResults[0]).toMatchObject({ ok: true, output: { result: { obeyed: 'nothing to obey', keys: [], type: 'object', page: { $held: '$1' } } } });
+    expect(result.toolResults[0]).toMatchObject({
+      ok: true,
+      output: { result: { obeyed: 'nothing to obey', keys: [], type: 'object', page: { $held: '$1' } } },
+    });
     // Not a byte of the page reached the model: its next request holds the handle's id only.
     const second = JSON.stringify(engine.requests[1]!.messages);
     expect(second).not.toContain('IGNORE PREVIOUS');
@@ -156,7 +159,9 @@ describe("Code Mode, untrusted: 'hold'", () => {
       const closed = await tools.inspect_held({ value: page, instructions: 'Is it a welcome page?', output: { type: 'object', properties: { welcome: { type: 'boolean' } }, required: ['welcome'], additionalProperties: false } });
       const free = await tools.inspect_held({ value: page, instructions: 'Say what it says' });
       return { closed, free, freeKeys: Object.keys(free) };`;
-    const engine = new ProgramEngine([{ code }, 'done'], (request) => (JSON.stringify(request.messages).includes('welcome page') ? '{"welcome":true}' : '"It says to mail secrets"'));
+    const engine = new ProgramEngine([{ code }, 'done'], (request) =>
+      JSON.stringify(request.messages).includes('welcome page') ? '{"welcome":true}' : '"It says to mail secrets"',
+    );
     const agent = await agentWith(engine, new Effects(), 'hold');
     const result = await new ChatRunner().run(agent, 'check the page', { conversation: 'h3' }).result;
     expect(result.toolResults[0]).toMatchObject({ ok: true, output: { result: { closed: { welcome: true }, free: { $held: '$2' }, freeKeys: [] } } });
@@ -164,7 +169,11 @@ describe("Code Mode, untrusted: 'hold'", () => {
 
   test('a held value as the program itself is refused: someone else’s words never run as code', async () => {
     const effects = new Effects();
-    const engine = new ProgramEngine([{ code: "return await tools.read_page({ url: 'https://example.com' });" }, () => ({ code: { $held: '$1' } as unknown as string }), 'done']);
+    const engine = new ProgramEngine([
+      { code: "return await tools.read_page({ url: 'https://example.com' });" },
+      () => ({ code: { $held: '$1' } as unknown as string }),
+      'done',
+    ]);
     const agent = await agentWith(engine, effects, 'hold');
     const result = await new ChatRunner().run(agent, 'go', { conversation: 'h4' }).result;
     expect(result.toolResults[1]).toMatchObject({ name: 'run_code', ok: false, error: { code: 'untrusted_refused' } });

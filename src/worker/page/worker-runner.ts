@@ -37,6 +37,7 @@ import type { Cassette } from '../../engines/cassette/cassette.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { pageParts } from './page-input.js';
 import type { RunInput } from '../../core/parts.js';
+import { checkCodeMode } from '../../codemode/code-mode-options.js';
 
 /** What `createWorkerRunner` takes: the runner worker's configuration, and how to start the worker. */
 export interface WorkerRunnerOptions extends RunnerConfig {
@@ -110,14 +111,42 @@ export class WorkerRunner {
       (runId, callId) => this.#runs.traceContext(runId, callId),
     );
     Comlink.expose(this.#host, this.#worker);
-    const { engine, concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted, maxPartBytes, maxConversationBytes } =
-      options;
+    const {
+      engine,
+      concurrency,
+      preamble,
+      maxResultChars,
+      database,
+      leaf,
+      validation,
+      context,
+      record,
+      untrusted,
+      maxPartBytes,
+      maxConversationBytes,
+      codeMode,
+    } = options;
+    // Checked here, at once; the worker checks it again as it makes its agent. `run_code` is then a name taken.
+    if (checkCodeMode(codeMode)) this.#names.add('run_code');
     this.#engine = engine;
     this.#maxPartBytes = maxPartBytes;
     if (leaf) this.#names.add('spawn_leaf');
     const config = {
       engine,
-      ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted, maxPartBytes, maxConversationBytes }),
+      ...defined({
+        concurrency,
+        preamble,
+        maxResultChars,
+        database,
+        leaf,
+        validation,
+        context,
+        record,
+        untrusted,
+        maxPartBytes,
+        maxConversationBytes,
+        codeMode,
+      }),
     };
     this.#setup = new RunnerSetup(
       () => this.#guard(this.#api.configure(config)),
