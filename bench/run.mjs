@@ -31,6 +31,7 @@ const NODE = [
   'codemode',
 ];
 NODE.push('untrusted-hold-overhead');
+NODE.push('codemode-20-calls', 'codemode-call-overhead');
 const BROWSER = [
   'worker-dispatch',
   'cold-start',

@@ -4,7 +4,7 @@
 // would be seen.
 import { runProgram } from '../../src/codemode/run-program.js';
 import type { ProgramOptions } from '../../src/codemode/types.js';
-import { createWorkerRunner, defineTool, scriptedEngine } from '../../src/index.js';
+import { createWorkerRunner, defineTool, type ParametersSchema, scriptedEngine } from '../../src/index.js';
 
 const tools: ProgramOptions['tools'] = {
   names: ['add', 'read-note'],
@@ -42,7 +42,7 @@ async function runnerOutcome(): Promise<unknown> {
     validation: 'no-eval',
     database: `codemode-csp-${crypto.randomUUID()}`,
   });
-  const schema = (properties: Record<string, unknown>) => ({ type: 'object', properties, additionalProperties: false }) as const;
+  const schema = (properties: Record<string, unknown>) => ({ type: 'object', properties, additionalProperties: false }) as ParametersSchema;
   runner.tool(
     defineTool({
       name: 'add',

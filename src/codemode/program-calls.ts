@@ -5,7 +5,7 @@ import { TurnScope, type ScopePipeline } from '../runner/turn-scope.js';
 import type { RunScope } from '../tools/types.js';
 import { Limiter } from '../util/limiter.js';
 import type { ProgramTaint } from './program-taint.js';
-import { RUN_CODE_TOOL } from './run-code-tool.js';
+import { RUN_CODE_TOOL } from './run-code-definition.js';
 import { opaqueValue, type ProgramCallContext, type ProgramTools } from './types.js';
 
 /** The `run_code` call a program belongs to. */

@@ -8,7 +8,7 @@ import type { ToolContext } from '../tools/types.js';
 import type { CodeModeOptions } from './code-mode-options.js';
 import { ProgramCalls } from './program-calls.js';
 import { ProgramTaint } from './program-taint.js';
-import { RUN_CODE_TOOL } from './run-code-tool.js';
+import { RUN_CODE_TOOL } from './run-code-definition.js';
 import { runProgram } from './run-program.js';
 
 /**
