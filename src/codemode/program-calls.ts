@@ -57,7 +57,8 @@ export class ProgramCalls implements ProgramTools {
     const given = `${this.parent.id}.${context.index}`;
     const id = TurnScope.sharedOf(this.scope)?.callIds.claim(given) ?? given;
     const call: RunCall = { id, name, arguments: args, idempotencyKey: `${this.parent.idempotencyKey}.${context.index}` };
-    const run = { ...this.#run, signal: AbortSignal.any([this.#run.signal, context.signal]) };
+    // Aborted when the program ends, however (the run's abort ends it too): the call ends with it.
+    const run = { ...this.#run, signal: context.signal };
     run.emit({ type: 'tool_call', call });
     const result = (this.rerun && (await this.#recorded(call, run))) || (await this.pipeline.tools.execute(call, { run, scope: this.scope }));
     return this.#valueOf(result);
