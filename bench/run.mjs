@@ -46,6 +46,7 @@ const BROWSER = [
   'answer-100k-tokens',
 ];
 BROWSER.push('image-input-overhead');
+BROWSER.push('codemode-call-overhead-worker');
 const ALL = [...NODE, ...BROWSER, 'bundle-size', 'extension-size', 'bundle-codemode'];
 for (const name of only) {
   if (!ALL.includes(name)) {

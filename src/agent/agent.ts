@@ -31,8 +31,8 @@ import type { ImageDescriber } from '../runner/run-setup.js';
 import { checkContentOptions } from '../parts/content-options.js';
 import { DEFAULT_MAX_CONVERSATION_BYTES, DEFAULT_MAX_PART_BYTES } from '../parts/limits.js';
 import type { CodeModeOption } from '../codemode/code-mode-options.js';
-import { codeModeParts } from '../codemode/code-mode.js';
-import { isRunCode } from '../codemode/run-code.js';
+import { codeModeParts } from '../extensions/code-mode/code-mode.js';
+import { isRunCode } from '../extensions/code-mode/run-code.js';
 
 /** How an agent is made. */
 export interface AgentOptions {

@@ -1,6 +1,6 @@
-import type { ExtensionLoader } from '../runner/run-setup.js';
-import type { Tool } from '../tools/types.js';
-import { checkCodeMode } from './code-mode-options.js';
+import type { ExtensionLoader } from '../../runner/run-setup.js';
+import type { Tool } from '../../tools/types.js';
+import { checkCodeMode } from '../../codemode/code-mode-options.js';
 import { runCodeTool } from './run-code.js';
 
 /**

@@ -1,15 +1,15 @@
-import { toolFailure, toolSuccess } from '../call/result.js';
-import { UntrustedOutput } from '../call/untrusted-output.js';
-import type { ToolResult } from '../core/types.js';
-import { isAmbiError } from '../errors/ambi-error.js';
-import { ToolError } from '../errors/tool-error.js';
-import { TurnScope } from '../runner/turn-scope.js';
-import type { ToolContext } from '../tools/types.js';
-import type { CodeModeOptions } from './code-mode-options.js';
+import { toolFailure, toolSuccess } from '../../call/result.js';
+import { UntrustedOutput } from '../../call/untrusted-output.js';
+import type { ToolResult } from '../../core/types.js';
+import { isAmbiError } from '../../errors/ambi-error.js';
+import { ToolError } from '../../errors/tool-error.js';
+import { TurnScope } from '../../runner/turn-scope.js';
+import type { ToolContext } from '../../tools/types.js';
+import type { CodeModeOptions } from '../../codemode/code-mode-options.js';
 import { ProgramCalls } from './program-calls.js';
 import { ProgramTaint } from './program-taint.js';
-import { RUN_CODE_TOOL } from './run-code-definition.js';
-import { runProgram } from './run-program.js';
+import { RUN_CODE_TOOL } from '../../codemode/run-code-definition.js';
+import { runProgram } from '../../codemode/run-program.js';
 
 /**
  * One `run_code` call: the program run in the sandbox, its calls made through the run's call

@@ -1,12 +1,12 @@
-import { toolFailure } from '../call/result.js';
-import type { CallHooks, CallRun, RunCall } from '../call/types.js';
-import type { JsonValue, ToolResult } from '../core/types.js';
-import { TurnScope, type ScopePipeline } from '../runner/turn-scope.js';
-import type { RunScope } from '../tools/types.js';
-import { Limiter } from '../util/limiter.js';
+import { toolFailure } from '../../call/result.js';
+import type { CallHooks, CallRun, RunCall } from '../../call/types.js';
+import type { JsonValue, ToolResult } from '../../core/types.js';
+import { TurnScope, type ScopePipeline } from '../../runner/turn-scope.js';
+import type { RunScope } from '../../tools/types.js';
+import { Limiter } from '../../util/limiter.js';
 import type { ProgramTaint } from './program-taint.js';
-import { RUN_CODE_TOOL } from './run-code-definition.js';
-import { opaqueValue, type ProgramCallContext, type ProgramTools } from './types.js';
+import { RUN_CODE_TOOL } from '../../codemode/run-code-definition.js';
+import { opaqueValue, type ProgramCallContext, type ProgramTools } from '../../codemode/types.js';
 
 /** The `run_code` call a program belongs to. */
 export interface ProgramParent {

@@ -1,8 +1,8 @@
-import type { RunExtension } from '../runner/extension.js';
-import type { RunSetup } from '../runner/run-setup.js';
-import type { CodeModeOptions } from './code-mode-options.js';
-import { resolveLimits } from './limits.js';
-import { RUN_CODE_PARAMETERS, RUN_CODE_TOOL, runCodeDescription } from './run-code-tool.js';
+import type { RunExtension } from '../../runner/extension.js';
+import type { RunSetup } from '../../runner/run-setup.js';
+import type { CodeModeOptions } from '../../codemode/code-mode-options.js';
+import { resolveLimits } from '../../codemode/limits.js';
+import { RUN_CODE_PARAMETERS, RUN_CODE_TOOL, runCodeDescription } from '../../codemode/run-code-tool.js';
 
 /**
  * Code Mode's side of a run:

@@ -1,7 +1,7 @@
-import { defineTool } from '../tools/define-tool.js';
-import type { Tool } from '../tools/types.js';
-import type { CodeModeOptions } from './code-mode-options.js';
-import { RUN_CODE_PARAMETERS, RUN_CODE_TOOL } from './run-code-definition.js';
+import { defineTool } from '../../tools/define-tool.js';
+import type { Tool } from '../../tools/types.js';
+import type { CodeModeOptions } from '../../codemode/code-mode-options.js';
+import { RUN_CODE_PARAMETERS, RUN_CODE_TOOL } from '../../codemode/run-code-definition.js';
 
 /** Longest an attempt may last (what a timer can hold): a program waits for people and calls, whose own bounds stop them; its running time has `timeoutMs`. */
 const NO_ATTEMPT_LIMIT_MS = 2_147_483_647;

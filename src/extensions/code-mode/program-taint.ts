@@ -1,7 +1,7 @@
-import type { UntrustedSource } from '../core/run.js';
-import type { ToolResult } from '../core/types.js';
-import type { CallVerdict, RunCall } from '../call/types.js';
-import type { AfterUntrusted, Tool } from '../tools/types.js';
+import type { UntrustedSource } from '../../core/run.js';
+import type { ToolResult } from '../../core/types.js';
+import type { CallVerdict, RunCall } from '../../call/types.js';
+import type { AfterUntrusted, Tool } from '../../tools/types.js';
 
 /**
  * What a program read of untrusted content (`untrusted: 'mark'`): from the first untrusted
