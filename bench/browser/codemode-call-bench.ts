@@ -9,7 +9,7 @@ const pct = (value: number) => `${(value * 100).toFixed(0)}%`;
 /** A program's call of a page tool through the WorkerRunner, against the same call made by the runner itself. */
 export async function codemodeCallOverheadWorker(browser: Browser, origin: string, openPage: OpenPage): Promise<Measurement[]> {
   const page = await openPage(browser, origin, 'codemode-call');
-  const options: CodemodeCallOptions = { calls: 50, rounds: 15, warmup: 3 };
+  const options: CodemodeCallOptions = { calls: 100, rounds: 21, warmup: 4 };
   const rounds = (await page.evaluate((o) => window.bench!.run(o as never), options as never)) as CodemodeCallRound[];
   await page.close();
   const program = rounds.map((round) => round.program);
