@@ -29,7 +29,8 @@ describe('Code Mode, hostile programs', () => {
   });
 
   test('past maxToolCalls (1,000) each further call rejects too_many_calls, and the run never sees it', async () => {
-    const code = "let refused = 0; for (let i = 0; i < 1010; i++) { try { await tools.echo({ value: i }); } catch (e) { if (e.code === 'too_many_calls') refused++; } } return refused;";
+    const code =
+      "let refused = 0; for (let i = 0; i < 1010; i++) { try { await tools.echo({ value: i }); } catch (e) { if (e.code === 'too_many_calls') refused++; } } return refused;";
     const { result, events } = await run([{ code }, 'ok']);
     expect(result.toolResults[0]).toMatchObject({ ok: true, output: { result: 10 } });
     expect(events.filter((e) => e.type === 'tool_call' && e.parentCallId !== undefined)).toHaveLength(1000);

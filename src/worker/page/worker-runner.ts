@@ -111,42 +111,18 @@ export class WorkerRunner {
       (runId, callId) => this.#runs.traceContext(runId, callId),
     );
     Comlink.expose(this.#host, this.#worker);
-    const {
-      engine,
-      concurrency,
-      preamble,
-      maxResultChars,
-      database,
-      leaf,
-      validation,
-      context,
-      record,
-      untrusted,
-      maxPartBytes,
-      maxConversationBytes,
-      codeMode,
-    } = options;
-    // Checked here, at once; the worker checks it again as it makes its agent. `run_code` is then a name taken.
-    if (checkCodeMode(codeMode)) this.#names.add('run_code');
+    const { engine, concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted, maxPartBytes, maxConversationBytes } =
+      options;
+    // Checked here, at once (the worker checks it again as it makes its agent); `run_code` is then a name taken.
+    const codeMode = checkCodeMode(options.codeMode) ? { codeMode: options.codeMode! } : {};
+    if (codeMode.codeMode !== undefined) this.#names.add('run_code');
     this.#engine = engine;
     this.#maxPartBytes = maxPartBytes;
     if (leaf) this.#names.add('spawn_leaf');
     const config = {
       engine,
-      ...defined({
-        concurrency,
-        preamble,
-        maxResultChars,
-        database,
-        leaf,
-        validation,
-        context,
-        record,
-        untrusted,
-        maxPartBytes,
-        maxConversationBytes,
-        codeMode,
-      }),
+      ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted, maxPartBytes, maxConversationBytes }),
+      ...codeMode,
     };
     this.#setup = new RunnerSetup(
       () => this.#guard(this.#api.configure(config)),
