@@ -104,6 +104,20 @@ describe('a program’s calls', () => {
     expect(effects.count('archive')).toBe(1);
   });
 
+  test('on a stored conversation, the approval records of a program’s calls are done with once the program ends', async () => {
+    const conversations = new MemoryConversationStore();
+    const agent = await codeAgent(new ProgramEngine([{ code: "return await tools.archive({ id: 'n1' });" }, 'archived']), new Effects(), { conversations });
+    const run = new ChatRunner().run(agent, 'archive n1', { conversation: 'records' });
+    let asked: string | undefined;
+    await eventsOf(run, (event) => {
+      asked = event.call.id;
+      return true;
+    });
+    await run.result;
+    expect(asked).toBeDefined();
+    expect(await conversations.approvals!.get('records', asked!)).toBeUndefined();
+  });
+
   test('a denial is an error the program can catch, coded denied', async () => {
     const code = "try { await tools.archive({ id: 'n1' }); return 'ran'; } catch (e) { return { code: e.code, message: e.message }; }";
     const effects = new Effects();

@@ -26,6 +26,8 @@ export interface ProgramParent {
 export class ProgramCalls implements ProgramTools {
   readonly names: readonly string[];
   readonly #run: CallRun;
+  /** The ids of the calls made so far: their approval records are done with when the program ends. */
+  readonly #ids: string[] = [];
 
   constructor(
     readonly parent: ProgramParent,
@@ -56,12 +58,20 @@ export class ProgramCalls implements ProgramTools {
   async call(name: string, args: JsonValue, context: ProgramCallContext): Promise<unknown> {
     const given = `${this.parent.id}.${context.index}`;
     const id = TurnScope.sharedOf(this.scope)?.callIds.claim(given) ?? given;
+    this.#ids.push(id);
     const call: RunCall = { id, name, arguments: args, idempotencyKey: `${this.parent.idempotencyKey}.${context.index}` };
     // Aborted when the program ends, however (the run's abort ends it too): the call ends with it.
     const run = { ...this.#run, signal: context.signal };
     run.emit({ type: 'tool_call', call });
     const result = (this.rerun && (await this.#recorded(call, run))) || (await this.pipeline.tools.execute(call, { run, scope: this.scope }));
     return this.#valueOf(result);
+  }
+
+  /** The program ended: the approval records of its calls are done with (as a reply's are once its results are stored; best effort). */
+  async forgetApprovals(): Promise<void> {
+    const { approvalStore, conversation } = this.#run;
+    if (!approvalStore || conversation === undefined || this.#ids.length === 0) return;
+    await approvalStore.forget(conversation, this.#ids).catch(() => {});
   }
 
   /** The journal's answer to a call a program run again had made before: its recorded result (through the extensions' hooks, as any result), or `outcome_unknown` for one cut off after it started. */

@@ -52,6 +52,9 @@ export async function runCode(code: string, ctx: ToolContext, bounds: CodeModeOp
     const code = isAmbiError(error) ? error.code : 'crashed';
     await record(toolFailure(call, code, error instanceof Error ? error.message : String(error), 1, performance.now() - started));
     throw withLogs(error);
+  } finally {
+    // Not when the run was suspended: a resume asks again what waited, from these records.
+    if (!ctx.signal.aborted) await calls.forgetApprovals();
   }
 }
 
