@@ -63,9 +63,14 @@ export async function pendingApprovals(store: ConversationStore, conversation: s
   // The call as the conversation holds it: the record only says that it waits, since when, and where it would act.
   const waiting = new Map(interrupted.calls.map((call) => [call.id, call]));
   const records = await approvals.list(conversation);
-  return records.flatMap(({ callId, leafId, requestedAt, decision, call: asked }) => {
+  // A call a program made (Code Mode) is keyed `<its run_code call's key>.<index>`: it waits with its program.
+  const programs = interrupted.calls.flatMap((call) => (call.idempotencyKey ? [{ prefix: `${call.idempotencyKey}.`, call }] : []));
+  return records.flatMap(({ callId, leafId, requestedAt, decision, call: asked }): PendingApproval[] => {
+    if (decision) return [];
+    const program = programs.find(({ prefix }) => asked.idempotencyKey?.startsWith(prefix));
+    if (program) return [{ callId, call: asked, parentCallId: program.call.id, requestedAt }];
     const call = waiting.get(callId);
-    if (!call || decision) return [];
+    if (!call) return [];
     return [{ callId, call: asked.target ? { ...call, target: asked.target } : call, ...(leafId ? { leafId } : {}), requestedAt }];
   });
 }

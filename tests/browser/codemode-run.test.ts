@@ -72,6 +72,7 @@ describe('Code Mode through the WorkerRunner', () => {
     expect(effects.count('send_email')).toBe(1);
 
     const second = codeRunner(['all done'], effects, database);
+    expect(await second.pendingApprovals('notes')).toMatchObject([{ callId: 'prog.1', call: { name: 'archive' }, parentCallId: 'prog' }]);
     const resumed = second.resume('notes');
     const events = await collect(resumed, (e) => e.type === 'approval_requested' && resumed.approve(e.call.id));
     const result = await resumed.result;

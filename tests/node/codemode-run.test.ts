@@ -292,6 +292,10 @@ describe('resume after a reload', () => {
 
     const engine = new ProgramEngine(['all done']);
     const second = await codeAgent(engine, effects, { conversations, journal });
+    // The page after the reload lists what waits: the program's call, under its run_code call.
+    expect(await new ChatRunner().pendingApprovals(second, 'c1')).toMatchObject([
+      { callId: 'program_1.1', call: { name: 'archive' }, parentCallId: 'program_1' },
+    ]);
     const resumed = new ChatRunner().resume(second, 'c1');
     const events = await eventsOf(resumed, () => true);
     const result = await resumed.result;
