@@ -45,3 +45,22 @@ test('one program: its calls under the run_code call in the timeline, the share 
   expect(offered.map((t) => t.function.name)).toEqual(['run_code']);
   expect(offered[0]!.function.description).toContain('share_note(args: {');
 });
+
+test('reload while a program’s call waits for the person: the card comes back, the program runs again, the share happens once', async ({ page }) => {
+  await openDemo(page);
+  await useFakeModel(page);
+  await codeMode(page);
+  await script(page, [{ toolCalls: [{ id: 'prog', name: 'run_code', arguments: { code: PROGRAM } }] }, { text: 'Shared your Lisbon note.' }]);
+  await ask(page, 'Share my Lisbon note with friend@home.example', false);
+  await expect(page.locator('#chat li.approval')).toContainText('share_note');
+
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('#chat li.resume')).toContainText('share_note waits for your approval');
+  const card = page.locator('#chat li.approval');
+  await expect(card).toContainText('share_note');
+  await expect(page.locator('#outbox li')).toHaveCount(0);
+  await card.locator('button.approve').click();
+  await expect(page.locator('#chat li.assistant').last()).toHaveText('Shared your Lisbon note.');
+  await expect(page.locator('#outbox li')).toHaveText(['Trip to Lisbon → friend@home.example']);
+});
