@@ -171,7 +171,7 @@ function runnerWorkerAsEntry(): Plugin {
 
 /**
  * The published package (`vite build --mode lib`): `dist/lib/index.js`, `dist/lib/worker.js`,
- * `dist/lib/extension.js` and `dist/lib/runner.worker.js`, sharing chunks, with source maps. Nothing is bundled in: every
+ * `dist/lib/extension.js`, `dist/lib/extend.js` and `dist/lib/runner.worker.js`, sharing chunks, with source maps. Nothing is bundled in: every
  * dependency stays an import (wllama and its wasm `?url` included), resolved by the app's bundler.
  */
 const library: ViteUserConfig = {
@@ -193,6 +193,8 @@ const library: ViteUserConfig = {
         'ai-sdk': 'src/ai-sdk/index.ts',
         'ag-ui': 'src/ag-ui/index.ts',
         extension: 'src/extension/index.ts',
+        // What an author of an extension, an engine or a store needs (types, and a few values).
+        extend: 'src/extend/index.ts',
         'runner.worker': 'workers/runner.worker.ts',
       },
       formats: ['es'],

@@ -172,7 +172,7 @@ if (problems.length === 0) {
     for (const pattern of markers) if (pattern.test(code)) fail(`${file} (imported by ambi-web/worker) matches ${pattern}`);
   }
   // `@opentelemetry/api` is an optional peer: never imported up front by any entry, only with import() for a traced run.
-  for (const entry of ['index.js', 'worker.js', 'extension.js', 'ai-sdk.js', 'ag-ui.js', 'runner.worker.js']) {
+  for (const entry of ['index.js', 'worker.js', 'extension.js', 'extend.js', 'ai-sdk.js', 'ag-ui.js', 'runner.worker.js']) {
     const upFront = moduleGraph(join(lib, entry), STATIC_IMPORT);
     if (staticExternals(upFront).some((spec) => spec.startsWith('@opentelemetry/')))
       fail(`${entry} imports @opentelemetry/api up front: it must load with import(), for a traced run only`);

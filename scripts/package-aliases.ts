@@ -10,4 +10,5 @@ export const packageAliases = [
   { find: /^ambi-web\/ai-sdk$/, replacement: source('ai-sdk/index.ts') },
   { find: /^ambi-web\/ag-ui$/, replacement: source('ag-ui/index.ts') },
   { find: /^ambi-web\/extension$/, replacement: source('extension/index.ts') },
+  { find: /^ambi-web\/extend$/, replacement: source('extend/index.ts') },
 ];

@@ -6,7 +6,9 @@ import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 const types = 'dist/types';
-const entries = ['index.d.ts', 'worker/index.d.ts', 'ai-sdk/index.d.ts', 'ag-ui/index.d.ts', 'extension/index.d.ts'].map((file) => resolve(types, file));
+const entries = ['index.d.ts', 'worker/index.d.ts', 'ai-sdk/index.d.ts', 'ag-ui/index.d.ts', 'extension/index.d.ts', 'extend/index.d.ts'].map((file) =>
+  resolve(types, file),
+);
 const reached = new Set();
 
 /** The file a relative specifier in a declaration names (`./x.js` → `./x.d.ts`). */

@@ -1,5 +1,6 @@
 // The in-process model the Node loop benchmarks share: it answers at once, so what is timed is ours.
-import type { Engine, EngineEvent, EngineRequest } from '../../src/index.js';
+import type { Engine } from '../../src/index.js';
+import type { EngineEvent, EngineRequest } from '../../src/extend/index.js';
 
 /** What a calling engine says: `calls` calls of `name`, the i-th with `argsText(i)`, then `finalText`. */
 export interface CallingScript {

@@ -6,7 +6,8 @@
 //   pipeline, its events under the run_code call) against the same call made directly by the
 //   runner through its call pipeline (a tool that calls the run's pipeline in a loop), both
 //   sequential, each less its empty form (a program with no calls, a loop of none).
-import { Agent, ChatRunner, defineTool, type Engine, type EngineEvent, type EngineRequest } from '../../src/index.js';
+import { Agent, ChatRunner, defineTool } from '../../src/index.js';
+import type { Engine, EngineEvent, EngineRequest } from '../../src/extend/index.js';
 import { TurnScope } from '../../src/runner/turn-scope.js';
 import { median, type Measurement, medianUpper95, paired, pairedFigure, spread } from '../lib/stats.js';
 

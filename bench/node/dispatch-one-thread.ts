@@ -7,7 +7,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import { scriptedEngine } from '../../src/worker/index.js';
 import { pingScript, pingTool } from '../lib/ping.js';
-import { callHere } from '../../src/worker/tool-host/call-here.js';
+import { serveCall, servedTool } from '../../src/call/serve.js';
 import { toDescriptor } from '../../src/worker/wire/descriptor.js';
 import { PageHost } from '../../src/worker/page/page-host.js';
 import { registerTransferHandlers } from '../../src/worker/wire/transfer-handlers.js';
@@ -39,7 +39,10 @@ async function ours(): Promise<() => Promise<number>> {
   registerTransferHandlers();
   Comlink.expose(createRunnerHost(port1 as unknown as Comlink.Endpoint), port1 as unknown as Comlink.Endpoint);
   let ended = () => {};
-  const served = new Map<string, ToolInvoker>([['ping', { call: (args, ctx, abort) => callHere(ping, args, ctx, abort), needsApproval: async () => false }]]);
+  const pingServed = servedTool(ping);
+  const served = new Map<string, ToolInvoker>([
+    ['ping', { call: (args, ctx, abort) => serveCall(pingServed, args, ctx, abort), needsApproval: async () => false }],
+  ]);
   Comlink.expose(
     new PageHost(served, (_runId, events) => {
       if (events === null) ended();

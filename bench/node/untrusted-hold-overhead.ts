@@ -3,7 +3,8 @@
 // an answer that names what was read, on a stored conversation (memory). Hold mode keeps the page
 // in the conversation's held values and sends a handle; mark mode sends the page, marked. Both
 // models answer at once, so what is timed is the loop with each mode's extension.
-import { Agent, ChatRunner, defineTool, type Engine, type EngineEvent, type EngineRequest, MemoryConversationStore } from '../../src/index.js';
+import { Agent, ChatRunner, defineTool, type Engine, MemoryConversationStore } from '../../src/index.js';
+import type { EngineEvent, EngineRequest } from '../../src/extend/index.js';
 import { median, medianUpper95, paired, spread, type Measurement } from '../lib/stats.js';
 
 const SAMPLES = 21;

@@ -23,6 +23,9 @@ import type { ExtensionLoader } from '../runner/run-setup.js';
 import type { RunAgent, UntrustedMode } from '../runner/run-setup.js';
 import { inspectHeldTool, isInspectHeld } from '../extensions/untrusted/hold/inspect-tool.js';
 import { extensionsWith, loadLeafRunner, loadMcp, loadRecorder } from './features.js';
+import { pendingApprovals } from '../extensions/resume/pending.js';
+import { journalOf } from '../runner/run-setup.js';
+import type { PendingApproval } from '../store/approval-types.js';
 import { engineInfo, type EngineInfo } from '../engines/engine-info.js';
 import type { Cassette } from '../engines/cassette/cassette.js';
 import type { RecordingEngine } from '../engines/cassette/recorder.js';
@@ -31,8 +34,7 @@ import type { ImageDescriber } from '../runner/run-setup.js';
 import { checkContentOptions } from '../parts/content-options.js';
 import { DEFAULT_MAX_CONVERSATION_BYTES, DEFAULT_MAX_PART_BYTES } from '../parts/limits.js';
 import type { CodeModeOption } from '../codemode/code-mode-options.js';
-import { codeModeParts } from '../extensions/code-mode/code-mode.js';
-import { isRunCode } from '../extensions/code-mode/run-code.js';
+import { codeModeParts, isRunCode } from '../extensions/code-mode/code-mode.js';
 
 /** How an agent is made. */
 export interface AgentOptions {
@@ -44,7 +46,11 @@ export interface AgentOptions {
   conversations?: ConversationStore;
   /** A tool result longer than this many characters is cut, with a marker, before the model reads it. Default 20 000. */
   maxResultChars?: number;
-  /** Journal of non-idempotent calls, so a call cut off by a reload is never run twice (see ToolCallJournal). */
+  /**
+   * Where this agent's calls are recorded (asked, decided, started, done), so a call cut off by a
+   * reload is never run twice (see ToolCallJournal). Default: a run on a stored conversation
+   * records its calls in the conversation store's own journal (`conversations.journal`).
+   */
   journal?: ToolCallJournal;
   /** Realm services for the engine (tests swap `fetch`). */
   engine?: EngineDeps;
@@ -175,7 +181,7 @@ export class Agent implements RunAgent {
     this.maxConversationBytes = options.maxConversationBytes ?? DEFAULT_MAX_CONVERSATION_BYTES;
     this.describeImage = options.describeImage;
     this.tokens = new TokenCounter(engine.countTokens?.bind(engine));
-    const codeMode = codeModeParts(options.codeMode, options.journal !== undefined);
+    const codeMode = codeModeParts(options.codeMode, (this.journal ?? this.conversations.journal) !== undefined);
     if (codeMode) this.registry.register(codeMode.tool);
     this.extensions = extensionsWith(codeMode ? [...(options.extensions ?? []), codeMode.extension] : options.extensions);
     this.onToolError = options.onToolError ?? developmentToolErrorLog();
@@ -237,10 +243,18 @@ export class Agent implements RunAgent {
     return this.#recorder.cassette();
   }
 
+  /** The calls of a conversation's interrupted run that wait for a person (what a resume asks again), oldest request first. */
+  pendingApprovals(conversation: string): Promise<PendingApproval[]> {
+    return pendingApprovals(this.conversations, journalOf(this, conversation), conversation);
+  }
+
   /** Let the model delegate sub-tasks to leaves through a `spawn_leaf` tool (see LeafOptions). */
   leaf(options: LeafOptions): this {
-    // The leaf's code loads when a leaf first starts: a runner whose model never delegates never fetches it.
-    const start: StartLeaf = async (task, tools, ctx, maxDepth) => (await loadLeafRunner()).runLeaf(this, options, 0, maxDepth, task, tools, ctx);
+    // The leaf's code loads here, where the app asks for leaves (not mid-run, at the first delegation):
+    // an agent without leaves never fetches it. A module that fails to load fails the first spawn_leaf call.
+    const runner = loadLeafRunner();
+    runner.catch(() => {});
+    const start: StartLeaf = async (task, tools, ctx, maxDepth) => (await runner).runLeaf(this, options, 0, maxDepth, task, tools, ctx);
     return this.tool(spawnLeafTool(options, start));
   }
 

@@ -39,8 +39,10 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 
 /**
  * The extensions every agent's runs may need, each loaded for the runs that need it, in the order
- * their hooks run (typed output adds instructions before a context budget counts them; untrusted
- * content reads the request as trimmed). Every agent has them; an agent's own come after them.
+ * their hooks run (a token budget stops a turn before anything is made of it; typed output adds
+ * instructions before a context budget counts them; a context budget chooses how the history is
+ * read before resume reads it; untrusted content reads the request as trimmed and the reply resume
+ * continues). Every agent has them; an agent's own come after them.
  */
 export const standardExtensions: readonly ExtensionLoader[] = /* @__PURE__ */ standardLoaders();
 
@@ -48,10 +50,10 @@ export const standardExtensions: readonly ExtensionLoader[] = /* @__PURE__ */ st
 function standardLoaders(): ExtensionLoader[] {
   return [
     {
-      name: 'resume',
-      // A stored conversation may hold a run to resume, or calls an interrupted run left to report.
-      wanted: (setup) => setup.options.conversation !== undefined && !setup.history,
-      load: once(async () => (await import('../extensions/resume/resume.js')).resumeExtension),
+      name: 'budget',
+      // The run's own `maxTokens`, or its parent's for a leaf (they share the meter that holds it).
+      wanted: (setup) => setup.usage.maxTokens !== undefined,
+      load: once(async () => (await import('../extensions/budget.js')).budgetExtension),
     },
     {
       name: 'typed-output',
@@ -72,6 +74,12 @@ function standardLoaders(): ExtensionLoader[] {
           return contextExtension(setup, { budget: context, counter: tokens ?? new TokenCounter(engine.countTokens?.bind(engine)) });
         };
       }),
+    },
+    {
+      name: 'resume',
+      // A stored conversation may hold a run to resume, or calls an interrupted run left to report.
+      wanted: (setup) => setup.options.conversation !== undefined && !setup.history,
+      load: once(async () => (await import('../extensions/resume/resume.js')).resumeExtension),
     },
     {
       name: 'content',

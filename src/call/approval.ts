@@ -1,5 +1,6 @@
 import { errorMessage } from '../errors/error-message.js';
-import type { ApprovalStore, StandingDecision } from '../store/approval-types.js';
+import type { StandingDecision } from '../store/approval-types.js';
+import type { ToolCallJournal } from '../store/types.js';
 import { toolIdentity } from '../tools/identity.js';
 import type { Tool } from '../tools/types.js';
 import { untilAborted } from '../util/abort-source.js';
@@ -9,32 +10,37 @@ import type { CallRun, CallVerdict, RunCall } from './types.js';
 type Ask = Extract<CallVerdict, { kind: 'ask' }>;
 
 /**
- * A person's decision on one call, in the policy stage. Where the run's conversation keeps its
- * approvals, a standing decision for the very tool the person saw decides without asking (an
+ * A person's decision on one call, in the policy stage. Where the run's conversation is stored
+ * with a journal, a standing decision for the very tool the person saw decides without asking (an
  * approval given before untrusted content was read does not decide a call proposed after it);
- * otherwise the request is recorded bound to this call (so another page can list it and a
- * resume asks again), `approval_requested` goes out, and the decision is recorded before the
- * call may run. A store that fails never blocks the person: the run asks and decides in memory,
- * with a warning.
+ * otherwise the call's record says it is `asked` (so another page can list it and a resume asks
+ * again), `approval_requested` goes out (for a call read from a reply still streaming, once the
+ * reply ended), and the decision is recorded (`decided`) before the call may run. A journal that
+ * fails never blocks the person: the run asks and decides in memory, with a warning.
  */
 export async function askPerson(call: RunCall, tool: Tool, ask: Ask, run: CallRun): Promise<ApprovalDecision> {
-  const store = run.conversation !== undefined ? run.approvalStore : undefined;
+  const journal = run.conversation !== undefined ? run.journal : undefined;
   const conversation = run.conversation!;
   const identity = toolIdentity(tool);
   const tainted = ask.standing?.tainted === true;
-  if (store) {
-    const standing = await quietly(run, () => store.standing(conversation, call.name));
+  if (journal) {
+    const standing = journal.standing && (await quietly(run, () => journal.standing!(conversation, call.name)));
     if (standing && standingDecides(standing, identity, tainted)) {
       const decision = { approved: standing.approved, ...(standing.reason ? { reason: standing.reason } : {}) };
       run.emit({ type: 'approval_resolved', callId: call.id, ...decision, standing: true });
       return decision;
     }
-    const request = { callId: call.id, call: { ...call }, requestedAt: Date.now(), tool: identity, runId: run.runId };
-    await quietly(run, () => store.request(conversation, request));
+    if (journal.ask) {
+      const { id: callId, name, arguments: args, idempotencyKey, target } = call;
+      const asked = { idempotencyKey, callId, name, arguments: args, conversation, runId: run.runId, requestedAt: Date.now(), tool: identity };
+      await quietly(run, () => journal.ask!(target ? { ...asked, target } : asked));
+    }
   }
+  // A card never shows a call of a reply the model is still writing.
+  if (run.replyRead) await untilAborted(run.replyRead, run.signal);
   run.emit({ type: 'approval_requested', call, ...ask.because });
   const decision = await run.approvals.wait(call.id, run.signal);
-  if (store) await record(store, conversation, call, { identity, tainted }, decision, run);
+  if (journal) await record(journal, conversation, call, { identity, tainted }, decision, run);
   run.emit({ type: 'approval_resolved', callId: call.id, approved: decision.approved, ...(decision.reason ? { reason: decision.reason } : {}) });
   return decision;
 }
@@ -49,9 +55,9 @@ function standingDecides(standing: StandingDecision, identity: string, tainted: 
   return !standing.approved || !tainted || standing.tainted === true;
 }
 
-/** Record a decision on the call, and its standing form when `always`. */
+/** Record a decision on the call's record, and its standing form when `always`. */
 async function record(
-  store: ApprovalStore,
+  journal: ToolCallJournal,
   conversation: string,
   call: RunCall,
   seen: { identity: string; tainted: boolean },
@@ -61,14 +67,22 @@ async function record(
   const decidedAt = Date.now();
   const reason = decision.reason ? { reason: decision.reason } : {};
   const edited = decision.arguments !== undefined ? { arguments: decision.arguments } : {};
-  await quietly(run, () => store.decide(conversation, call.id, { approved: decision.approved, ...reason, decidedAt, ...edited }));
-  if (decision.always)
+  if (journal.decide) await quietly(run, () => journal.decide!(call.idempotencyKey, { approved: decision.approved, ...reason, decidedAt, ...edited }));
+  if (decision.always && journal.setStanding)
     await quietly(run, () =>
-      store.setStanding({ conversation, tool: call.name, identity: seen.identity, tainted: seen.tainted, approved: decision.approved, ...reason, decidedAt }),
+      journal.setStanding!({
+        conversation,
+        tool: call.name,
+        identity: seen.identity,
+        tainted: seen.tainted,
+        approved: decision.approved,
+        ...reason,
+        decidedAt,
+      }),
     );
 }
 
-/** A store operation whose failure becomes a `warning` event (and `undefined`); it races the run's signal, so Stop never waits on a store. */
+/** A journal operation whose failure becomes a `warning` event (and `undefined`); it races the run's signal, so Stop never waits on a store. */
 async function quietly<T>(run: CallRun, operation: () => Promise<T>): Promise<T | undefined> {
   try {
     return await untilAborted(operation(), run.signal);

@@ -4,7 +4,6 @@ import type { JsonValue, ToolCall, ToolResult } from '../core/types.js';
 import type { MediaPart } from '../core/parts.js';
 import { mediaParts } from '../parts/normalize.js';
 import { OutputWithParts } from '../parts/with-parts.js';
-import { toolOutputJson } from '../tools/json-output.js';
 import { toolContext } from '../tools/tool-context.js';
 import type { OnToolError, RunScope, Tool, ToolContext } from '../tools/types.js';
 import { callReporting } from '../util/call-reporting.js';
@@ -14,6 +13,7 @@ import { delay } from '../util/delay.js';
 import { isThenable } from '../util/thenable.js';
 import { toolFailure, toolSuccess } from './result.js';
 import { UntrustedOutput } from './untrusted-output.js';
+import { outputJson } from './checked-json.js';
 
 /** How one attempt ended. Only `runAttempts` decides what follows (a retry or the result). */
 export type AttemptOutcome =
@@ -128,10 +128,10 @@ export function runAttempt(
 /** The output as JSON, or `crashed`: an output JSON cannot hold, or whose own `toJSON` throws, is the tool's failure. */
 function toOutcome(tool: Tool, output: unknown): AttemptOutcome {
   try {
-    if (UntrustedOutput.is(output)) return { kind: 'ok', output: toolOutputJson(tool.name, output.value), untrusted: true };
+    if (UntrustedOutput.is(output)) return { kind: 'ok', output: outputJson(tool.name, output.value), untrusted: true };
     // Checked for what they are here; their size against the agent's caps where the run is (the content extension).
-    if (OutputWithParts.is(output)) return { kind: 'ok', output: toolOutputJson(tool.name, output.output), parts: mediaParts(output.parts, Infinity) };
-    return { kind: 'ok', output: toolOutputJson(tool.name, output) };
+    if (OutputWithParts.is(output)) return { kind: 'ok', output: outputJson(tool.name, output.output), parts: mediaParts(output.parts, Infinity) };
+    return { kind: 'ok', output: outputJson(tool.name, output) };
   } catch (error) {
     return outcomeOfThrow(tool.name, error);
   }

@@ -2,16 +2,20 @@
  * One tool call, from the model's request to its result. The stages, in order, one file each:
  *
  *  1. decode    decode.ts     the arguments as JSON: absent is `{}`, text is parsed, deeper than 64 levels refused
- *  2. resolve   resolve.ts    the run's extensions put in what the arguments refer to (`{ "$held": "$N" }`: a held value)
+ *  2. screen    screen.ts     the run's extensions' `beforeCall`: what the arguments refer to put in (`{ "$held": "$N" }`),
+ *                             a refusal, or a say that a person must see the call
  *  3. validate  validate.ts   checked against the tool's schema (ajv, no-eval, or its Standard Schema)
- *  4. policy    policy.ts     run, ask a person (approval.ts), or refuse: the run's extensions, then the tool's rule;
- *                             a tool that names where a call acts (`target`: a tab's page) names it first
+ *  4. policy    policy.ts     where the call acts (`target`: a tab's page) named first; then a person asked
+ *                             (approval.ts) where an extension, the call's record or the tool's rule says so
  *  5. slots     slots.ts      a slot of the run's concurrency limit, then of the shared budget
  *  6. journal   journal.ts    a `started` record before a journalled call runs
  *  7. attempt   attempt.ts    the tool's `call` under its timeout; retried after a timeout if idempotent
  *  8. result    result.ts     the ToolResult: journalled, slots freed, the extensions' `afterCall`, `tool_finished`
  *
- * A call outside a run (`ToolManager.execute` with no `run`) skips stages 2 and 4 to 6. A call that
+ * A call outside a run (`ToolManager.execute` with no `run`) skips stages 2 and 4 to 6, but for the
+ * tool's rule where an `approve` was given (a tool offered over WebMCP). A call another realm's
+ * pipeline took this far is served where its tool lives through serve.ts (stage 3 with that realm's
+ * own check, then stage 7 once). A call that
  * ends early (an unknown tool, invalid arguments, a denial) leaves for stage 8 from where it
  * ends, and every result leaves stage 8 once. A remote tool (on the page, in a tool worker, on
  * an MCP server, in a tab) is a Tool whose `call` goes there: the route is the tool's own.
@@ -19,22 +23,28 @@
 import type { ToolCall, ToolResult } from '../core/types.js';
 import { isAmbiError } from '../errors/ambi-error.js';
 import { errorMessage } from '../errors/error-message.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import type { RegisteredTool } from '../tools/registry.js';
 import { newIdempotencyKey } from '../util/ids.js';
 import { isThenable } from '../util/thenable.js';
 import type { OnToolError, RunScope } from '../tools/types.js';
 import { runAttempts, type AttemptsOptions } from './attempt.js';
 import { beginJournal, finishJournal, journalled } from './journal.js';
-import { admit } from './policy.js';
+import { admit, approvedOutside } from './policy.js';
 import { toolFailure } from './result.js';
 import { takeSlots } from './slots.js';
 import type { CallRun, ExecuteOptions, RunCall } from './types.js';
 import { decodeArguments } from './decode.js';
-import { resolveArguments } from './resolve.js';
+import { screen } from './screen.js';
 import { validateArguments } from './validate.js';
 
+/** The tools a call may name, with their validators (a ToolRegistry is one; so is the set of tools offered over WebMCP). */
+export interface CallableTools {
+  entry(name: string): RegisteredTool | undefined;
+  names(): string[];
+}
+
 /** Run `call` through the pipeline above; resolves with its ToolResult and never rejects, whatever the call. */
-export async function executeCall(registry: ToolRegistry, call: ToolCall, options: ExecuteOptions = {}): Promise<ToolResult> {
+export async function executeCall(registry: CallableTools, call: ToolCall, options: ExecuteOptions = {}): Promise<ToolResult> {
   const started = performance.now();
   const elapsed = () => performance.now() - started;
   const { run } = options;
@@ -49,24 +59,26 @@ export async function executeCall(registry: ToolRegistry, call: ToolCall, option
   const decoded = decodeArguments(call.name, call.arguments);
   if (!decoded.ok) return finish(toolFailure(call, 'invalid_arguments', decoded.message, 0, elapsed()), keyed, run);
   let { value, owned } = decoded;
-  // 2: resolve (a run's only; nothing is awaited where no extension changes the arguments).
-  const resolving = run ? resolveArguments(keyed, value, run) : undefined;
-  if (resolving) {
-    const resolved = isThenable(resolving) ? await resolving : resolving;
-    if (!resolved.ok) return finish(toolFailure(call, resolved.code, resolved.message, 0, elapsed()), keyed, run);
-    // A new value, made for this call: validation may write its defaults into it.
-    if (resolved.value !== value) ({ value, owned } = { value: resolved.value, owned: true });
-  }
+  // 2: screen (a run's only; nothing is awaited where no extension has a say).
+  const screening = run ? screen(keyed, value, run) : undefined;
+  const said = isThenable(screening) ? await screening : screening;
+  if (said?.kind === 'refuse') return finish(toolFailure(call, said.code, said.message, 0, elapsed()), keyed, run);
+  // A new value, made for this call: validation may write its defaults into it.
+  if (said?.arguments !== undefined && said.arguments !== value) ({ value, owned } = { value: said.arguments, owned: true });
   // 3: validate (synchronous for a JSON Schema: no promise is awaited for it).
   const checking = validateArguments(call.name, value, owned, entry.validate);
   const checked = isThenable(checking) ? await checking : checking;
   if (!checked.ok) return finish(toolFailure(call, checked.code ?? 'invalid_arguments', checked.message, 0, elapsed()), keyed, run);
-  if (!run) return runAttempts(entry.tool, keyed, checked.value, new AttemptReports(keyed, options), started);
+  if (!run) {
+    const signal = options.signal ?? neverAborted;
+    const refused = options.approve && (await approvedOutside(keyed, entry.tool, checked.value, options.approve, signal, elapsed));
+    return refused || runAttempts(entry.tool, keyed, checked.value, new AttemptReports(keyed, options), started);
+  }
 
   let release = () => {};
   try {
     // 4: policy.
-    const admitting = admit(keyed, entry, checked.value, run, elapsed);
+    const admitting = admit(keyed, entry, checked.value, run, said, options.recorded, elapsed);
     const admitted = isThenable(admitting) ? await admitting : admitting;
     if (!('args' in admitted)) return finish(admitted, keyed, run);
     // 5: slots.
@@ -90,7 +102,7 @@ export async function executeCall(registry: ToolRegistry, call: ToolCall, option
 function finish(result: ToolResult, call: RunCall, run: CallRun | undefined, release?: () => void): ToolResult | Promise<ToolResult> {
   release?.();
   if (!run) return result;
-  const after = run.hooks.after(call, result);
+  const after = run.hooks.after(call, result, run.replyRead);
   if (isThenable(after)) return after.then((final) => reported(final, run));
   return reported(after, run);
 }
@@ -99,6 +111,9 @@ function reported(result: ToolResult, run: CallRun): ToolResult {
   run.emit({ type: 'tool_finished', result });
   return result;
 }
+
+/** The signal of a call outside a run that was given none. */
+const neverAborted = new AbortController().signal;
 
 /** How the attempts of a call report: to the caller's callbacks, and as run events (methods, not closures made per call). */
 class AttemptReports implements AttemptsOptions {

@@ -187,5 +187,15 @@ export interface ContextBudget {
   tokensPerMessage?: number;
 }
 
-/** Where a consequential call stands in the journal: `started` before it runs, then `succeeded` or `failed`. */
-export type JournalState = 'started' | 'succeeded' | 'failed';
+/**
+ * Where a call stands in its record: `asked` (a person was asked about it), `decided` (and
+ * answered), `started` (written before it runs), then `succeeded` or `failed`.
+ */
+export type JournalState = 'asked' | 'decided' | 'started' | 'succeeded' | 'failed';
+
+/** What a call left running outside the run: an MCP server's task, by the server (its URL without secrets) and the task's id. */
+export interface CallHandle {
+  kind: 'mcp_task';
+  server: string;
+  taskId: string;
+}

@@ -43,10 +43,11 @@ export function buildEngine(config: Exclude<EngineConfig, LocalModelConfig>, dep
   }
 }
 
-/** The scripted engine, its code loaded on first use: tests and offline demos need it, an app on a real model does not. */
+/** The scripted engine, its code loaded as it is built (tests and offline demos need it, an app on a real model does not), made on first use. */
 function lazyScriptedEngine(config: ScriptedEngineConfig): Engine {
+  const code = preloaded(import('./scripted/engine.js'));
   let loading: Promise<Engine> | undefined;
-  const engine = () => (loading ??= import('./scripted/engine.js').then(({ createScriptedEngine }) => createScriptedEngine(config)));
+  const engine = () => (loading ??= code.then(({ createScriptedEngine }) => createScriptedEngine(config)));
   return {
     nativeTools: true,
     accepts: config.accepts ?? { image: true, file: true },
@@ -54,10 +55,11 @@ function lazyScriptedEngine(config: ScriptedEngineConfig): Engine {
   };
 }
 
-/** The replay engine, its code (and the cassette's check) loaded on first use: only tests and replays need it. */
+/** The replay engine, its code (and the cassette's check) loaded as it is built, made (the cassette checked) on first use: only tests and replays need it. */
 function lazyReplayEngine(config: ReplayEngineConfig): Engine {
+  const code = preloaded(import('./cassette/replay-engine.js'));
   let loading: Promise<Engine> | undefined;
-  const engine = () => (loading ??= import('./cassette/replay-engine.js').then(({ createReplayEngine }) => createReplayEngine(config)));
+  const engine = () => (loading ??= code.then(({ createReplayEngine }) => createReplayEngine(config)));
   return {
     // Read without trusting the cassette: the whole check runs with the engine's code.
     nativeTools: config.cassette?.engine?.nativeTools === true,
@@ -67,21 +69,30 @@ function lazyReplayEngine(config: ReplayEngineConfig): Engine {
   };
 }
 
-/** The browser's built-in model, its code loaded on first use; `access` defaults to this realm's `LanguageModel`. */
+/** The browser's built-in model, its code loaded as it is built, made on first use; `access` defaults to this realm's `LanguageModel` then. */
 function lazyPromptApiEngine(config: PromptApiConfig, access: PromptApiAccess | undefined): Engine {
+  const code = preloaded(Promise.all([import('./prompt-api/engine.js'), import('./prompt-api/prompt-api.js'), import('./prompt-api/direct.js')]));
   let loading: Promise<Engine> | undefined;
   const engine = () =>
-    (loading ??= Promise.all([import('./prompt-api/engine.js'), import('./prompt-api/prompt-api.js'), import('./prompt-api/direct.js')]).then(
-      ([{ createPromptApiEngine }, { promptApiEngine }, { directPromptApi, realmLanguageModel }]) => {
-        const model = realmLanguageModel();
-        // Checked again here: a config made by hand, or one that crossed from the page.
-        return createPromptApiEngine(promptApiEngine(config), access ?? (model ? directPromptApi(model) : undefined));
-      },
-    ));
+    (loading ??= code.then(([{ createPromptApiEngine }, { promptApiEngine }, { directPromptApi, realmLanguageModel }]) => {
+      const model = realmLanguageModel();
+      // Checked again here: a config made by hand, or one that crossed from the page.
+      return createPromptApiEngine(promptApiEngine(config), access ?? (model ? directPromptApi(model) : undefined));
+    }));
   return {
     nativeTools: true,
     info: { provider: 'chrome.prompt_api' },
     accepts: { image: true },
     stream: (request) => deferredStream(async () => (await engine()).stream(request)),
   };
+}
+
+/**
+ * An engine's code, loaded from the moment the engine is built: the entry that builds it (Agent.make,
+ * the runner worker's configure) decides, and a run's first turn waits for nothing more. A module
+ * that fails to load fails the first request that needs it, as before (never an unhandled rejection).
+ */
+function preloaded<T>(loading: Promise<T>): Promise<T> {
+  loading.catch(() => {});
+  return loading;
 }

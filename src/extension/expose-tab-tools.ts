@@ -1,12 +1,11 @@
 // The content script's side of tab tools: serve tools to the extension's pages, one request per port.
 import { AmbiError } from '../errors/ambi-error.js';
 import { errorMessage } from '../errors/error-message.js';
-import { ruleAsks } from '../call/approval-rule.js';
 import { executeCall } from '../call/execute.js';
-import { checkArguments } from '../call/validate.js';
+import { servedTool, serveRule } from '../call/serve.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
-import type { ArgsValidator } from '../validation/types.js';
+import { sourceOf } from '../util/abort-source.js';
 import { chromeRuntime, type ChromePort } from './chrome-api.js';
 import { thisDocument } from './this-document.js';
 import type { MediaPart } from '../core/parts.js';
@@ -120,7 +119,8 @@ async function answer(
   const entry = registry.entry(name);
   if (!entry) return failed('unknown_tool', `This tab has no tool "${name}" (it has ${registry.names().join(', ') || 'none'})`);
   try {
-    if (request.t === 'ask') return { t: 'done', value: await decide(entry.tool, name, request.args, entry.validate, signal) };
+    // The tool's rule, on the arguments as this script checks them (stage 4's rule, served here).
+    if (request.t === 'ask') return { t: 'done', value: await serveRule(servedTool(entry.tool, entry.validate), request.args, sourceOf(signal)) };
     const { callId, idempotencyKey, args } = request as Partial<Extract<TabRequest, { t: 'call' }>>;
     const call = { id: String(callId), name, arguments: args as never };
     // The pipeline outside a run: decode, validate, then the attempt under the tool's timeout.
@@ -130,14 +130,6 @@ async function answer(
   } catch (error) {
     return failed('crashed', `Tool "${name}" failed in the tab: ${errorMessage(error)}`);
   }
-}
-
-/** A tool's approval rule, on the validated arguments (arguments it refuses are not asked about: the call fails later, unrun). */
-async function decide(tool: Tool, name: string, args: unknown, validate: ArgsValidator, signal: AbortSignal): Promise<boolean> {
-  if (typeof tool.needsApproval !== 'function') return Boolean(tool.needsApproval);
-  const checked = await checkArguments(name, args, validate);
-  // The runner's rule of what asks: anything truthy, or a rule that throws.
-  return checked.ok ? ruleAsks(tool, checked.value, signal) : false;
 }
 
 /** A part as Chrome's messages carry it: its bytes as a data: URL (the runner makes them a Blob again). */

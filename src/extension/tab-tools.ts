@@ -4,7 +4,8 @@ import { AmbiError, isAmbiError } from '../errors/ambi-error.js';
 import { InvalidOptionError } from '../errors/invalid-option-error.js';
 import { TOOL_NAME_PATTERN } from '../tools/policy.js';
 import type { Tool } from '../tools/types.js';
-import type { CallTarget } from '../core/types.js';
+import type { CallTarget, JsonValue } from '../core/types.js';
+import { CheckedJson } from '../call/checked-json.js';
 import { chromeRuntime, chromeTabs } from './chrome-api.js';
 import { exchange, type TabTarget } from './tab-exchange.js';
 import type { TabDocument, TabToolDescriptor } from './protocol.js';
@@ -192,9 +193,11 @@ function tabTool(
           signal,
           boundDocument(target, ctx.target),
         );
-        if (reply.t !== 'done') return null;
+        // JSON already (the content script made it so; Chrome's messaging carries only JSON): not walked again.
+        if (reply.t !== 'done') return new CheckedJson(null);
+        const value = new CheckedJson(reply.value as JsonValue);
         // A tab tool's images and files (data: URLs over Chrome's messages) are parts again, checked by the run.
-        return 'parts' in reply && Array.isArray(reply.parts) ? withParts(reply.value, reply.parts) : reply.value;
+        return 'parts' in reply && Array.isArray(reply.parts) ? withParts(value, reply.parts) : value;
       }, ctx.signal),
   };
 }

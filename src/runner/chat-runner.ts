@@ -10,16 +10,16 @@ import { checkResumed, checkRunOptions } from './check-options.js';
 import { withConversationLock } from './conversation-lock.js';
 import { EventChannel, type RunEvent } from './events.js';
 import { extensionsFor } from './extension-set.js';
-import { pendingApprovals } from './interrupted.js';
 import type { OutputSchema } from './output-types.js';
 import { DEFAULT_MAX_CALLS_PER_REPLY } from './reply-limit.js';
 import { runFailure } from './run-failure.js';
 import { runLoop } from './run-loop.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_MAX_ITERATIONS, type ChildRunOptions, type Run, type RunOptions, type RunOutput } from './run-options.js';
-import type { RunAgent, RunSetup } from './run-setup.js';
+import { journalOf, type RunAgent, type RunSetup } from './run-setup.js';
 import { TurnScope, type RunShared } from './turn-scope.js';
 import { UsageMeter } from './usage-meter.js';
 import { TreeState } from './run-tree.js';
+import { RunState } from './run-view.js';
 import type { RunInput } from '../core/parts.js';
 import { DEFAULT_MAX_PART_BYTES } from '../parts/limits.js';
 import { takeInput } from '../parts/run-input.js';
@@ -79,10 +79,10 @@ export class ChatRunner {
     return this.#start(agent, '', { ...options, conversation }, undefined, true);
   }
 
-  /** The calls of a conversation's interrupted run that wait for a decision (what `resume` asks again), oldest first. */
+  /** The calls of a conversation's interrupted run that wait for a decision (what `resume` asks again), in call order. */
   async pendingApprovals(agent: RunAgent, conversation: string): Promise<PendingApproval[]> {
     checkResumed(conversation);
-    return pendingApprovals(agent.conversations, conversation);
+    return (await agent.pendingApprovals?.(conversation)) ?? [];
   }
 
   /** Start a run from given messages instead of a stored conversation (how a leaf runs). */
@@ -105,8 +105,10 @@ export class ChatRunner {
       maxCallsPerReply: options.maxCallsPerReply ?? DEFAULT_MAX_CALLS_PER_REPLY,
       usage: new UsageMeter(options.maxTokens),
       tree: new TreeState(),
-      ...(options.traceContext ? { traceContext: options.traceContext } : {}),
     };
+    // A trace context of the caller's own is what the run's tools get (see RunScope.traceContext), a tracer's made for them or not.
+    if (options.traceContext) shared.tree.of('traceContext', () => options.traceContext);
+    const state = new RunState(runId);
     const limiters = this.budget ? [new Limiter(this.concurrency), this.budget] : [new Limiter(this.concurrency)];
     // This run's tokens: its own requests and its leaves' (whose events come here tagged with their id).
     const usage = new UsageMeter();
@@ -117,7 +119,9 @@ export class ChatRunner {
         // Counted for the budget where the request was made, so a leaf's count the moment it is known.
         if (event.leafId === undefined) shared.usage.add(event.usage);
       }
-      channel.push(adorn(event));
+      const adorned = adorn(event);
+      state.take(adorned);
+      channel.push(adorned);
     };
     const setup: RunSetup = {
       runId,
@@ -131,6 +135,7 @@ export class ChatRunner {
       emit,
       usage: shared.usage,
       tree: shared.tree,
+      view: state,
       ...(child ? { history: child.history } : {}),
       ...(child?.parent ? { parent: child.parent } : {}),
     };
@@ -141,8 +146,7 @@ export class ChatRunner {
       const extensions = await extensionsFor(setup);
       adorn = (event) => extensions.event(event);
       extensions.warn = emit;
-      // A traced run's calls, its leaves' included, find their trace context through what they share.
-      if (!child?.parent) shared.traceContext ??= extensions.traceContextSource();
+      const journal = journalOf(agent, conversation);
       const call: CallRun = {
         runId,
         signal: controller.signal,
@@ -150,10 +154,9 @@ export class ChatRunner {
         limiters,
         approvals: shared.approvals,
         hooks: extensions,
-        ...(agent.journal ? { journal: agent.journal } : {}),
+        ...(journal ? { journal } : {}),
         ...(agent.onToolError ? { onToolError: agent.onToolError } : {}),
         ...(conversation !== undefined ? { conversation } : {}),
-        ...(conversation !== undefined && agent.conversations.approvals ? { approvalStore: agent.conversations.approvals } : {}),
       };
       const run = () =>
         runLoop({
@@ -161,6 +164,7 @@ export class ChatRunner {
           extensions,
           call,
           shared,
+          state,
           usage,
           maxIterations: options.maxIterations ?? DEFAULT_MAX_ITERATIONS,
           concurrency: this.concurrency,

@@ -1,12 +1,10 @@
 import type { RunEvent, RunResult } from '../core/run.js';
-import type { Message, ToolResult } from '../core/types.js';
-import type { CallHooks, CallVerdict, ResolvedArguments, RunCall } from '../call/types.js';
+import type { ToolResult } from '../core/types.js';
+import type { CallHooks, CallVerdict, RunCall } from '../call/types.js';
 import { errorMessage } from '../errors/error-message.js';
 import { isThenable } from '../util/thenable.js';
-import type { AnswerVerdict, History, Opening, RunExtension, RunOutcome, TurnRequest } from './extension.js';
-import type { ModelTurn } from './model-turn.js';
+import type { RunExtension, RunOutcome, RunStart, TurnEnd, TurnRequest } from './extension.js';
 import type { RunSetup } from './run-setup.js';
-import type { TraceContext } from '../tools/types.js';
 
 /** Make the extensions a run needs, in the agent's order (each loaded on first need by its loader). */
 export async function extensionsFor(setup: RunSetup): Promise<ExtensionSet> {
@@ -15,100 +13,75 @@ export async function extensionsFor(setup: RunSetup): Promise<ExtensionSet> {
   return new ExtensionSet(factories.map((make) => make(setup)));
 }
 
+type With<K extends keyof RunExtension> = RunExtension & Pick<Required<RunExtension>, K>;
+
 /**
- * A run's extensions, called in order at each hook (see RunExtension). For a call, they are
- * the pipeline's hooks: their verdicts are combined (the first refusal or known result wins,
- * then a decision already given, then a request to ask), and a result passes through each.
+ * A run's extensions, called in order at each hook (see RunExtension). For a call, they are the
+ * pipeline's hooks: their verdicts are combined (the first refusal wins; arguments one puts in are
+ * what the next sees; asks join), and a result passes through each.
  */
 export class ExtensionSet implements CallHooks {
   readonly #list: readonly RunExtension[];
-  readonly #events: ReadonlyArray<RunExtension & Pick<Required<RunExtension>, 'event'>>;
-  /** Whether any extension takes part in calls: a run without such an extension decides its calls without waiting on one. */
-  readonly #beforeCall: boolean;
+  // Only those that take part in each per-call and per-event hook: a run without them waits on nothing.
+  readonly #events: ReadonlyArray<With<'event'>>;
+  readonly #screening: ReadonlyArray<With<'beforeCall'>>;
   readonly #afterCall: boolean;
-  readonly #resolving: readonly RunExtension[];
   /** Told of a failure of an extension's `afterCall`, which must not end the run. */
   warn: (event: RunEvent) => void = () => {};
 
   constructor(list: readonly RunExtension[]) {
     this.#list = list;
-    this.#events = list.filter((extension): extension is RunExtension & Pick<Required<RunExtension>, 'event'> => extension.event !== undefined);
-    this.#beforeCall = list.some((extension) => extension.beforeCall);
+    this.#events = list.filter((extension): extension is With<'event'> => extension.event !== undefined);
+    this.#screening = list.filter((extension): extension is With<'beforeCall'> => extension.beforeCall !== undefined);
     this.#afterCall = list.some((extension) => extension.afterCall);
-    this.#resolving = list.filter((extension) => extension.resolveArguments);
   }
 
-  readHistory(): Promise<History> | undefined {
-    for (const extension of this.#list) {
-      const reading = extension.readHistory?.();
-      if (reading) return reading;
-    }
-    return undefined;
-  }
-
-  async open(history: readonly Message[]): Promise<Opening> {
-    const opening: Opening = {};
-    for (const extension of this.#list) {
-      const found = await extension.open?.(history);
-      if (found?.results) (opening.results ??= []).push(...found.results);
-      if (found?.messages) (opening.messages ??= []).push(...found.messages);
-      if (found?.resume) opening.resume ??= found.resume;
-    }
-    return opening;
+  async open(start: RunStart): Promise<void> {
+    for (const extension of this.#list) await extension.open?.(start);
   }
 
   async beforeTurn(request: TurnRequest): Promise<void> {
     for (const extension of this.#list) await extension.beforeTurn?.(request);
   }
 
-  async afterTurn(turn: ModelTurn): Promise<void> {
+  async afterTurn(turn: TurnEnd): Promise<void> {
     for (const extension of this.#list) await extension.afterTurn?.(turn);
   }
 
-  /** Whether any extension holds this call until its reply ends (see RunExtension.holdsCall). */
-  holdsCall(call: RunCall): boolean {
-    for (const extension of this.#list) if (extension.holdsCall?.(call)) return true;
-    return false;
-  }
-
-  /** Each extension in turn puts in what the arguments refer to; undefined, at once, where none changes them. */
-  resolve(call: RunCall, args: unknown): ResolvedArguments | Promise<ResolvedArguments | undefined> | undefined {
-    if (this.#resolving.length === 0) return undefined;
-    if (this.#resolving.length === 1) return this.#resolving[0]!.resolveArguments!(call, args);
-    return this.#resolveAll(call, args);
-  }
-
-  async #resolveAll(call: RunCall, args: unknown): Promise<ResolvedArguments | undefined> {
-    let current: ResolvedArguments | undefined;
-    for (const extension of this.#resolving) {
-      const resolved = await extension.resolveArguments!(call, current?.ok ? current.value : args);
-      if (resolved && !resolved.ok) return resolved;
-      if (resolved) current = resolved;
-    }
-    return current;
-  }
-
-  before(call: RunCall): Promise<CallVerdict | undefined> | undefined {
-    return this.#beforeCall ? this.#before(call) : undefined;
-  }
-
-  async #before(call: RunCall): Promise<CallVerdict | undefined> {
+  /** The extensions' combined say on a call (see CallVerdict); undefined, at once, where none has one. */
+  before(call: RunCall, args: unknown): CallVerdict | Promise<CallVerdict | undefined> | undefined {
     let combined: CallVerdict | undefined;
-    for (const extension of this.#list) {
-      const verdict = await extension.beforeCall?.(call);
-      if (!verdict || (verdict.kind === 'run' && !verdict.because && !verdict.standing)) continue;
-      if (verdict.kind === 'refuse' || verdict.kind === 'settled') return verdict;
-      if (verdict.kind === 'decided' || combined?.kind !== 'decided') combined = merge(combined, verdict);
+    for (let at = 0; at < this.#screening.length; at++) {
+      const said = this.#screening[at]!.beforeCall(call, argumentsOf(combined) ?? args);
+      if (isThenable(said)) return this.#beforeRest(call, args, at, said, combined);
+      combined = joined(combined, said);
+      if (combined?.kind === 'refuse') return combined;
     }
     return combined;
   }
 
-  after(call: RunCall, result: ToolResult): Promise<ToolResult> | ToolResult {
-    return this.#afterCall ? this.#after(call, result, 0) : result;
+  /** The rest of `before` once an extension answers with a promise. */
+  async #beforeRest(
+    call: RunCall,
+    args: unknown,
+    at: number,
+    pending: PromiseLike<CallVerdict | undefined>,
+    before: CallVerdict | undefined,
+  ): Promise<CallVerdict | undefined> {
+    let combined = joined(before, await pending);
+    for (let next = at + 1; next < this.#screening.length && combined?.kind !== 'refuse'; next++) {
+      combined = joined(combined, await this.#screening[next]!.beforeCall(call, argumentsOf(combined) ?? args));
+    }
+    return combined;
+  }
+
+  /** A result through the extensions' `afterCall`, each handed `replyRead` (CallRun.replyRead) to await where it needs the reply's end. */
+  after(call: RunCall, result: ToolResult, replyRead?: Promise<void>): Promise<ToolResult> | ToolResult {
+    return this.#afterCall ? this.#after(call, result, 0, replyRead) : result;
   }
 
   /** The result through each extension's `afterCall` from `from` on; awaited only where one answers with a promise. */
-  #after(call: RunCall, result: ToolResult, from: number): Promise<ToolResult> | ToolResult {
+  #after(call: RunCall, result: ToolResult, from: number, replyRead: Promise<void> | undefined): Promise<ToolResult> | ToolResult {
     let final = result;
     for (let at = from; at < this.#list.length; at++) {
       const extension = this.#list[at]!;
@@ -117,7 +90,7 @@ export class ExtensionSet implements CallHooks {
         this.warn({ type: 'warning', code: 'extension_failed', message: `${extension.name} failed on the result of "${call.name}": ${errorMessage(error)}` });
       let next: ToolResult | Promise<ToolResult>;
       try {
-        next = extension.afterCall(call, final);
+        next = extension.afterCall(call, final, replyRead);
       } catch (error) {
         failed(error);
         continue;
@@ -128,52 +101,20 @@ export class ExtensionSet implements CallHooks {
       }
       const before = final;
       return Promise.resolve(next).then(
-        (value) => this.#after(call, value, at + 1),
+        (value) => this.#after(call, value, at + 1, replyRead),
         (error: unknown) => {
           failed(error);
-          return this.#after(call, before, at + 1);
+          return this.#after(call, before, at + 1, replyRead);
         },
       );
     }
     return final;
   }
 
-  /** The first answer verdict that asks again; else the value the last one gave. */
-  async answer(text: string, lastTurn: boolean): Promise<AnswerVerdict> {
-    let accepted: AnswerVerdict = { ok: true };
-    for (const extension of this.#list) {
-      const verdict = await extension.answer?.(text, lastTurn);
-      if (!verdict) continue;
-      if (!verdict.ok) return verdict;
-      if ('value' in verdict) accepted = verdict;
-    }
-    return accepted;
-  }
-
-  /** A message written from the latest model reply, as every extension adorns it (see RunExtension.reply). */
-  reply<M extends Message>(message: M): M {
-    let adorned = message;
-    for (const extension of this.#list) if (extension.reply) adorned = extension.reply(adorned) as M;
-    return adorned;
-  }
-
   event(event: RunEvent): RunEvent {
     let adorned = event;
     for (const extension of this.#events) adorned = extension.event(adorned);
     return adorned;
-  }
-
-  /** Where a call's trace context comes from, if an extension has one (a traced run). */
-  traceContextSource(): ((callId: string) => Promise<TraceContext | undefined>) | undefined {
-    const tracing = this.#list.filter((extension) => extension.traceContext);
-    if (tracing.length === 0) return undefined;
-    return async (callId) => {
-      for (const extension of tracing) {
-        const found = await extension.traceContext?.(callId);
-        if (found) return found;
-      }
-      return undefined;
-    };
   }
 
   /** The run's result as every extension adorns it (see RunExtension.result). */
@@ -190,12 +131,25 @@ export class ExtensionSet implements CallHooks {
 }
 
 /**
- * Two asks are one ask, with what each says of why; a `run` that says why (should the tool's rule
- * ask) joins an ask the same way, and stays a `run` with another such one. A decision given
- * before answers either.
+ * Two verdicts as one: a refusal wins; arguments the later one saw are its own (it was given the
+ * earlier one's); two asks are one ask, with what each says of why; a `run` that says why (should
+ * the tool's rule ask) joins an ask the same way, and stays a `run` with another such one.
  */
-function merge(before: CallVerdict | undefined, next: CallVerdict): CallVerdict {
-  if ((before?.kind !== 'ask' && before?.kind !== 'run') || (next.kind !== 'ask' && next.kind !== 'run')) return next;
+function joined(before: CallVerdict | undefined, next: CallVerdict | undefined): CallVerdict | undefined {
+  if (!next) return before;
+  if (next.kind === 'refuse') return next;
+  if (!before) return next.kind === 'run' && next.arguments === undefined && !next.because && !next.standing ? undefined : next;
+  if (before.kind === 'refuse') return before;
   const kind = before.kind === 'ask' || next.kind === 'ask' ? 'ask' : 'run';
-  return { kind, because: { ...before.because, ...next.because }, standing: { tainted: Boolean(before.standing?.tainted || next.standing?.tainted) } };
+  const args = argumentsOf(next) !== undefined ? argumentsOf(next) : argumentsOf(before);
+  const because = before.because || next.because ? { ...before.because, ...next.because } : undefined;
+  const standing = before.standing || next.standing ? { tainted: Boolean(before.standing?.tainted || next.standing?.tainted) } : undefined;
+  // A plain `run` says nothing: the call then goes on as if no extension had spoken.
+  if (kind === 'run' && args === undefined && !because && !standing) return undefined;
+  return { kind, ...(args !== undefined ? { arguments: args } : {}), ...(because ? { because } : {}), ...(standing ? { standing } : {}) };
+}
+
+/** The arguments a verdict puts in, if any. */
+function argumentsOf(verdict: CallVerdict | undefined): unknown {
+  return verdict && verdict.kind !== 'refuse' ? verdict.arguments : undefined;
 }

@@ -9,10 +9,8 @@ import type { Engine } from '../engines/types.js';
 import type { ToolCallParser } from '../parser/types.js';
 import type { CallIds } from './call-ids.js';
 import type { RunEvent } from '../core/run.js';
+import type { RunCall } from '../call/types.js';
 import { requestUsage } from './request-usage.js';
-
-/** A call as the runner read it from a reply: its idempotency key is set. */
-export type KeyedToolCall = ToolCall & { idempotencyKey: string };
 
 /** One model reply, streamed to its end. */
 export interface ModelTurn {
@@ -20,14 +18,14 @@ export interface ModelTurn {
   text: string;
   /** Everything the model wrote, tags included: what the model reads back. */
   rawText: string;
-  calls: KeyedToolCall[];
+  calls: RunCall[];
   errors: ParseError[];
   finishReason: FinishReason;
   /** What the request used: the server's counts, or an estimate (`estimated`). */
   usage?: Usage;
   provider?: Record<string, unknown>;
   /** Calls already started while the reply streamed (idempotent ones only), by call. */
-  started: Map<KeyedToolCall, Promise<ToolResult>>;
+  started: Map<RunCall, Promise<ToolResult>>;
 }
 
 export interface TurnContext {
@@ -38,7 +36,7 @@ export interface TurnContext {
   /** The run's call ids: each call is named here before anything sees it. */
   callIds: CallIds;
   /** Start this call now rather than after the reply, or return undefined to wait. */
-  startEarly: (call: KeyedToolCall) => Promise<ToolResult> | undefined;
+  startEarly: (call: RunCall) => Promise<ToolResult> | undefined;
   /** Whether every slot of the run is taken: a call read now could not start before one ends. */
   slotsFull: () => boolean;
 }
@@ -79,7 +77,7 @@ export async function modelTurn(ctx: TurnContext): Promise<ModelTurn> {
     // A call of its own, whatever the engine shares: renamed here, its events, approval, journal
     // entry, stored message and result all carry the one id the run gave it.
     // Field by field: a spread into a literal is V8's slow path, and a reply may hold hundreds of calls.
-    const call: KeyedToolCall = {
+    const call: RunCall = {
       id: ctx.callIds.claim(read.id),
       name: read.name,
       arguments: keepableArgs(read.arguments),

@@ -13,6 +13,8 @@ import type { RunOptions } from './run-options.js';
 import type { RunExtension } from './extension.js';
 import type { UsageMeter } from './usage-meter.js';
 import type { RunTreeState } from './run-tree.js';
+import type { RunView } from './run-view.js';
+import type { PendingApproval } from '../store/approval-types.js';
 
 /** What a run needs of its agent (an `Agent` is one): the model, the tools, the memory, the extensions its entry gave it. */
 export interface RunAgent {
@@ -33,6 +35,8 @@ export interface RunAgent {
   readonly engineInfo?: EngineInfo;
   /** How untrusted tools' results reach the model (default `'mark'`; see `AgentOptions.untrusted`). */
   readonly untrusted?: UntrustedMode;
+  /** The calls of a conversation's interrupted run that wait for a person (what a resume asks again); an agent without it has none. */
+  pendingApprovals?(conversation: string): Promise<PendingApproval[]>;
   /** The most bytes one part (an image, a file) may hold (see `AgentOptions.maxPartBytes`). */
   readonly maxPartBytes?: number;
   /** The most bytes the parts of one conversation may hold together (see `AgentOptions.maxConversationBytes`). */
@@ -78,6 +82,8 @@ export interface RunSetup {
   readonly parent?: RunScope;
   /** What the extensions keep for the run and its leaves together (see RunTreeState). */
   readonly tree: RunTreeState;
+  /** What the run has done so far (its results, its calls in flight and waiting), read-only. */
+  readonly view: RunView;
 }
 
 /**
@@ -88,4 +94,9 @@ export interface ExtensionLoader {
   readonly name: string;
   wanted(setup: RunSetup): boolean;
   load(): Promise<(setup: RunSetup) => RunExtension>;
+}
+
+/** Where a run of `agent` records its calls: the agent's own journal, else its conversations' journal for a run on a stored conversation. */
+export function journalOf(agent: RunAgent, conversation: string | undefined): ToolCallJournal | undefined {
+  return agent.journal ?? (conversation !== undefined ? agent.conversations.journal : undefined);
 }

@@ -1,13 +1,15 @@
 import type { RunEvent } from '../core/run.js';
-import type { Message } from '../core/types.js';
+import type { CallHandle, Message } from '../core/types.js';
 import type { Approvals } from '../call/approvals.js';
+import type { ToolCallJournal } from '../store/types.js';
 import type { RunScope, TraceContext } from '../tools/types.js';
 import type { CallRun } from '../call/types.js';
 import type { ToolManager } from '../call/tool-manager.js';
 import type { Limiter } from '../util/limiter.js';
 import type { CallIds } from './call-ids.js';
 import type { UsageMeter } from './usage-meter.js';
-import type { RunTreeState } from './run-tree.js';
+import type { TreeState } from './run-tree.js';
+import type { RunView } from './run-view.js';
 
 /** What a run shares with the leaves it starts: one person answers their approvals, and their call ids are unique together. */
 export interface RunShared {
@@ -17,17 +19,32 @@ export interface RunShared {
   maxCallsPerReply: number;
   /** The tokens the run and its leaves used, counted where each request is made, and the run's budget. */
   usage: UsageMeter;
-  /** The W3C trace context of a call of the run or its leaves, when the run is traced (see `RunScope.traceContext`). */
-  traceContext?: (callId: string) => TraceContext | undefined | Promise<TraceContext | undefined>;
-  /** What the extensions keep for the run and its leaves together. */
-  tree: RunTreeState;
+  /** What the extensions keep for the run and its leaves together; a `RunScope` service (`traceContext`) is served from here. */
+  tree: TreeState;
 }
 
-/** The run's call pipeline, for calls a tool makes on the run's behalf (Code Mode's program): its tools, and the run's side of each call. */
+/** What every turn's scope of one run shares: the run itself, as its tools may see it. */
+export interface ScopeRun {
+  runId: string;
+  emit: (event: RunEvent) => void;
+  depth: number;
+  concurrency: number;
+  budget: Limiter | undefined;
+  shared: RunShared;
+  /** Where the run records its calls, and its calls in flight (to note a handle with the call it belongs to). */
+  journal: ToolCallJournal | undefined;
+  view: RunView;
+  /** The run's call pipeline, for calls a tool makes on the run's behalf (Code Mode's program). */
+  pipeline?: ScopePipeline;
+}
+
+/** The run's call pipeline as a tool that calls on the run's behalf reaches it: its tools, and the run's side of each call. */
 export interface ScopePipeline {
   readonly tools: ToolManager;
   readonly run: CallRun;
 }
+
+type TraceSource = (callId: string) => TraceContext | undefined | Promise<TraceContext | undefined>;
 
 /**
  * What a tool sees of its run (`ctx.run`) in one model turn. What the run shares with its leaves
@@ -35,8 +52,7 @@ export interface ScopePipeline {
  * only `sharedOf` reads it, for a leaf started from this scope.
  */
 export class TurnScope implements RunScope {
-  readonly #shared: RunShared;
-  readonly #pipeline: ScopePipeline | undefined;
+  readonly #run: ScopeRun;
   declare readonly runId: string;
   declare readonly messages: readonly Message[];
   declare readonly emit: (event: RunEvent) => void;
@@ -44,51 +60,46 @@ export class TurnScope implements RunScope {
   declare readonly concurrency: number;
   declare readonly budget?: Limiter;
   declare readonly traceContext?: (callId: string) => Promise<TraceContext | undefined>;
+  declare readonly noteHandle?: (callId: string, handle: CallHandle) => void;
 
   constructor(
-    runId: string,
+    run: ScopeRun,
     /** The run's messages so far; the scope shows them up to their length now (the loop only appends). */
     conversation: readonly Message[],
-    emit: (event: RunEvent) => void,
-    depth: number,
-    concurrency: number,
-    budget: Limiter | undefined,
-    shared: RunShared,
-    pipeline?: ScopePipeline,
   ) {
-    this.#shared = shared;
-    this.#pipeline = pipeline;
+    this.#run = run;
     const length = conversation.length;
     let messages: readonly Message[] | undefined;
     // A tool's own view, as a copy of the context shows it: the conversation before the reply that
     // made this turn's calls, copied when first read (most tools never read it).
     Object.defineProperties(this, {
-      runId: { value: runId, enumerable: true },
+      runId: { value: run.runId, enumerable: true },
       messages: { get: () => (messages ??= conversation.slice(0, length)), enumerable: true },
-      emit: { value: emit, enumerable: true },
-      depth: { value: depth, enumerable: true },
-      concurrency: { value: concurrency, enumerable: true },
-      ...(budget ? { budget: { value: budget, enumerable: true } } : {}),
+      emit: { value: run.emit, enumerable: true },
+      depth: { value: run.depth, enumerable: true },
+      concurrency: { value: run.concurrency, enumerable: true },
+      ...(run.budget ? { budget: { value: run.budget, enumerable: true } } : {}),
     });
-    // Only for a traced run (set once its extensions are made, before its first turn).
-    const traceContext = traceContextOf(shared);
+    // Served by an extension of the run's tree (a traced run's), where one serves it.
+    const traceContext = traceContextOf(run.shared.tree.get<TraceSource>('traceContext'));
     if (traceContext) Object.defineProperty(this, 'traceContext', { value: traceContext, enumerable: true });
+    const { journal, view } = run;
+    if (journal?.note) Object.defineProperty(this, 'noteHandle', { value: noted(journal, view), enumerable: true });
   }
 
   /** What the run of `scope` shares with its leaves, if it is a run's scope. */
   static sharedOf(scope: RunScope): RunShared | undefined {
-    return #shared in scope ? (scope as TurnScope).#shared : undefined;
+    return #run in scope ? (scope as TurnScope).#run.shared : undefined;
   }
 
   /** The run's call pipeline, if `scope` is a run's scope (private like `sharedOf`: it decides for the person, so no tool reads it by itself). */
   static pipelineOf(scope: RunScope): ScopePipeline | undefined {
-    return #shared in scope ? (scope as TurnScope).#pipeline : undefined;
+    return #run in scope ? (scope as TurnScope).#run.pipeline : undefined;
   }
 }
 
-/** A scope's `traceContext`: the run's, made async, where the run is traced. */
-function traceContextOf(shared: RunShared): ((callId: string) => Promise<TraceContext | undefined>) | undefined {
-  const find = shared.traceContext;
+/** A scope's `traceContext`: the served one, made async, where there is one. */
+function traceContextOf(find: TraceSource | undefined): ((callId: string) => Promise<TraceContext | undefined>) | undefined {
   if (!find) return undefined;
   // Tracing never fails a call: a context that cannot be had is no context.
   return async (callId: string) => {
@@ -97,5 +108,13 @@ function traceContextOf(shared: RunShared): ((callId: string) => Promise<TraceCo
     } catch {
       return undefined;
     }
+  };
+}
+
+/** A scope's `noteHandle`: the handle recorded with the call in flight it names (quietly: noting never fails a call). */
+function noted(journal: ToolCallJournal, view: RunView): (callId: string, handle: CallHandle) => void {
+  return (callId, handle) => {
+    const call = view.inFlight.get(callId);
+    if (call) void journal.note!(call.idempotencyKey, handle).catch(() => {});
   };
 }

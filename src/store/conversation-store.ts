@@ -1,6 +1,6 @@
 import type { Message } from '../core/types.js';
-import type { ApprovalStore } from './approval-types.js';
 import type { HeldValueStore } from './held-types.js';
+import type { ToolCallJournal } from './types.js';
 
 /**
  * Where conversations live between runs. Each method is atomic for its conversation, and
@@ -26,8 +26,12 @@ export interface ConversationStore {
    * is read with `load`.
    */
   loadFrozen?(id: string): Promise<readonly Message[]>;
-  /** Where the approvals of these conversations live, if they persist with them (a resumed run asks again what waited). */
-  readonly approvals?: ApprovalStore;
+  /**
+   * Where the calls of these conversations are recorded, one record per call (asked, decided,
+   * started, done), with the standing decisions: what a run on a stored conversation writes
+   * (unless its agent has a journal of its own) and a resume reads.
+   */
+  readonly journal?: ToolCallJournal;
   /** Where the held values of these conversations live (`untrusted: 'hold'`): a run in hold mode on a stored conversation needs it. */
   readonly held?: HeldValueStore;
 }

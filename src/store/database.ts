@@ -114,11 +114,19 @@ function connect(name: string, options: OpenDatabaseOptions, forget: () => void)
           if (oldVersion === 0) endLife(name, lives.get(name), 'deleted');
           // A failed upgrade reaches the caller as the open's rejection, carrying the step's own error.
           transaction.done.catch(() => {});
+          const fail = (error: unknown) => {
+            upgradeFailure ??= error;
+            try {
+              transaction.abort();
+            } catch {
+              // Already aborted (its own request failed): the open rejects with the first failure.
+            }
+          };
           try {
-            upgradeSchema(db, oldVersion);
+            // A step that moves records settles later, within the same upgrade transaction.
+            upgradeSchema(db, oldVersion, undefined, transaction)?.catch(fail);
           } catch (error) {
-            upgradeFailure = error;
-            transaction.abort();
+            fail(error);
           }
         },
         blocked: (currentVersion) => {

@@ -5,7 +5,8 @@ import { checkAnswers, checkConversationId, checkCount, checkLength, checkMessag
 import { forgetConversationUse, noteConversationUse, refuseLostConversation } from './conversation-lives.js';
 import { openAmbiDatabase, lifeOf, DEFAULT_DATABASE_NAME, type OpenDatabaseOptions } from './database.js';
 import { DatabaseStore } from './database-store.js';
-import { IndexedDbApprovalStore, ofConversation } from './indexeddb-approval-store.js';
+import { ofConversation } from './by-conversation.js';
+import { IndexedDbToolCallJournal } from './indexeddb-tool-call-journal.js';
 import { IndexedDbHeldStore } from './indexeddb-held-store.js';
 import type { AmbiDatabase } from './schema.js';
 import { storageOperation } from './storage-failure.js';
@@ -24,14 +25,14 @@ export type { ConversationInfo } from './conversation-store.js';
  * not what this store writes are refused (`storage_corrupt`).
  */
 export class IndexedDbConversationStore extends DatabaseStore implements ConversationStore {
-  /** The approvals of these conversations (same database): what a resumed run asks again, and standing decisions. */
-  readonly approvals: IndexedDbApprovalStore;
+  /** The record of these conversations' calls (same database): asked, decided, started, done, and standing decisions. */
+  readonly journal: IndexedDbToolCallJournal;
   /** The held values of these conversations (same database), for runs in `untrusted: 'hold'` mode. */
   readonly held: IndexedDbHeldStore;
 
   protected constructor(dbName: string, options: OpenDatabaseOptions) {
     super(dbName, options);
-    this.approvals = new IndexedDbApprovalStore(dbName, options);
+    this.journal = new IndexedDbToolCallJournal(dbName, options);
     this.held = new IndexedDbHeldStore(dbName, options);
   }
 
@@ -141,15 +142,15 @@ export class IndexedDbConversationStore extends DatabaseStore implements Convers
     });
   }
 
-  /** Remove a conversation, all its messages, approvals and held values, in one transaction (also one whose database went away while in use). */
+  /** Remove a conversation, all its messages, its calls' records, standing decisions and held values, in one transaction (also one whose database went away while in use). */
   async delete(id: string): Promise<void> {
     const action = `delete conversation "${String(id)}"`;
     checkConversationId(id, action);
     return storageOperation(action, async () => {
-      await transact(await this.db(), ['messages', 'conversations', 'approvals', 'standing', 'heldInfo', 'heldValues'], 'readwrite', async (tx) => {
+      await transact(await this.db(), ['messages', 'conversations', 'journal', 'standing', 'heldInfo', 'heldValues'], 'readwrite', async (tx) => {
         queue(tx.objectStore('messages').delete(tail(id)));
         queue(tx.objectStore('conversations').delete(id));
-        queue(tx.objectStore('approvals').delete(ofConversation(id)));
+        for (const key of await tx.objectStore('journal').index('conversation').getAllKeys(id)) queue(tx.objectStore('journal').delete(key));
         queue(tx.objectStore('standing').delete(ofConversation(id)));
         queue(tx.objectStore('heldInfo').delete(ofConversation(id)));
         queue(tx.objectStore('heldValues').delete(ofConversation(id)));

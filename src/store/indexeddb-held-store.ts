@@ -3,7 +3,7 @@ import type { OpenDatabaseOptions } from './database.js';
 import type { HeldEntry, HeldInfo, HeldRecord, HeldValueStore } from './held-types.js';
 import { checkEntry, heldInfo, readHeldInfo, readHeldRecord, seqOf } from './held-rules.js';
 import { checkConversationId } from './conversation-rules.js';
-import { ofConversation } from './indexeddb-approval-store.js';
+import { ofConversation } from './by-conversation.js';
 import { storageOperation } from './storage-failure.js';
 import { queue, transact } from './transaction.js';
 

@@ -2,7 +2,7 @@ import { isRecord, isTime, shown } from './record-shape.js';
 import { corruptData, invalidValue } from './storage-failure.js';
 import type { JournalEntry } from './types.js';
 
-const STATES: ReadonlySet<unknown> = new Set(['started', 'succeeded', 'failed']);
+const STATES: ReadonlySet<unknown> = new Set(['asked', 'decided', 'started', 'succeeded', 'failed']);
 
 /** Refuse (`storage_invalid`) an idempotency key that is not a string (IndexedDB cannot key it; a Map would). */
 export function checkKey(key: unknown, action: string): void {
@@ -15,6 +15,16 @@ export function checkBegin(entry: unknown, action: string): void {
   checkKey(entry.idempotencyKey, action);
   const fault = callFault(entry);
   if (fault) throw invalidValue(action, `the entry ${fault}`);
+}
+
+/** Refuse (`storage_invalid`) what `ask` cannot record: `begin`'s rules, a non-empty conversation and call id, and a time. */
+export function checkAsk(entry: unknown, action: string): void {
+  checkBegin(entry, action);
+  const { conversation, callId, requestedAt } = entry as Record<string, unknown>;
+  if (typeof conversation !== 'string' || conversation === '')
+    throw invalidValue(action, `a conversation id is a non-empty string, got ${shown(conversation)}`);
+  if (callId === '') throw invalidValue(action, 'a call id is a non-empty string, got ""');
+  if (!isTime(requestedAt)) throw invalidValue(action, `the approval has the requestedAt ${shown(requestedAt)}, not a time in epoch milliseconds`);
 }
 
 /** Refuse (`storage_invalid`) an outcome that is not a ToolResult: the journal's state and a resumed run's message come from it. */
@@ -45,11 +55,27 @@ function callFault(entry: Record<string, unknown>): string | undefined {
 }
 
 function stateFault(entry: Record<string, unknown>): string | undefined {
-  if (!STATES.has(entry.state)) return `is in the state ${shown(entry.state)}, not started, succeeded or failed`;
+  if (!STATES.has(entry.state)) return `is in the state ${shown(entry.state)}, not asked, decided, started, succeeded or failed`;
   if (!isTime(entry.updatedAt)) return `has the updatedAt ${shown(entry.updatedAt)}, not a time in epoch milliseconds`;
-  if (entry.state === 'started') return undefined;
+  if (entry.requestedAt !== undefined && !isTime(entry.requestedAt)) return `has the requestedAt ${shown(entry.requestedAt)}, not a time in epoch milliseconds`;
+  if (entry.state === 'asked' && entry.requestedAt === undefined) return 'is asked without a requestedAt';
+  const decisionAt = entry.state === 'decided' || entry.decision !== undefined;
+  if (decisionAt) {
+    const fault = decisionFault(entry.decision);
+    if (fault) return `has a decision that ${fault}`;
+  }
+  if (entry.state !== 'succeeded' && entry.state !== 'failed') return undefined;
   const fault = resultFault(entry.result) ?? answerFault(entry.result as Record<string, unknown>, entry.callId);
   return fault && `is ${String(entry.state)} with a result that ${fault}`;
+}
+
+/** What a recorded decision must be: `approved` true or false, a reason that is a string, a time. */
+export function decisionFault(decision: unknown): string | undefined {
+  if (!isRecord(decision)) return `is ${shown(decision)}, not an object`;
+  if (typeof decision.approved !== 'boolean') return `has approved ${shown(decision.approved)}, not true or false`;
+  if (decision.reason !== undefined && typeof decision.reason !== 'string') return `has the reason ${shown(decision.reason)}, not a string`;
+  if (!isTime(decision.decidedAt)) return `has the decidedAt ${shown(decision.decidedAt)}, not a time in epoch milliseconds`;
+  return undefined;
 }
 
 // A resumed run answers the journalled call with this result: one for another call would be an orphan tool message.

@@ -6,7 +6,7 @@ import type { Message } from '../core/types.js';
 import type { ConversationInfo, ConversationStore, ConversationTail } from './conversation-store.js';
 
 export type { ConversationStore, ConversationTail } from './conversation-store.js';
-import { MemoryApprovalStore } from './memory-approval-store.js';
+import { MemoryToolCallJournal } from './memory-tool-call-journal.js';
 import { MemoryHeldStore } from './memory-held-store.js';
 
 /** A conversation as the memory store keeps it: its frozen messages and its times. */
@@ -23,8 +23,8 @@ interface Kept {
  */
 export class MemoryConversationStore implements ConversationStore {
   readonly #conversations = new Map<string, Kept>();
-  /** The approvals of these conversations, kept as long as the store (a second runner on it stands for a reload). */
-  readonly approvals: MemoryApprovalStore = new MemoryApprovalStore();
+  /** The record of these conversations' calls (asked, decided, started, done) and standing decisions, kept as long as the store (a second runner on it stands for a reload). */
+  readonly journal: MemoryToolCallJournal = new MemoryToolCallJournal();
   /** The held values of these conversations (`untrusted: 'hold'`), kept as long as the store. */
   readonly held: MemoryHeldStore = new MemoryHeldStore();
 
@@ -89,11 +89,11 @@ export class MemoryConversationStore implements ConversationStore {
     return out.sort(byCreation);
   }
 
-  /** Remove a conversation, its messages and its approvals. */
+  /** Remove a conversation, its messages, its calls' records and standing decisions. */
   async delete(id: string): Promise<void> {
     checkConversationId(id, `delete conversation "${String(id)}"`);
     this.#conversations.delete(id);
-    this.approvals.clear(id);
+    this.journal.clear(id);
   }
 }
 

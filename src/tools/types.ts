@@ -2,7 +2,7 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { RunEvent } from '../core/run.js';
 import type { ConcurrencyBudget } from '../util/limiter.js';
 import type { StandardSchemaV1 } from '../validation/standard-schema.js';
-import type { CallTarget, ParametersSchema, ToolDefinition, Message } from '../core/types.js';
+import type { CallHandle, CallTarget, ParametersSchema, ToolDefinition, Message } from '../core/types.js';
 
 /**
  * The arguments a schema describes: a Standard Schema's output type (after its
@@ -64,12 +64,7 @@ export interface RunScope {
   noteHandle?(callId: string, handle: CallHandle): void;
 }
 
-/** What a call left running outside the run: an MCP server's task, by the server (its URL without secrets) and the task's id. */
-export interface CallHandle {
-  kind: 'mcp_task';
-  server: string;
-  taskId: string;
-}
+export type { CallHandle } from '../core/types.js';
 
 /** A span's W3C trace context, as the `traceparent` (and `tracestate`) headers carry it. */
 export interface TraceContext {
@@ -105,7 +100,10 @@ export interface Tool<Args = any, Output = unknown> extends ToolDefinition, Tool
    */
   needsApproval?: boolean | ApprovalRule<Args>;
   call(args: Args, ctx: ToolContext): Output | Promise<Output>;
-  /** Only waits on other calls (a leaf): holds no slot of a shared budget, which its own calls need. */
+  /**
+   * Only waits on other calls (a leaf, a Code Mode program): holds no slot of a shared budget,
+   * which its own calls need, and never starts while its reply streams.
+   */
   delegates?: boolean;
   /**
    * The Standard Schema (zod, ...) the tool was defined with; `parameters` is then its

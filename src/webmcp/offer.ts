@@ -7,8 +7,7 @@ import type { ValidationMode } from '../validation/types.js';
 import { requireModelContext } from './availability.js';
 import { afterLoadWithin, checkWaitMs } from './bounded-wait.js';
 import type { ModelContext } from './model-context.js';
-import { offeredExecute, type WebMcpApprove } from './offer-call.js';
-import { offeredTools } from './offered-tools.js';
+import type { offeredExecute, WebMcpApprove } from './offer-call.js';
 import { isOffered, markOffered, unmarkOffered } from './offered-names.js';
 
 /** How `offerWebMcpTools` offers tools. */
@@ -42,6 +41,9 @@ export async function offerWebMcpTools(tools: readonly Tool[], options: OfferWeb
   const { signal, approve } = checkOptions(options);
   const waitMs = checkWaitMs(options.waitMs);
   if (!Array.isArray(tools)) throw new InvalidOptionError('tools', 'must be an array of tools');
+  // The validator and the call pipeline load with the first offer: a page that never offers a
+  // tool (most pages of `ambi-web/worker`) carries neither.
+  const [{ offeredTools }, { offeredExecute }] = await Promise.all([import('./offered-tools.js'), import('./offer-call.js')]);
   const entries = offeredTools(tools); // invalid_tool, duplicate_tool: before anything is offered
   if (signal?.aborted) throw new WebMcpError('aborted', 'The offer was withdrawn before it was made', { cause: signal.reason });
   const taken = [...entries.keys()].find(isOffered);
@@ -59,7 +61,7 @@ export async function offerWebMcpTools(tools: readonly Tool[], options: OfferWeb
         continue;
       }
       if (offer.signal.aborted) throw withdrawnDuringOffer(offer.signal);
-      await register(context, entry.tool, offeredExecute(entry, offer.signal, approve), offer.signal, waitMs);
+      await register(context, entry.tool, offeredExecute(entries, name, offer.signal, approve), offer.signal, waitMs);
       // Withdrawn while it registered: the browser dropped it, and it must not be marked as offered.
       if (offer.signal.aborted) throw withdrawnDuringOffer(offer.signal);
       offered.push(name);

@@ -6,6 +6,7 @@ import { compileNoEvalValidator } from '../validation/no-eval/no-eval-validator.
 import type { RegisteredTool } from '../tools/registry.js';
 import { validateStandard } from '../validation/standard-schema.js';
 import type { Tool } from '../tools/types.js';
+import type { CallableTools } from '../call/execute.js';
 
 /**
  * The tools of one offer with their argument validators, checked and compiled once, before
@@ -13,14 +14,15 @@ import type { Tool } from '../tools/types.js';
  * worker only), so offered tools are validated without eval, in either validation mode: the
  * no-eval validator makes ajv's decisions, with its messages.
  */
-export function offeredTools(tools: readonly Tool[]): Map<string, RegisteredTool> {
+export function offeredTools(tools: readonly Tool[]): Map<string, RegisteredTool> & CallableTools {
   const entries = new Map<string, RegisteredTool>();
   for (const tool of tools) {
     checkTool(tool);
     if (entries.has(tool.name)) throw new DuplicateToolError(tool.name);
     entries.set(tool.name, { tool, validate: validatorOf(tool) });
   }
-  return entries;
+  // What the call pipeline looks a call's tool up in (src/call/execute.ts).
+  return Object.assign(entries, { entry: (name: string) => entries.get(name), names: () => [...entries.keys()] });
 }
 
 function validatorOf(tool: Tool): RegisteredTool['validate'] {

@@ -3,8 +3,8 @@
  * tools, the engines' configs, MCP and WebMCP, and nothing of the loop, the parser or the
  * validator compiler (those load in the worker); and what a runner worker of the app's own
  * calls (`serveRunner`, `builtInEngines`, `standardExtensions`), which a page that does not
- * import it never carries. Everything here is also exported from `ambi-web`, the one definition
- * of the public API.
+ * import it never carries. Everything here is also exported from `ambi-web` or, for what an
+ * extension's or an engine's author needs, from `ambi-web/extend`.
  *
  * @packageDocumentation
  * @module ambi-web/worker

@@ -7,7 +7,8 @@ import { EventSchemas } from '@ag-ui/core/schemas';
 import { from, lastValueFrom, type Observable, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AgUiEvent, type AgUiRun, toAgUiEvents } from '../../src/ag-ui/index.js';
-import { type ConversationRunner, defineTool, type ScriptedReply, ToolError, type WorkerRunner } from '../../src/index.js';
+import { defineTool, type ScriptedReply, ToolError, type WorkerRunner } from '../../src/index.js';
+import type { ConversationRunner } from '../../src/ai-sdk/index.js';
 import { freshDatabases } from '../support/fresh-databases.js';
 import { callOf, openRunners } from '../support/worker-runners.js';
 

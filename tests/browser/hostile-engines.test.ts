@@ -1,6 +1,7 @@
 // The OpenAI-compatible engine and model downloads under Chromium's own fetch and streams.
 import { describe, expect, test } from 'vitest';
-import { createEngine, downloadLocalModel, openAICompatible, type EngineEvent } from '../../src/index.js';
+import { downloadLocalModel, openAICompatible } from '../../src/index.js';
+import { createEngine, type EngineEvent } from '../../src/extend/index.js';
 
 const SECRET = 'sk-live-0123456789abcdef';
 

@@ -2,7 +2,8 @@
 // constrains the answering turn's grammar, and the model's own context size and tokenizer set the context budget.
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Agent, ChatRunner, createLocalEngine, localModel, MemoryConversationStore, type LocalEngine, type RunEvent } from '../../src/index.js';
+import { Agent, ChatRunner, localModel, MemoryConversationStore, type RunEvent } from '../../src/index.js';
+import { createLocalEngine, type LocalEngine } from '../../src/extend/index.js';
 import { tinyGguf } from '../support/tiny-gguf.js';
 
 async function eventsOf(run: { events: AsyncIterable<RunEvent> }): Promise<RunEvent[]> {

@@ -1,4 +1,4 @@
-// Structured output and a context budget through the WorkerRunner: the schema crosses as data, a zod schema is finished on the page.
+// Structured output and a context budget through the WorkerRunner: a JSON Schema crosses as data; a zod schema stays on the page, which parses each answer.
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import type { RunEvent } from '../../src/index.js';
@@ -43,10 +43,20 @@ describe('WorkerRunner.run(input, { output })', () => {
     if (finished?.type === 'run_finished') expect(finished.result.output).toBe(result.output);
   });
 
-  test('a zod refinement JSON Schema cannot carry fails on the page with invalid_output (not retried)', async () => {
+  test('a zod refinement JSON Schema cannot carry is checked on the page for each answer: a wrong one is asked again, as in-process', async () => {
     const schema = z.object({ n: z.number().refine((n) => n % 2 === 0, 'must be even') });
-    const runner = runnerFor(['{"n": 3}']);
-    const run = runner.run('Even?', { output: schema });
+    const run = runnerFor(['{"n": 3}', '{"n": 4}']).run('Even?', { output: schema });
+    const result = await run.result;
+    expect(result.output).toEqual({ n: 4 });
+    expect(result.iterations).toBe(2);
+    expect(result.messages.some((m) => m.role === 'user' && m.origin === 'runtime' && typeof m.content === 'string' && /must be even/.test(m.content))).toBe(
+      true,
+    );
+  });
+
+  test('a zod refinement still failed after the retries ends the run with invalid_output, naming it', async () => {
+    const schema = z.object({ n: z.number().refine((n) => n % 2 === 0, 'must be even') });
+    const run = runnerFor(['{"n": 3}']).run('Even?', { output: schema, maxOutputRetries: 0 });
     const events = await eventsOf(run);
     const error = await run.result.catch((e) => e);
     expect(error.code).toBe('invalid_output');

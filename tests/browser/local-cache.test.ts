@@ -2,15 +2,8 @@
 // The "server" is a counting fetch that serves real HTTP-style responses (bodies streamed from
 // Blob URLs by the browser's own fetch) at same-origin URLs, so Cache Storage can key them.
 import { afterEach, describe, expect, test } from 'vitest';
-import {
-  createLocalEngine,
-  deleteCachedLocalModel,
-  downloadLocalModel,
-  isAmbiError,
-  isLocalModelCached,
-  localModel,
-  type LocalModelProgress,
-} from '../../src/index.js';
+import { deleteCachedLocalModel, downloadLocalModel, isAmbiError, isLocalModelCached, localModel, type LocalModelProgress } from '../../src/index.js';
+import { createLocalEngine } from '../../src/extend/index.js';
 import { MODEL_CACHE_NAME } from '../../src/engines/local/cache.js';
 import { tinyGguf } from '../support/tiny-gguf.js';
 

@@ -4,18 +4,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   Agent,
   ChatRunner,
-  createLocalEngine,
   defineTool,
   localModel,
   TagToolCallParser,
-  type EngineEvent,
-  type EngineRequest,
-  type LocalEngine,
   type LocalModelProgress,
   type Message,
   type RunEvent,
   type ToolDefinition,
 } from '../../src/index.js';
+import { createLocalEngine, type EngineEvent, type EngineRequest, type LocalEngine } from '../../src/extend/index.js';
 import { tinyGguf } from '../support/tiny-gguf.js';
 
 const user = (content: string): Message[] => [{ role: 'user', content }];

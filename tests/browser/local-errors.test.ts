@@ -1,6 +1,7 @@
 // Coded failures of the local engine with Blob sources, on a real llama.cpp (wllama) in Chromium.
 import { describe, expect, test } from 'vitest';
-import { Agent, ChatRunner, createLocalEngine, isAmbiError, localModel, LocalModelError, type LocalEngine, type LocalModelOptions } from '../../src/index.js';
+import { Agent, ChatRunner, isAmbiError, localModel } from '../../src/index.js';
+import { createLocalEngine, LocalModelError, type LocalEngine, type LocalModelOptions } from '../../src/extend/index.js';
 import { tinyGguf } from '../support/tiny-gguf.js';
 
 const engineFor = (source: Blob, options: Partial<LocalModelOptions> = {}): LocalEngine =>

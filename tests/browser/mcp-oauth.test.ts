@@ -3,17 +3,8 @@
 // click, the app's redirect page (fixtures/oauth-callback.html) finishes it.
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { commands, userEvent } from 'vitest/browser';
-import {
-  browserOAuth,
-  finishMcpLogin,
-  isAmbiError,
-  type McpLoginRequest,
-  mcpLogin,
-  mcpLogout,
-  mcpServer,
-  pendingMcpLogin,
-  type RunEvent,
-} from '../../src/index.js';
+import { browserOAuth, finishMcpLogin, isAmbiError, mcpLogin, mcpLogout, mcpServer, pendingMcpLogin, type RunEvent } from '../../src/index.js';
+import type { McpLoginRequest } from '../../src/extend/index.js';
 import { callOf, runnersClosedAfterEach } from '../support/worker-runners.js';
 import '../support/oauth/login-commands.js';
 

@@ -1,6 +1,7 @@
 // Issue 15: in a browser, "Failed to fetch" is all fetch says for a server that is down and for a CORS refusal: the error names both, with this page's origin.
 import { describe, expect, it } from 'vitest';
-import { createEngine, openAICompatible } from '../../src/index.js';
+import { openAICompatible } from '../../src/index.js';
+import { createEngine } from '../../src/extend/index.js';
 
 async function failure(baseURL: string): Promise<{ code: string; message: string }> {
   const engine = createEngine(openAICompatible({ baseURL, model: 'm' }));

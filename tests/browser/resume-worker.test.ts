@@ -222,7 +222,7 @@ describe('resume through the WorkerRunner, on real IndexedDB', () => {
 });
 
 describe('approvals in the database', () => {
-  it('a version 3 database gains the approval stores and keeps its conversations', async () => {
+  it('a version 3 database gains the call records and keeps its conversations', async () => {
     const name = databases.fresh();
     const v3 = await openDB<AmbiDbSchema>(name, 3, { upgrade: (db, oldVersion) => upgradeSchema(db, oldVersion, 3) });
     await v3.put('conversations', { id: 'c1', length: 1, createdAt: 1, updatedAt: 1 });
@@ -230,51 +230,102 @@ describe('approvals in the database', () => {
     v3.close();
     const store = await IndexedDbConversationStore.open(name);
     expect(await store.load('c1')).toEqual([{ role: 'user', content: 'from v3' }]);
-    await store.approvals.request('c1', { callId: 'x', call: { id: 'x', name: 'remove', arguments: {} }, requestedAt: 5 });
-    expect(await store.approvals.list('c1')).toMatchObject([{ callId: 'x', conversation: 'c1', requestedAt: 5 }]);
+    await store.journal.ask({ idempotencyKey: 'k', callId: 'x', name: 'remove', arguments: {}, conversation: 'c1', requestedAt: 5 });
+    expect(await store.journal.listByConversation('c1')).toMatchObject([{ callId: 'x', conversation: 'c1', state: 'asked', requestedAt: 5 }]);
   });
 
-  it('deleting a conversation deletes its approvals and standing decisions, and no other conversation’s', async () => {
+  it('a version 6 database’s approvals move into their calls’ records, none lost: what waited is listed and asked again, what was approved and started is never run twice', async () => {
+    const name = databases.fresh();
+    const v6 = await openDB<AmbiDbSchema>(name, 6, { upgrade: (db, oldVersion) => upgradeSchema(db, oldVersion, 6) });
+    const waiting = { id: 'del', name: 'remove', arguments: { note: 'groceries' }, idempotencyKey: 'k-del' };
+    const started = { id: 'pay', name: 'remove', arguments: { note: 'rent' }, idempotencyKey: 'k-pay' };
+    const keyless = { id: 'old', name: 'remove', arguments: { note: 'ancient' } };
+    await v6.put('conversations', { id: 'notes', length: 2, createdAt: 1, updatedAt: 1 });
+    await v6.put('messages', { conversationId: 'notes', seq: 0, message: { role: 'user', content: 'tidy up' } });
+    await v6.put('messages', { conversationId: 'notes', seq: 1, message: { role: 'assistant', content: '', toolCalls: [waiting, started] } });
+    await v6.put('approvals', { conversation: 'notes', callId: 'del', call: waiting, requestedAt: 10, tool: 'remove@1', runId: 'r1' });
+    await v6.put('approvals', { conversation: 'notes', callId: 'pay', call: started, requestedAt: 11, decision: { approved: true, decidedAt: 12 } });
+    await v6.put('approvals', { conversation: 'other', callId: 'old', call: keyless, requestedAt: 3 });
+    await v6.put('approvals', { conversation: 'notes', callId: 'junk', call: 'not a call', requestedAt: 1 } as never);
+    // The approved call had started when the page went away: its journal entry says so.
+    await v6.put('journal', {
+      idempotencyKey: 'k-pay',
+      callId: 'pay',
+      name: 'remove',
+      arguments: { note: 'rent' },
+      conversation: 'notes',
+      state: 'started',
+      updatedAt: 13,
+    });
+    v6.close();
+
+    const store = await IndexedDbConversationStore.open(name);
+    expect(await store.journal.get('k-del')).toMatchObject({
+      state: 'asked',
+      callId: 'del',
+      requestedAt: 10,
+      tool: 'remove@1',
+      runId: 'r1',
+      conversation: 'notes',
+    });
+    expect(await store.journal.get('k-pay')).toMatchObject({ state: 'started', requestedAt: 11, decision: { approved: true, decidedAt: 12 } });
+    expect(await store.journal.listByConversation('other')).toMatchObject([
+      { idempotencyKey: 'legacy:other:old', state: 'asked', arguments: { note: 'ancient' } },
+    ]);
+    const db = await openDB(name);
+    expect([...db.objectStoreNames]).not.toContain('approvals');
+    db.close();
+
+    const ran: string[] = [];
+    const runner = page(name, ['Removed the groceries note.'], ran);
+    expect(await runner.pendingApprovals('notes')).toMatchObject([{ callId: 'del', requestedAt: 10 }]);
+    const resumed = runner.resume('notes');
+    const events = await collect(resumed, (e) => e.type === 'approval_requested' && resumed.approve(e.call.id));
+    const result = await resumed.result;
+    expect(ofType(events, 'approval_requested').map((e) => e.call.id)).toEqual(['del']);
+    expect(ran).toEqual(['groceries']);
+    expect(result.toolResults).toMatchObject([
+      { id: 'del', ok: true },
+      { id: 'pay', ok: false, error: { code: 'outcome_unknown' } },
+    ]);
+  });
+
+  it('deleting a conversation deletes its calls’ records and standing decisions, and no other conversation’s', async () => {
     const store = await IndexedDbConversationStore.open(databases.fresh());
-    const call = { id: 'x', name: 'remove', arguments: {} };
     for (const id of ['c1', 'c2']) {
       await store.append(id, [{ role: 'user', content: 'hi' }]);
-      await store.approvals.request(id, { callId: 'x', call, requestedAt: 1 });
-      await store.approvals.setStanding({ conversation: id, tool: 'remove', approved: true, decidedAt: 2 });
+      await store.journal.ask({ idempotencyKey: `k-${id}`, callId: 'x', name: 'remove', arguments: {}, conversation: id, requestedAt: 1 });
+      await store.journal.setStanding({ conversation: id, tool: 'remove', approved: true, decidedAt: 2 });
     }
     await store.delete('c1');
-    expect(await store.approvals.list('c1')).toEqual([]);
-    expect(await store.approvals.standing('c1', 'remove')).toBeUndefined();
-    expect(await store.approvals.list('c2')).toHaveLength(1);
-    expect(await store.approvals.standing('c2', 'remove')).toMatchObject({ approved: true });
+    expect(await store.journal.listByConversation('c1')).toEqual([]);
+    expect(await store.journal.standing('c1', 'remove')).toBeUndefined();
+    expect(await store.journal.listByConversation('c2')).toHaveLength(1);
+    expect(await store.journal.standing('c2', 'remove')).toMatchObject({ approved: true });
   });
 
-  it('a corrupt stored approval is refused with storage_corrupt; a resume then asks the person again', async () => {
+  it('a corrupt stored record is refused with storage_corrupt; a resume then never runs the call (it cannot tell whether it started), and says why', async () => {
     const database = databases.fresh();
     const ran: string[] = [];
     const first = page(database, [removeCall('del', 'x')], ran);
     const run = first.run('remove', { conversation: 'notes' });
     for await (const event of run.events) if (event.type === 'approval_requested') first.close();
     await run.result.catch(() => undefined);
+    const store = await IndexedDbConversationStore.open(database);
+    const [record] = await store.journal.listByConversation('notes');
     // Something else wrote over the record: a decision that is not one.
     const db = await openDB(database);
-    await db.put('approvals', {
-      conversation: 'notes',
-      callId: 'del',
-      call: { id: 'del', name: 'remove', arguments: {} },
-      requestedAt: 1,
-      decision: { approved: 'yes' },
-    });
+    await db.put('journal', { ...record, state: 'decided', decision: { approved: 'yes' } });
     db.close();
-    const store = await IndexedDbConversationStore.open(database);
-    await expect(store.approvals.get('notes', 'del')).rejects.toMatchObject({ code: 'storage_corrupt' });
+    await expect(store.journal.get(record!.idempotencyKey)).rejects.toMatchObject({ code: 'storage_corrupt' });
 
-    const second = page(database, ['Removed.'], ran);
+    const second = page(database, ['Not removed.'], ran);
     const resumed = second.resume('notes');
     const events = await collect(resumed, (e) => e.type === 'approval_requested' && resumed.approve(e.call.id));
-    await resumed.result;
-    expect(ofType(events, 'approval_requested')).toHaveLength(1);
+    const result = await resumed.result;
+    expect(ofType(events, 'approval_requested')).toHaveLength(0);
     expect(ofType(events, 'warning').map((e) => e.code)).toContain('approval_not_stored');
-    expect(ran).toEqual(['x']);
+    expect(result.toolResults).toMatchObject([{ id: 'del', ok: false, error: { code: 'outcome_unknown' } }]);
+    expect(ran).toEqual([]);
   });
 });

@@ -29,7 +29,6 @@ describe('the ambi-web database', () => {
     const db = await openAmbiDatabase(freshName());
     expect(db.version).toBe(SCHEMA_VERSION);
     expect([...db.objectStoreNames].sort()).toEqual([
-      'approvals',
       'conversations',
       'heldInfo',
       'heldValues',

@@ -1,7 +1,8 @@
 // Through the WorkerRunner: a page tool's own failure is told to `onToolError` on the page, with
 // what the tool threw (an Error, stack and all); the runner worker and the model get `crashed`.
 import { afterEach, expect, it } from 'vitest';
-import { createWorkerRunner, defineTool, scriptedEngine, ToolError, type ToolErrorReport } from '../../src/index.js';
+import { createWorkerRunner, defineTool, scriptedEngine, ToolError } from '../../src/index.js';
+import type { ToolErrorReport } from '../../src/extend/index.js';
 import { openRunners } from '../support/worker-runners.js';
 
 const runners = openRunners();

@@ -1,6 +1,7 @@
-// Traces through the WorkerRunner in real Chromium: the spans are made on the page from the run's
-// events (a Tracer cannot cross to the worker) and have the same shape as in-process; an MCP call
-// in the worker carries the page's execute_tool span to its server; budgets and cassettes cross too.
+// Traces through the WorkerRunner in real Chromium: the spans are made in the runner worker, as
+// in-process, and exported on the page by the tracer given to run() (a Tracer cannot cross to the
+// worker); an MCP call in the worker carries the page's execute_tool span to its server; budgets and
+// cassettes cross too.
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, inject, it } from 'vitest';
 import {

@@ -50,17 +50,27 @@ export function describeConversationList(label: string, make: () => Promise<Stor
       expect(counts(await store.list())).toEqual([{ id: 'c', length: 1 }]);
     });
 
-    it('a delete drops the conversation from the list with its approvals, and its id starts again from no messages', async () => {
+    it("a delete drops the conversation from the list with its calls' records and standing decisions, and its id starts again from no messages", async () => {
       await store.append('gone', [user('1'), assistant('2')]);
       await store.append('kept', [user('1')]);
-      const call = { id: 'a', name: 'remove', arguments: {}, idempotencyKey: 'key-a' };
-      await store.approvals!.request('gone', { callId: 'a', call, requestedAt: 1 });
-      await store.approvals!.request('kept', { callId: 'a', call, requestedAt: 1 });
+      const journal = store.journal!;
+      const asked = (conversation: string) => ({
+        idempotencyKey: `${conversation}-a`,
+        callId: 'a',
+        name: 'remove',
+        arguments: {},
+        conversation,
+        requestedAt: 1,
+      });
+      await journal.ask!(asked('gone'));
+      await journal.ask!(asked('kept'));
+      await journal.setStanding!({ conversation: 'gone', tool: 'remove', approved: true, decidedAt: 1 });
       await store.delete('gone');
       expect(counts(await store.list())).toEqual([{ id: 'kept', length: 1 }]);
       expect(await store.load('gone')).toEqual([]);
-      expect(await store.approvals!.list('gone')).toEqual([]);
-      expect(await store.approvals!.list('kept')).toHaveLength(1);
+      expect(await journal.listByConversation!('gone')).toEqual([]);
+      expect(await journal.standing!('gone', 'remove')).toBeUndefined();
+      expect(await journal.listByConversation!('kept')).toHaveLength(1);
       await store.append('gone', [user('new')]);
       expect(counts(await store.list()).find((c) => c.id === 'gone')).toEqual({ id: 'gone', length: 1 });
     });

@@ -1,6 +1,7 @@
 // One runner per conversation: run unchanged in Node (in-realm locks) and Chromium (Web Locks).
 import { describe, expect, it } from 'vitest';
-import { Agent, ChatRunner, isAmbiError, MemoryConversationStore, type Engine, type EngineEvent } from '../../src/index.js';
+import { Agent, ChatRunner, isAmbiError, MemoryConversationStore, type Engine } from '../../src/index.js';
+import type { EngineEvent } from '../../src/extend/index.js';
 
 /** An engine whose replies wait for `release`, recording how many requests are open at once. */
 function heldEngine() {

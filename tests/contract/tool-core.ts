@@ -13,10 +13,10 @@ import {
   ToolRegistry,
   type Tool,
   type ToolContext,
-  type ToolFailure,
   type ToolResult,
   type ValidationMode,
 } from '../../src/index.js';
+import type { ToolFailure } from '../../src/extend/index.js';
 
 const pair = {
   type: 'object',

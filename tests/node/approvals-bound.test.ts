@@ -53,7 +53,9 @@ describe('a decision left behind never decides another call', () => {
       }
     });
     await run.result.catch(() => undefined);
-    expect((await stores.conversations.approvals.get('notes', 'call_0'))?.decision?.approved).toBe(true);
+    const cutOff = (await stores.conversations.load('notes')).flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []) : []))[0]!;
+    // Its record: approved, started, never finished.
+    expect(await stores.journal.get(cutOff.idempotencyKey!)).toMatchObject({ callId: 'call_0', state: 'started', decision: { approved: true } });
 
     // A new run on the conversation; the model numbers its calls per reply and says call_0 again.
     const second = (await Agent.make(scriptedEngine([call('call_0', 'delete_everything', 'all'), 'Not deleted.']), stores))
@@ -67,22 +69,23 @@ describe('a decision left behind never decides another call', () => {
     // The conversation already holds call_0: the new call goes by another id.
     expect(asked[0]!.call.id).not.toBe('call_0');
     expect(ran).toEqual(['share_note:groceries']);
-    // The model was told what became of the cut-off call, and that record is gone.
+    // The model was told what became of the cut-off call; its record stays its own (under its key), deciding nothing else.
     expect(
       (await stores.conversations.load('notes')).some((m) => m.role === 'tool' && m.toolCallId === 'call_0' && m.content.includes('outcome_unknown')),
     ).toBe(true);
-    expect(await stores.conversations.approvals.get('notes', 'call_0')).toBeUndefined();
+    expect(await stores.journal.get(cutOff.idempotencyKey!)).toMatchObject({ callId: 'call_0', name: 'share_note', state: 'started' });
+    expect(await stores.journal.get(asked[0]!.call.idempotencyKey!)).toMatchObject({
+      name: 'delete_everything',
+      state: 'decided',
+      decision: { approved: false },
+    });
   });
 
   it('a decided record planted under an id the model then uses (its ids are in the history it is sent) decides nothing', async () => {
     const conversations = new MemoryConversationStore();
     const ran: string[] = [];
-    await conversations.approvals.request('notes', {
-      callId: 'x',
-      call: { id: 'x', name: 'share_note', arguments: {}, idempotencyKey: 'k-old' },
-      requestedAt: 1,
-    });
-    await conversations.approvals.decide('notes', 'x', { approved: true, decidedAt: 2 });
+    await conversations.journal.ask({ idempotencyKey: 'k-old', callId: 'x', name: 'share_note', arguments: {}, conversation: 'notes', requestedAt: 1 });
+    await conversations.journal.decide('k-old', { approved: true, decidedAt: 2 });
     const agent = (await Agent.make(scriptedEngine([call('x', 'delete_everything', 'all'), 'Stopped.']), { conversations })).tool(
       asking('delete_everything', ran),
     );
@@ -93,14 +96,18 @@ describe('a decision left behind never decides another call', () => {
     expect(ran).toEqual([]);
   });
 
-  it('records of every call of a batch are forgotten once its results are stored, whatever the tools say now', async () => {
+  it('a call approved and run has one record, done with its result: nothing is left waiting to decide another call', async () => {
     const conversations = new MemoryConversationStore();
     const ran: string[] = [];
     const agent = (await Agent.make(scriptedEngine([call('a', 'share_note', 'x'), 'Shared.']), { conversations })).tool(asking('share_note', ran));
-    const run = new ChatRunner().run(agent, 'share', { conversation: 'notes' });
+    const runner = new ChatRunner();
+    const run = runner.run(agent, 'share', { conversation: 'notes' });
     await collect(run, (event) => event.type === 'approval_requested' && run.approve(event.call.id));
     await run.result;
-    expect(await conversations.approvals.list('notes')).toEqual([]);
+    const records = await conversations.journal.listByConversation('notes');
+    expect(records).toMatchObject([{ callId: 'a', state: 'succeeded', decision: { approved: true }, result: { ok: true } }]);
+    expect(records[0]!.requestedAt).toBeTypeOf('number');
+    expect(await runner.pendingApprovals(agent, 'notes')).toEqual([]);
   });
 });
 
@@ -135,8 +142,16 @@ describe('a call that waited for a decision is asked again on resume, whatever i
         { role: 'user', content: 'publish it' },
         { role: 'assistant', content: '', toolCalls: [stored] },
       ]);
-      await conversations.approvals.request('notes', { callId: 'c1', call: stored, requestedAt: 1, tool: 'publish@1' });
-      await conversations.approvals.decide('notes', 'c1', { approved: true, decidedAt: 2 });
+      await journal.ask({
+        idempotencyKey: 'k1',
+        callId: 'c1',
+        name: 'publish',
+        arguments: stored.arguments,
+        conversation: 'notes',
+        requestedAt: 1,
+        tool: 'publish@1',
+      });
+      await journal.decide('k1', { approved: true, decidedAt: 2 });
       const ran: string[] = [];
       const agent = (await Agent.make(scriptedEngine(['Done.']), { conversations, journal })).tool(asking('publish', ran, { identity }));
       const resumed = new ChatRunner().resume(agent, 'notes');

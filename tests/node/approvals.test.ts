@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, ChatRunner, defineTool, isAmbiError, scriptedEngine, type RunScope } from '../../src/index.js';
+import { Agent, ChatRunner, defineTool, isAmbiError, scriptedEngine } from '../../src/index.js';
+import type { RunScope } from '../../src/extend/index.js';
 import { Approvals } from '../../src/call/approvals.js';
 
 describe('Approvals', () => {

@@ -3,10 +3,17 @@
 // so its first calls are the first of the realm.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Message } from '../../src/core/types.js';
-import type { PendingApproval } from '../../src/store/approval-types.js';
+import type { JournalAsk } from '../../src/store/journal-transitions.js';
 
 const user = (content: string): Message => ({ role: 'user', content });
-const pending = (callId: string): PendingApproval => ({ callId, call: { id: callId, name: 'remove', arguments: {} }, requestedAt: 10 });
+const pending = (callId: string): JournalAsk => ({
+  idempotencyKey: `key-${callId}`,
+  callId,
+  name: 'remove',
+  arguments: {},
+  conversation: 'c',
+  requestedAt: 10,
+});
 
 async function fresh() {
   vi.resetModules();
@@ -34,14 +41,14 @@ describe('memory stores keep call order', () => {
     expect(error).toMatchObject({ code: 'storage_invalid' });
   });
 
-  it('an approvals clear() called while a request waits comes after it; a request after it stays', async () => {
+  it('a journal clear() called while an ask waits comes after it; an ask after it stays', async () => {
     const { MemoryConversationStore } = await fresh();
-    const { approvals } = new MemoryConversationStore();
-    const requested = approvals.request('c', pending('a'));
-    approvals.clear('c');
-    const after = approvals.request('c', pending('b'));
+    const { journal } = new MemoryConversationStore();
+    const requested = journal.ask(pending('a'));
+    journal.clear('c');
+    const after = journal.ask(pending('b'));
     await Promise.all([requested, after]);
-    expect((await approvals.list('c')).map((record) => record.callId)).toEqual(['b']);
+    expect((await journal.listByConversation('c')).map((record) => record.callId)).toEqual(['b']);
   });
 
   it('once loaded, a store call takes effect at once, before its promise is awaited', async () => {
@@ -49,12 +56,12 @@ describe('memory stores keep call order', () => {
     const store = new MemoryConversationStore();
     await store.load('warm');
     void store.append('c', [user('now')]);
-    const { approvals } = store;
-    await approvals.list('warm');
-    void approvals.request('c', pending('a'));
-    approvals.clear('c');
+    const { journal } = store;
+    await journal.listByConversation('warm');
+    void journal.ask(pending('a'));
+    journal.clear('c');
     expect(await store.load('c')).toEqual([user('now')]);
-    expect(await approvals.list('c')).toEqual([]);
+    expect(await journal.listByConversation('c')).toEqual([]);
   });
 
   it('runs on one conversation started together ask for its lock (which loads with the first) in the order they started', async () => {

@@ -2,7 +2,6 @@
 // ToolManager.execute, with a run's side of the call (`run`) where the stage belongs to a run.
 import { describe, expect, it } from 'vitest';
 import { ConcurrencyBudget, defineTool, MemoryToolCallJournal, type RunEvent, type Tool, ToolError, ToolManager, ToolRegistry } from '../../src/index.js';
-import type { CallVerdict } from '../../src/call/types.js';
 import { Limiter } from '../../src/util/limiter.js';
 import { callRun } from '../support/call-run.js';
 import { gate } from '../support/engines.js';
@@ -61,22 +60,75 @@ describe('stage 3, validate', () => {
   });
 });
 
-describe('stage 4, policy', () => {
-  it('a refusal from an extension ends the call with its code, unrun; a known result ends it with that result', async () => {
+describe('stage 2, screen', () => {
+  it('a refusal from an extension ends the call with its code, unrun, before validation', async () => {
     const { tool, calls } = counted('t');
-    const verdicts: CallVerdict[] = [
-      { kind: 'refuse', code: 'untrusted_refused', message: 'not after reading a page' },
-      { kind: 'settled', result: { id: 'b', name: 't', ok: true, output: 'recorded', attempts: 1, durationMs: 0 } },
-    ];
-    const run = callRun({ hooks: { before: async () => verdicts.shift(), after: (_call, result) => result } });
-    const tools = managerOf(tool);
-    expect(await tools.execute({ id: 'a', name: 't', arguments: { n: 1 } }, { run })).toMatchObject({
+    const run = callRun({
+      hooks: { before: () => ({ kind: 'refuse', code: 'untrusted_refused', message: 'not after reading a page' }), after: (_call, r) => r },
+    });
+    // Arguments that would not validate: the refusal comes first.
+    expect(await managerOf(tool).execute({ id: 'a', name: 't', arguments: { n: -1 } }, { run })).toMatchObject({
       ok: false,
       attempts: 0,
-      error: { code: 'untrusted_refused' },
+      error: { code: 'untrusted_refused', message: 'not after reading a page' },
     });
-    expect(await tools.execute({ id: 'b', name: 't', arguments: { n: 1 } }, { run })).toMatchObject({ ok: true, output: 'recorded' });
     expect(calls).toEqual([]);
+  });
+
+  it('arguments an extension puts in are what is validated and run', async () => {
+    const { tool, calls } = counted('t');
+    const seen: unknown[] = [];
+    const putIn = (n: number) => callRun({ hooks: { before: (_call, args) => (seen.push(args), { kind: 'run', arguments: { n } }), after: (_c, r) => r } });
+    const tools = managerOf(tool);
+    expect(await tools.execute({ id: 'a', name: 't', arguments: { n: { $held: '$1' } } }, { run: putIn(7) })).toMatchObject({ ok: true, output: { ran: 7 } });
+    expect(await tools.execute({ id: 'b', name: 't', arguments: { n: 1 } }, { run: putIn(-1) })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_arguments' },
+    });
+    expect(seen).toEqual([{ n: { $held: '$1' } }, { n: 1 }]);
+    expect(calls).toEqual([{ n: 7 }]);
+  });
+
+  it('an extension that throws ends the call with its code, unrun', async () => {
+    const { tool, calls } = counted('t');
+    const broken = callRun({
+      hooks: {
+        before: () => {
+          throw Object.assign(new Error('held store gone'), { code: 'storage_error' });
+        },
+        after: (_c, r) => r,
+      },
+    });
+    const result = await managerOf(tool).execute({ id: 'a', name: 't', arguments: { n: 1 } }, { run: broken });
+    expect(result).toMatchObject({ ok: false, attempts: 0, error: { code: 'crashed', message: expect.stringContaining('held store gone') } });
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('stage 4, policy', () => {
+  it('a call continued after an interruption runs with its recorded decision, unasked, or is asked again though its tool never asks', async () => {
+    const { tool, calls } = counted('t');
+    const events: RunEvent[] = [];
+    const run = callRun({ emit: (event) => events.push(event) });
+    const tools = managerOf(tool);
+    const decided = { decision: { approved: true, arguments: { n: 4 } } };
+    expect(await tools.execute({ id: 'a', name: 't', arguments: { n: 1 } }, { run, recorded: decided })).toMatchObject({ ok: true, editedArguments: { n: 4 } });
+    const denied = await tools.execute({ id: 'b', name: 't', arguments: { n: 1 } }, { run, recorded: { decision: { approved: false, reason: 'no' } } });
+    expect(denied).toMatchObject({ ok: false, error: { code: 'denied' } });
+    const asked = tools.execute({ id: 'c', name: 't', arguments: { n: 2 } }, { run, recorded: { asked: true } });
+    await expect.poll(() => events.some((e) => e.type === 'approval_requested')).toBe(true);
+    run.approvals.decide('c', { approved: true });
+    expect(await asked).toMatchObject({ ok: true });
+    expect(calls).toEqual([{ n: 4 }, { n: 2 }]);
+  });
+
+  it('a continued call acts where its record says it was proposed, never where its tool would name now', async () => {
+    const places: unknown[] = [];
+    const { tool } = counted('t', { call: (_args: unknown, ctx: { target?: unknown }) => (places.push(ctx.target), 'ok') });
+    const tools = managerOf({ ...tool, target: () => ({ page: 'now' }) });
+    await tools.execute({ id: 'a', name: 't', arguments: { n: 1 } }, { run: callRun(), recorded: { target: { page: 'then' } } });
+    await tools.execute({ id: 'b', name: 't', arguments: { n: 1 } }, { run: callRun() });
+    expect(places).toEqual([{ page: 'then' }, { page: 'now' }]);
   });
 
   it('a call that asks waits for the person: approved it runs, denied it does not, and an extension can ask for a tool that never asks', async () => {

@@ -104,18 +104,19 @@ describe('a program’s calls', () => {
     expect(effects.count('archive')).toBe(1);
   });
 
-  test('on a stored conversation, the approval records of a program’s calls are done with once the program ends', async () => {
+  test('on a stored conversation, the record of a program’s asked call ends done once the program ends, and nothing is left waiting', async () => {
     const conversations = new MemoryConversationStore();
     const agent = await codeAgent(new ProgramEngine([{ code: "return await tools.archive({ id: 'n1' });" }, 'archived']), new Effects(), { conversations });
     const run = new ChatRunner().run(agent, 'archive n1', { conversation: 'records' });
-    let asked: string | undefined;
+    let asked: { id: string; idempotencyKey?: string } | undefined;
     await eventsOf(run, (event) => {
-      asked = event.call.id;
+      asked = event.call;
       return true;
     });
     await run.result;
-    expect(asked).toBeDefined();
-    expect(await conversations.approvals!.get('records', asked!)).toBeUndefined();
+    expect(asked?.idempotencyKey).toBeDefined();
+    expect(await conversations.journal.get(asked!.idempotencyKey!)).toMatchObject({ callId: asked!.id, state: 'succeeded', decision: { approved: true } });
+    expect(await new ChatRunner().pendingApprovals(agent, 'records')).toEqual([]);
   });
 
   test('a denial is an error the program can catch, coded denied', async () => {
@@ -276,6 +277,31 @@ describe('a program’s calls', () => {
   });
 });
 
+describe('a reply that still streams', () => {
+  test('run_code never starts before its reply ended, even where it counts as idempotent: its program’s calls may have effects', async () => {
+    const effects = new Effects();
+    const engine = new ProgramEngine([{ code: "return await tools.send_email({ to: 'a@example.com', body: 'hi' });" }, 'sent']);
+    const stream = engine.stream.bind(engine);
+    const events: RunEvent[] = [];
+    let startedWhileStreaming: boolean | undefined;
+    engine.stream = async function* (request) {
+      for await (const event of stream(request)) {
+        if (event.type === 'finish' && event.reason === 'tool_calls') {
+          // The reply's call was read; the reply has not ended yet.
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          startedWhileStreaming = events.some((e) => e.type === 'tool_started' && e.name === 'run_code');
+        }
+        yield event;
+      }
+    };
+    const run = new ChatRunner().run(await codeAgent(engine, effects, { journal: new MemoryToolCallJournal() }), 'mail a');
+    for await (const event of run.events) events.push(event);
+    await run.result;
+    expect(startedWhileStreaming).toBe(false);
+    expect(effects.count('send_email')).toBe(1);
+  });
+});
+
 describe('resume after a reload', () => {
   test('runs the program again from its start, answering the calls it made from the journal: every effect once', async () => {
     const conversations = new MemoryConversationStore();
@@ -306,6 +332,22 @@ describe('resume after a reload', () => {
     const sent = finished(events).find((e) => e.result.name === 'send_email');
     expect(sent?.parentCallId).toBe(result.toolResults[0]!.id);
     expect(events.some((e) => e.type === 'tool_started' && e.name === 'send_email')).toBe(false);
+  });
+
+  test('with the conversation store’s own journal alone, a resume runs the program again too: every effect once', async () => {
+    const conversations = new MemoryConversationStore();
+    const code = "const sent = await tools.send_email({ to: 'a@example.com', body: 'hi' }); return { sent, archived: await tools.archive({ id: 'n1' }) };";
+    const effects = new Effects();
+    const run = new ChatRunner().run(await codeAgent(new ProgramEngine([{ code }, 'never']), effects, { conversations }), 'go', { conversation: 'c3' });
+    for await (const event of run.events) if (event.type === 'approval_requested') run.suspend();
+    await expect(run.result).rejects.toSatisfy((e: unknown) => isAmbiError(e, 'suspended'));
+    const second = await codeAgent(new ProgramEngine(['all done']), effects, { conversations });
+    expect(await new ChatRunner().pendingApprovals(second, 'c3')).toMatchObject([{ call: { name: 'archive' }, parentCallId: 'program_1' }]);
+    const resumed = new ChatRunner().resume(second, 'c3');
+    await eventsOf(resumed, () => true);
+    const result = await resumed.result;
+    expect(result.toolResults[0]).toMatchObject({ name: 'run_code', ok: true, output: { result: { sent: { sent: true }, archived: 'archived n1' } } });
+    expect(effects.done.map((e) => e.tool)).toEqual(['send_email', 'archive']);
   });
 
   test('a call cut off after it started is not run again: the program gets outcome_unknown, catchable', async () => {

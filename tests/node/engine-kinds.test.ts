@@ -1,18 +1,8 @@
 // Engines as a table from kind to factory: the built-in kinds, an app's own, and configs no
 // factory builds (coded `unknown_engine`, naming the kinds there are).
 import { describe, expect, it } from 'vitest';
-import {
-  Agent,
-  builtInEngines,
-  ChatRunner,
-  createEngine,
-  type Engine,
-  type EngineFactories,
-  isAmbiError,
-  scriptedEngine,
-  standardExtensions,
-  type ExtensionLoader,
-} from '../../src/index.js';
+import { Agent, ChatRunner, type Engine, isAmbiError, scriptedEngine } from '../../src/index.js';
+import { builtInEngines, createEngine, type EngineFactories, standardExtensions, type ExtensionLoader } from '../../src/extend/index.js';
 
 /** An engine kind of an app's own: it answers with the config's greeting and the person's words. */
 const echoKind: EngineFactories = {

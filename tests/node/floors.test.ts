@@ -21,7 +21,7 @@ const FLOORS = [
   ['agent'],
   ['extension'],
   ['worker', 'ui', 'ai-sdk', 'ag-ui'],
-  ['index.ts'],
+  ['index.ts', 'extend'],
 ];
 const floorOf = new Map(FLOORS.flatMap((names, floor) => names.map((name) => [name, floor] as const)));
 const src = fileURLToPath(new URL('../../src', import.meta.url));

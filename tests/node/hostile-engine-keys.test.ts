@@ -4,7 +4,8 @@
 // A real loopback HTTP server echoes the request's own headers, as some proxies and gateways do.
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { Agent, ChatRunner, createEngine, openAICompatible, type OpenAICompatibleOptions, type RunEvent } from '../../src/index.js';
+import { Agent, ChatRunner, openAICompatible, type RunEvent } from '../../src/index.js';
+import { createEngine, type OpenAICompatibleOptions } from '../../src/extend/index.js';
 import { collect, rejection, useSseServer } from './engine-test-helpers.js';
 import { chunk, type RecordedRequest, type Reply } from './sse-server.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, ChatRunner, createEngine, openAICompatible, type OpenAICompatibleConfig, type RunEvent } from '../../src/index.js';
+import { Agent, ChatRunner, openAICompatible, type OpenAICompatibleConfig, type RunEvent } from '../../src/index.js';
+import { createEngine } from '../../src/extend/index.js';
 import { closedPort, collect, rejection, useSseServer } from './engine-test-helpers.js';
 import { chunk } from './sse-server.js';
 

@@ -1,7 +1,8 @@
 // Structured output: `run(input, { output })` against a real OpenAI-compatible test server, request bodies inspected.
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { Agent, ChatRunner, defineTool, openAICompatible, type OpenAICompatibleOptions } from '../../src/index.js';
+import { Agent, ChatRunner, defineTool, openAICompatible } from '../../src/index.js';
+import type { OpenAICompatibleOptions } from '../../src/extend/index.js';
 import { rejection, useSseServer } from './engine-test-helpers.js';
 import { chunk, DONE, textStream, type Handler } from './sse-server.js';
 

@@ -7,12 +7,12 @@ import {
   MemorySnapshotStore,
   MemoryToolCallJournal,
   MemoryConversationStore,
-  type ConversationStore,
   type Message,
   type Run,
   type RunEvent,
   type ToolCall,
 } from '../../src/index.js';
+import type { ConversationStore } from '../../src/extend/index.js';
 import { call, finish, StepEngine, text } from '../support/engines.js';
 import { approvedRemove, noteSchema } from '../support/tools.js';
 

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  Agent,
-  ChatRunner,
-  defineTool,
-  MemoryConversationStore,
-  MemoryToolCallJournal,
-  StorageError,
-  type Message,
-  type ToolCallJournal,
-  type ToolResult,
-} from '../../src/index.js';
+import { Agent, ChatRunner, defineTool, MemoryConversationStore, MemoryToolCallJournal, type Message, type ToolResult } from '../../src/index.js';
+import { StorageError, type ToolCallJournal } from '../../src/extend/index.js';
 import { call, finish, StepEngine, text } from '../support/engines.js';
 
 const empty = { type: 'object', properties: {} } as const;

@@ -1,7 +1,8 @@
 // The local engine's grammar writes calls between the agent's parser's tags. llama.cpp is faked:
 // this fake Wllama records each completion's options and answers with a scripted reply.
 import { beforeEach, describe, expect, test, vi } from 'vitest';
-import { Agent, ChatRunner, createLocalEngine, defineTool, localModel, TagToolCallParser, type ToolDefinition } from '../../src/index.js';
+import { Agent, ChatRunner, defineTool, localModel, TagToolCallParser, type ToolDefinition } from '../../src/index.js';
+import { createLocalEngine } from '../../src/extend/index.js';
 import { tinyGguf } from '../support/tiny-gguf.js';
 
 interface Completion {

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { inspectGguf } from '../../src/engines/local/gguf.js';
 import { tensorBytes } from '../../src/engines/local/ggml-types.js';
-import { isAmbiError, LocalModelError } from '../../src/index.js';
+import { isAmbiError } from '../../src/index.js';
+import { LocalModelError } from '../../src/extend/index.js';
 import { TINY_CHATML_TEMPLATE, tinyGguf, tinyVocabulary } from '../support/tiny-gguf.js';
 
 const blobOf = (bytes: Uint8Array<ArrayBuffer>) => new Blob([bytes]);

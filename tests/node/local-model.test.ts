@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { inspectGguf } from '../../src/engines/local/gguf.js';
 import { CHATML_TEMPLATE, chooseTemplate, templateMessages } from '../../src/engines/local/template.js';
-import { createEngine, isAmbiError, localModel, type EngineConfig, type LocalEngine, type Message } from '../../src/index.js';
+import { isAmbiError, localModel, type EngineConfig, type Message } from '../../src/index.js';
+import { createEngine, type LocalEngine } from '../../src/extend/index.js';
 import { tinyGguf } from '../support/tiny-gguf.js';
 
 describe('localModel config', () => {

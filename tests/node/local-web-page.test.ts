@@ -3,7 +3,8 @@
 // would use: the URL returned a web page, not a model.
 import { describe, expect, test } from 'vitest';
 import { inspectGguf, looksLikeWebPage } from '../../src/engines/local/gguf.js';
-import { downloadLocalModel, isAmbiError, type LocalModelError } from '../../src/index.js';
+import { downloadLocalModel, isAmbiError } from '../../src/index.js';
+import type { LocalModelError } from '../../src/extend/index.js';
 import { tinyGguf } from '../support/tiny-gguf.js';
 
 const page = '<!doctype html><html><head><title>My app</title></head><body><div id="app"></div></body></html>';

@@ -1,17 +1,8 @@
 // A run with a context budget on a long stored conversation reads only the end a request can hold
 // (ConversationStore.loadTail), and sends exactly what reading the whole conversation would have sent.
 import { describe, expect, test } from 'vitest';
-import {
-  Agent,
-  ChatRunner,
-  defineTool,
-  MemoryConversationStore,
-  type AgentOptions,
-  type ConversationStore,
-  type Message,
-  type RunEvent,
-  type RunResult,
-} from '../../src/index.js';
+import { Agent, ChatRunner, defineTool, MemoryConversationStore, type AgentOptions, type Message, type RunEvent, type RunResult } from '../../src/index.js';
+import type { ConversationStore } from '../../src/extend/index.js';
 import type { ConversationTail } from '../../src/store/memory-conversation-store.js';
 import { call, finish, StepEngine, text, type Step } from '../support/engines.js';
 import { approvedRemove } from '../support/tools.js';

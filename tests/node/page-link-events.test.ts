@@ -13,17 +13,15 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** A PageLink whose page records each batch it is sent (`batches` without the events' times, `timed` with them). */
+/** A PageLink whose page records each batch it is sent. */
 function link() {
-  const timed: EventBatch[] = [];
-  const batches: Array<Array<[string, RunEvent[] | null]>> = [];
+  const batches: EventBatch[] = [];
   const page = {
     events: async (batch: EventBatch) => {
-      timed.push(structuredClone(batch));
-      batches.push(structuredClone(batch).map(([runId, events]) => [runId, events]));
+      batches.push(structuredClone(batch));
     },
   } as unknown as PageHostApi;
-  return { link: new PageLink(page as never), batches, timed };
+  return { link: new PageLink(page as never), batches };
 }
 
 const started = (callId: string): RunEvent => ({ type: 'tool_started', callId, name: 'ping', attempt: 1 });
@@ -36,33 +34,6 @@ describe('run events crossing to the page', () => {
     expect(batches).toEqual([]);
     vi.advanceTimersByTime(2);
     expect(batches).toEqual([[['r1', [started('a'), started('b')]]]]);
-  });
-
-  it('carry when each event was emitted, for the spans the page makes: not when the batch arrives', () => {
-    const { link: port, timed } = link();
-    const clock = () => performance.timeOrigin + performance.now();
-    const before = clock();
-    port.event('r1', started('a'));
-    const between = clock();
-    port.event('r1', { type: 'text_delta', text: 'Hel' });
-    port.event('r1', { type: 'text_delta', text: 'lo' }); // merged: the text's time is its first piece's
-    port.event('r1', started('b'));
-    const after = clock();
-    vi.advanceTimersByTime(2);
-    port.event('r1', null);
-    const [runId, events, times] = timed[0]![0]!;
-    const end = timed[1]![0];
-    expect(runId).toBe('r1');
-    expect(events).toHaveLength(3);
-    expect(times).toHaveLength(3);
-    const [first, text, last] = times!;
-    expect(first).toBeGreaterThanOrEqual(before);
-    expect(first).toBeLessThanOrEqual(between);
-    expect(text).toBeGreaterThanOrEqual(between);
-    expect(last).toBeGreaterThanOrEqual(text!);
-    expect(last).toBeLessThanOrEqual(after);
-    // The end of a run's events is no event: no time.
-    expect(end).toEqual(['r1', null]);
   });
 
   it('merge consecutive text deltas of one run, and keep two runs apart in order', () => {

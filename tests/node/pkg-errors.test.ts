@@ -2,12 +2,14 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import * as api from '../../src/index.js';
+import * as root from '../../src/index.js';
+import * as extend from '../../src/extend/index.js';
 import { AmbiError, isAmbiError } from '../../src/errors/ambi-error.js';
 import { EngineHttpError } from '../../src/errors/engine-http-error.js';
 import type { AmbiErrorCode } from '../../src/core/codes.js';
 
-/** Every error class the public API exports, by its exported name. */
+/** Every error class the public API exports (`ambi-web` and `ambi-web/extend`), by its exported name. */
+const api = { ...root, ...extend };
 const errorClasses = Object.entries(api).filter(([, value]) => typeof value === 'function' && (value === AmbiError || value.prototype instanceof AmbiError));
 
 const errorsDir = fileURLToPath(new URL('../../src/errors/', import.meta.url));

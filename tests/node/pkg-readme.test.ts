@@ -79,6 +79,7 @@ function check(blocks: Block[]): string[] {
       'ambi-web/ai-sdk': ['./src/ai-sdk/index.ts'],
       'ambi-web/ag-ui': ['./src/ag-ui/index.ts'],
       'ambi-web/extension': ['./src/extension/index.ts'],
+      'ambi-web/extend': ['./src/extend/index.ts'],
     },
     typeRoots: [join(root, 'node_modules', '@types')],
   };

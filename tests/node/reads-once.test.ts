@@ -2,7 +2,8 @@
 // agent (written once per set of tools, and again when the set changes), and a stored
 // conversation (shared frozen by the memory store, never copied for the run, never changeable).
 import { describe, expect, it } from 'vitest';
-import { Agent, ChatRunner, defineTool, MemoryConversationStore, type Engine, type EngineRequest, type Message } from '../../src/index.js';
+import { Agent, ChatRunner, defineTool, MemoryConversationStore, type Engine, type Message } from '../../src/index.js';
+import type { EngineRequest } from '../../src/extend/index.js';
 import { TagToolCallParser } from '../../src/parser/tag-parser.js';
 import type { ToolDefinition } from '../../src/core/types.js';
 

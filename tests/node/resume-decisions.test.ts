@@ -245,7 +245,9 @@ describe('edited arguments on approval', () => {
     const stored = await stores.conversations.load('notes');
     const key = stored.find((m) => m.role === 'assistant' && m.toolCalls)!;
     const entry = await stores.journal.get(key.role === 'assistant' ? key.toolCalls![0]!.idempotencyKey! : '');
-    expect(entry).toMatchObject({ arguments: { note: 'draft' }, state: 'succeeded' });
+    // One record: the call as proposed, the person's edit in its decision, and the result of what ran.
+    expect(entry).toMatchObject({ arguments: { note: 'everything' }, decision: { approved: true, arguments: { note: 'draft' } }, state: 'succeeded' });
+    expect(entry?.result).toMatchObject({ ok: true, output: 'removed draft' });
   });
 
   it('refuses edited arguments that do not fit the schema (invalid_arguments), and the tool never runs', async () => {
@@ -422,17 +424,12 @@ describe('hostile callers and models around resume', () => {
     expect(result.toolResults.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual(['ok', 'ok', 'too_many_calls', 'too_many_calls', 'too_many_calls']);
   });
 
-  it('an approval store that never answers does not keep abort from stopping the run', async () => {
+  it('a journal that never answers does not keep abort from stopping the run', async () => {
     const conversations = new MemoryConversationStore();
-    const hanging = { ...bound(conversations.approvals), standing: () => new Promise<never>(() => {}) };
-    const store = {
-      load: (id: string) => conversations.load(id),
-      append: conversations.append.bind(conversations),
-      truncate: conversations.truncate.bind(conversations),
-      approvals: hanging,
-    };
+    const journal = new MemoryToolCallJournal();
+    const hanging = { ...bound(journal), standing: () => new Promise<never>(() => {}) };
     const ran: string[] = [];
-    const agent = (await Agent.make(scriptedEngine([removeCall('a', 'x')]), { conversations: store })).tool(approvedRemove(ran));
+    const agent = (await Agent.make(scriptedEngine([removeCall('a', 'x')]), { conversations, journal: hanging })).tool(approvedRemove(ran));
     const run = new ChatRunner().run(agent, 'remove', { conversation: 'notes' });
     await collect(run, (e) => e.type === 'tool_call' && run.abort('stop'));
     expect(isAmbiError(await run.result.catch((e: unknown) => e), 'aborted')).toBe(true);
@@ -441,34 +438,43 @@ describe('hostile callers and models around resume', () => {
 });
 
 describe('what pendingApprovals shows', () => {
-  it('the call as the conversation holds it, never a record’s other version of it', async () => {
+  const stored = { id: 'a', name: 'remove', arguments: { note: 'draft' }, idempotencyKey: 'k' };
+  const asked = { idempotencyKey: 'k', callId: 'a', name: 'remove', conversation: 'notes', requestedAt: 7 };
+
+  it('the call as the conversation holds it, with the place its record says it was proposed for', async () => {
     const stores = sharedStores();
     await stores.conversations.append('notes', [
       { role: 'user', content: 'remove' },
-      { role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'remove', arguments: { note: 'draft' }, idempotencyKey: 'k' }] },
+      { role: 'assistant', content: '', toolCalls: [stored] },
+    ]);
+    const target = { kind: 'tab', tabId: 3, documentId: 'd', origin: 'https://a.example', url: 'https://a.example/', title: 'A' };
+    await stores.journal.ask({ ...asked, arguments: { note: 'draft' }, target });
+    const agent = await Agent.make(scriptedEngine([]), stores);
+    expect(await new ChatRunner().pendingApprovals(agent, 'notes')).toEqual([{ callId: 'a', call: { ...stored, target }, requestedAt: 7 }]);
+  });
+
+  it('never a record’s other version of the call: a record under its key with other arguments lists nothing', async () => {
+    const stores = sharedStores();
+    await stores.conversations.append('notes', [
+      { role: 'user', content: 'remove' },
+      { role: 'assistant', content: '', toolCalls: [stored] },
     ]);
     // A record written by something else, naming the same call with other arguments.
-    await stores.conversations.approvals.request('notes', {
-      callId: 'a',
-      call: { id: 'a', name: 'remove', arguments: { note: 'everything' } },
-      requestedAt: 7,
-    });
+    await stores.journal.ask({ ...asked, arguments: { note: 'everything' } });
     const agent = await Agent.make(scriptedEngine([]), stores);
-    expect(await new ChatRunner().pendingApprovals(agent, 'notes')).toEqual([
-      { callId: 'a', call: { id: 'a', name: 'remove', arguments: { note: 'draft' }, idempotencyKey: 'k' }, requestedAt: 7 },
-    ]);
+    expect(await new ChatRunner().pendingApprovals(agent, 'notes')).toEqual([]);
   });
 });
 
-/** An ApprovalStore's methods bound to it, to override one. */
-function bound(store: MemoryConversationStore['approvals']) {
+/** A journal's methods bound to it, to override one. */
+function bound(journal: MemoryToolCallJournal) {
   return {
-    request: store.request.bind(store),
-    decide: store.decide.bind(store),
-    get: store.get.bind(store),
-    list: store.list.bind(store),
-    forget: store.forget.bind(store),
-    setStanding: store.setStanding.bind(store),
-    standing: store.standing.bind(store),
+    begin: journal.begin.bind(journal),
+    finish: journal.finish.bind(journal),
+    get: journal.get.bind(journal),
+    ask: journal.ask.bind(journal),
+    decide: journal.decide.bind(journal),
+    setStanding: journal.setStanding.bind(journal),
+    standing: journal.standing.bind(journal),
   };
 }

@@ -1,7 +1,8 @@
 // The run's extension point, as an app uses it: an extension of its own sees each hook in order,
 // and speaks in a call's policy and result stages like the built-in ones.
 import { expect, it } from 'vitest';
-import { Agent, ChatRunner, defineTool, type ExtensionLoader, type RunExtension, scriptedEngine } from '../../src/index.js';
+import { Agent, ChatRunner, defineTool, type RunExtension, scriptedEngine } from '../../src/index.js';
+import type { ExtensionLoader } from '../../src/extend/index.js';
 
 // Not idempotent: it waits for the whole reply (an idempotent call may start while the reply streams, before afterTurn).
 const echo = defineTool({ name: 'echo', description: 'x', parameters: { type: 'object' }, idempotent: false, call: () => 'echoed' });
@@ -17,10 +18,10 @@ it('calls each hook of a run in order, once per turn, call and event', async () 
     name: 'trace',
     open: () => void seen.push('open'),
     beforeTurn: (request) => void seen.push(`beforeTurn ${request.iteration}`),
-    afterTurn: (turn) => void seen.push(`afterTurn ${turn.calls.length}`),
+    afterTurn: (turn) => void seen.push(`afterTurn ${turn.calls.length} ${turn.text}`),
     beforeCall: (call) => void seen.push(`beforeCall ${call.id}`),
     afterCall: (call, result) => (seen.push(`afterCall ${call.id} ${result.ok}`), result),
-    answer: (text) => (seen.push(`answer ${text}`), { ok: true }),
+    result: (result) => (seen.push(`result ${result.text}`), result),
     end: (outcome) => void seen.push(`end ${outcome.ok}`),
   }));
   const agent = (await Agent.make(scriptedEngine(replies), { extensions: [extension] })).tool(echo);
@@ -28,12 +29,12 @@ it('calls each hook of a run in order, once per turn, call and event', async () 
   expect(seen).toEqual([
     'open',
     'beforeTurn 1',
-    'afterTurn 1',
+    'afterTurn 1 ',
     'beforeCall c1',
     'afterCall c1 true',
     'beforeTurn 2',
-    'afterTurn 0',
-    'answer Done.',
+    'afterTurn 0 Done.',
+    'result Done.',
     'end true',
   ]);
 });

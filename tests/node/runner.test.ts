@@ -9,12 +9,12 @@ import {
   scriptedEngine,
   ToolError,
   type Engine,
-  type EngineEvent,
   type Run,
   type RunEvent,
   type ToolContext,
   type ToolResult,
 } from '../../src/index.js';
+import type { EngineEvent } from '../../src/extend/index.js';
 import { ONE_CALL_EVENT_TYPES } from '../support/run-events.js';
 import { untilAborted } from '../support/tools.js';
 import { call, finish, gate, StepEngine, text } from '../support/engines.js';

@@ -14,10 +14,10 @@ import {
   ToolRegistry,
   type StandardSchemaV1,
   type Tool,
-  type ToolFailure,
   type ToolResult,
 } from '../../src/index.js';
-import { askHere, callHere } from '../../src/worker/tool-host/call-here.js';
+import type { ToolFailure } from '../../src/extend/index.js';
+import { serveCall, servedTool, serveRule } from '../../src/call/serve.js';
 import { LazyAbortController } from '../../src/util/abort-source.js';
 import { runAttempt } from '../../src/call/attempt.js';
 
@@ -249,7 +249,7 @@ describe('validating again where a remote tool lives (page or tool worker)', () 
       idempotent: true,
       call: ({ s }) => s * 2,
     });
-    expect(await callHere(tool, { s: 'abc' }, ctx, signal)).toBe(6);
+    expect(await serveCall(servedTool(tool), { s: 'abc' }, ctx, signal)).toBe(6);
   });
 
   it('refuses, with code invalid_arguments and the same wording, what the JSON Schema let through', async () => {
@@ -261,7 +261,7 @@ describe('validating again where a remote tool lives (page or tool worker)', () 
       idempotent: true,
       call,
     });
-    const error = await Promise.resolve(callHere(tool, { n: -3 }, ctx, signal)).catch((e: unknown) => e);
+    const error = await Promise.resolve(serveCall(servedTool(tool), { n: -3 }, ctx, signal)).catch((e: unknown) => e);
     expect(isAmbiError(error, 'invalid_arguments')).toBe(true);
     expect((error as Error).message).toBe('Invalid arguments for "pos": /n must be positive');
     expect(call).not.toHaveBeenCalled();
@@ -277,9 +277,9 @@ describe('validating again where a remote tool lives (page or tool worker)', () 
       needsApproval: rule,
       call: () => null,
     });
-    expect(await askHere(tool, { n: '5' }, new LazyAbortController())).toBe(true);
+    expect(await serveRule(servedTool(tool), { n: '5' }, new LazyAbortController())).toBe(true);
     expect(rule).toHaveBeenCalledWith({ n: 5 }, expect.objectContaining({ signal: expect.any(AbortSignal) }));
-    expect(await askHere(tool, { n: 'five' }, new LazyAbortController())).toBe(false);
+    expect(await serveRule(servedTool(tool), { n: 'five' }, new LazyAbortController())).toBe(false);
   });
 
   it('reports a remote refusal as invalid arguments with attempts 0 (the call never ran)', async () => {

@@ -2,7 +2,8 @@
 // tool to the console, its stack included. Development is `process.env.NODE_ENV` neither
 // `production` nor `test` (as an app's bundler sets it); elsewhere nothing is logged.
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { Agent, ChatRunner, defineTool, MemorySnapshotStore, scriptedEngine, ToolError, type ToolErrorReport } from '../../src/index.js';
+import { Agent, ChatRunner, defineTool, MemorySnapshotStore, scriptedEngine, ToolError } from '../../src/index.js';
+import type { ToolErrorReport } from '../../src/extend/index.js';
 
 const saved = process.env.NODE_ENV;
 let logged: unknown[][] = [];

@@ -1,7 +1,8 @@
 // A tool's own failure reaches its developer: `onToolError` gets what the tool threw, stack and
 // all, while the model reads only `crashed` and its message. A ToolError is the tool's answer, not its bug.
 import { expect, it } from 'vitest';
-import { Agent, ChatRunner, defineTool, scriptedEngine, ToolError, type ToolErrorReport } from '../../src/index.js';
+import { Agent, ChatRunner, defineTool, scriptedEngine, ToolError } from '../../src/index.js';
+import type { ToolErrorReport } from '../../src/extend/index.js';
 
 it('tells onToolError what a tool threw, with its stack, and not of a ToolError', async () => {
   const reports: ToolErrorReport[] = [];

@@ -10,9 +10,9 @@ import {
   MemorySnapshotStore,
   scriptedEngine,
   type Engine,
-  type EngineRequest,
   type ScriptedReply,
 } from '../../src/index.js';
+import type { EngineRequest } from '../../src/extend/index.js';
 import { createEngine } from '../../src/engines/create-engine.js';
 import { collect } from '../support/run-events.js';
 

@@ -8,12 +8,12 @@ import {
   isAmbiError,
   MemorySnapshotStore,
   replayEngine,
-  ReplayMismatchError,
   scriptedEngine,
   type Cassette,
   type ScriptedReply,
   type Tool,
 } from '../../src/index.js';
+import { ReplayMismatchError } from '../../src/extend/index.js';
 import { useSseServer } from './engine-test-helpers.js';
 import { collect } from '../support/run-events.js';
 

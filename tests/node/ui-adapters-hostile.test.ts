@@ -5,7 +5,8 @@ import type { UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { toAgUiEvents } from '../../src/ag-ui/index.js';
 import { agentRunner, ambiChatTransport } from '../../src/ai-sdk/index.js';
-import { Agent, ChatRunner, defineTool, isAmbiError, scriptedEngine, type ConversationRunner } from '../../src/index.js';
+import { Agent, ChatRunner, defineTool, isAmbiError, scriptedEngine } from '../../src/index.js';
+import type { ConversationRunner } from '../../src/ai-sdk/index.js';
 
 /** A runner on a scripted model, counting the runs and resumes asked of it. */
 async function countedRunner() {

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { admitsFreeText, MAX_CLOSED_ITEMS } from '../../src/extensions/untrusted/free-text.js';
 import { compileArgsValidator } from '../../src/validation/validate-args.js';
-import { Agent, ChatRunner, defineTool, type Engine, type EngineEvent, type EngineRequest } from '../../src/index.js';
+import { Agent, ChatRunner, defineTool, type Engine } from '../../src/index.js';
+import type { EngineEvent, EngineRequest } from '../../src/extend/index.js';
 import { INJECTION } from '../support/untrusted-tools.js';
 
 /** An answer object whose `answer` is `schema`, closed around it. */

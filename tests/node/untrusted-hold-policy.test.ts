@@ -2,7 +2,8 @@
 // decides per argument, `heldOutput` says whether its output is held too, and `inspect_held`
 // reads a held value in quarantine: closed answers come back, free text is held again.
 import { describe, expect, it } from 'vitest';
-import { Agent, ChatRunner, type EngineRequest, MemoryConversationStore, MemorySnapshotStore, type RunEvent, type ToolMessage } from '../../src/index.js';
+import { Agent, ChatRunner, MemoryConversationStore, MemorySnapshotStore, type RunEvent, type ToolMessage } from '../../src/index.js';
+import type { EngineRequest } from '../../src/extend/index.js';
 import { CANARY, calls, HELD_PAGE, leaked, PlannerEngine, readPage, type Sent, sendEmail, steps } from '../support/hold.js';
 import { collect } from '../support/run-events.js';
 

@@ -1,17 +1,7 @@
 // Quarantine requests are counted as model turns are: estimates, refused counts, one usage event each, the token budget.
 import { describe, expect, it } from 'vitest';
-import {
-  Agent,
-  type BudgetExceededError,
-  ChatRunner,
-  defineTool,
-  type Engine,
-  type EngineEvent,
-  type EngineRequest,
-  isAmbiError,
-  type RunEvent,
-  type Usage,
-} from '../../src/index.js';
+import { Agent, type BudgetExceededError, ChatRunner, defineTool, type Engine, isAmbiError, type RunEvent, type Usage } from '../../src/index.js';
+import type { EngineEvent, EngineRequest } from '../../src/extend/index.js';
 import { collect } from '../support/run-events.js';
 import { INJECTION } from '../support/untrusted-tools.js';
 

@@ -2,18 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { admitsFreeText } from '../../src/extensions/untrusted/free-text.js';
 import { QUARANTINE_PROMPT } from '../../src/extensions/untrusted/quarantine.js';
-import {
-  Agent,
-  type BudgetExceededError,
-  ChatRunner,
-  defineTool,
-  type Engine,
-  type EngineEvent,
-  type EngineRequest,
-  isAmbiError,
-  openAICompatible,
-  type RunEvent,
-} from '../../src/index.js';
+import { Agent, type BudgetExceededError, ChatRunner, defineTool, type Engine, isAmbiError, openAICompatible, type RunEvent } from '../../src/index.js';
+import type { EngineEvent, EngineRequest } from '../../src/extend/index.js';
 import { chunk, DONE, startSseServer } from './sse-server.js';
 import { collect } from '../support/run-events.js';
 import { ATTACKER, INJECTION, sendEmail } from '../support/untrusted-tools.js';

@@ -5,13 +5,12 @@ import {
   ChatRunner,
   defineTool,
   type Engine,
-  type EngineEvent,
-  type EngineRequest,
   MemoryConversationStore,
   MemoryToolCallJournal,
   type RunEvent,
   type ToolMessage,
 } from '../../src/index.js';
+import type { EngineEvent, EngineRequest } from '../../src/extend/index.js';
 import { collect } from '../support/run-events.js';
 import { ATTACKER, INJECTION } from '../support/untrusted-tools.js';
 

@@ -5,7 +5,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineTool, scriptedEngine, type ScriptedReply } from '../../src/worker/index.js';
 import type { RunEvent } from '../../src/runner/events.js';
-import { callHere, targetHere } from '../../src/worker/tool-host/call-here.js';
+import { serveCall, servedTool, serveTarget } from '../../src/call/serve.js';
 import type { AbortSource } from '../../src/util/abort-source.js';
 import { toDescriptor } from '../../src/worker/wire/descriptor.js';
 import * as Comlink from 'comlink';
@@ -14,6 +14,8 @@ import { registerTransferHandlers } from '../../src/worker/wire/transfer-handler
 import { createRunnerHost } from '../../src/worker/runner/runner-host.js';
 import type { ToolInvoker } from '../../src/worker/wire/protocol.js';
 import type { Tool } from '../../src/tools/types.js';
+import { CheckedJson } from '../../src/call/checked-json.js';
+import { withParts } from '../../src/parts/with-parts.js';
 
 const opened: MessagePort[] = [];
 afterEach(() => {
@@ -31,9 +33,9 @@ async function session(tool: Tool, replies: ScriptedReply[]) {
     [
       tool.name,
       {
-        call: (args, ctx, abort) => callHere(tool, args, ctx, abort),
+        call: (args, ctx, abort) => serveCall(servedTool(tool), args, ctx, abort),
         needsApproval: async () => false,
-        ...(tool.target ? { target: (args: unknown, abort: AbortSource) => targetHere(tool, args, abort) } : {}),
+        ...(tool.target ? { target: (args: unknown, abort: AbortSource) => serveTarget(servedTool(tool), args, abort) } : {}),
       },
     ],
   ]);
@@ -58,6 +60,35 @@ async function session(tool: Tool, replies: ScriptedReply[]) {
 const finished = (events: RunEvent[]) => events.flatMap((event) => (event.type === 'tool_finished' ? [event.result] : []));
 
 describe('a page tool called across the session', () => {
+  it('whose output is JSON already (a tab tool served on from an extension page) crosses as that JSON, its parts beside it', async () => {
+    const png = new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' });
+    const tool = defineTool({
+      name: 'tabbed',
+      description: 'Answers as a tab tool does',
+      parameters: { type: 'object', properties: { parts: { type: 'boolean' } } },
+      idempotent: true,
+      call: ({ parts }: { parts?: boolean }) => {
+        const answer = new CheckedJson({ stamped: 'hello', n: [1, 2] });
+        return parts ? withParts(answer, [{ type: 'image', image: png }]) : answer;
+      },
+    });
+    const replies: ScriptedReply[] = [
+      {
+        toolCalls: [
+          { name: 'tabbed', arguments: {} },
+          { name: 'tabbed', arguments: { parts: true } },
+        ],
+      },
+      'done',
+    ];
+    const results = finished(await session(tool, replies));
+    expect(results.map((result) => result.ok && result.output)).toEqual([
+      { stamped: 'hello', n: [1, 2] },
+      { stamped: 'hello', n: [1, 2] },
+    ]);
+    expect(results[1]).toMatchObject({ parts: [{ type: 'image', mediaType: 'image/png' }] });
+  });
+
   it('gets the call id, the attempt and the idempotency key, and nothing of the run', async () => {
     const seen: Array<Record<string, unknown>> = [];
     const tool = defineTool({

@@ -1,6 +1,7 @@
 // Code Mode in tests: a model that writes programs (one `run_code` call per reply), or answers,
 // and records what each request offered it; tools that count their effects.
-import type { Engine, EngineEvent, EngineRequest, RunEvent } from '../../src/index.js';
+import type { RunEvent } from '../../src/index.js';
+import type { Engine, EngineEvent, EngineRequest } from '../../src/extend/index.js';
 import { defineTool, type ParametersSchema } from '../../src/index.js';
 
 /** One reply: a program (`run_code`), text, or a reply made from the request. */

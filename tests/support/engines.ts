@@ -1,5 +1,6 @@
 // Engines written by hand for loop tests: each reply is a list of steps, and every request is recorded.
-import type { Engine, EngineEvent, EngineRequest } from '../../src/index.js';
+import type { Engine } from '../../src/index.js';
+import type { EngineEvent, EngineRequest } from '../../src/extend/index.js';
 
 export type Step = EngineEvent | { type: 'wait'; until: Promise<unknown> } | { type: 'fail'; error: Error };
 

@@ -1,6 +1,7 @@
 // What the hold-mode tests share: a canary in someone else's words, a model scripted per request
 // that records every request body it gets, and the tools that read and act.
-import { defineTool, type Engine, type EngineEvent, type EngineRequest, ToolError } from '../../src/index.js';
+import { defineTool, type Engine, ToolError } from '../../src/index.js';
+import type { EngineEvent, EngineRequest } from '../../src/extend/index.js';
 
 /** Bytes no request of the run's model may carry: they are only ever in held values. */
 export const CANARY = 'CANARY-9d1f6b2e-held-bytes';

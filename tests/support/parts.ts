@@ -1,6 +1,7 @@
 // Images and files for the parts tests: real bytes of each format (a 1×1 PNG, a JPEG, a PDF), an
 // engine that takes what it is told and records what it gets, and a look at a stored Blob.
-import type { Engine, EngineEvent, EngineRequest, Message, PartKinds } from '../../src/index.js';
+import type { Engine, Message } from '../../src/index.js';
+import type { EngineEvent, EngineRequest, PartKinds } from '../../src/extend/index.js';
 
 const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 

@@ -6,7 +6,7 @@
 import * as Comlink from 'comlink';
 import { createWorkerRunner, scriptedEngine } from '../../../src/worker/index.js';
 import { pingScript, pingTool } from '../../lib/ping.js';
-import { callHere } from '../../../src/worker/tool-host/call-here.js';
+import { serveCall, servedTool } from '../../../src/call/serve.js';
 import { toDescriptor } from '../../../src/worker/wire/descriptor.js';
 import { PageHost } from '../../../src/worker/page/page-host.js';
 import { registerTransferHandlers } from '../../../src/worker/wire/transfer-handlers.js';
@@ -163,7 +163,10 @@ async function oursOneThread(options: DispatchOptions) {
   registerTransferHandlers();
   Comlink.expose(createRunnerHost(port1), port1);
   let ended!: () => void;
-  const served = new Map<string, ToolInvoker>([['ping', { call: (args, ctx, abort) => callHere(ping, args, ctx, abort), needsApproval: async () => false }]]);
+  const pingServed = servedTool(ping);
+  const served = new Map<string, ToolInvoker>([
+    ['ping', { call: (args, ctx, abort) => serveCall(pingServed, args, ctx, abort), needsApproval: async () => false }],
+  ]);
   Comlink.expose(new PageHost(served, (_runId, events) => events === null && ended()), port2);
   const host = Comlink.wrap<RunnerWorkerApi>(port2);
   const replies = pingScript(options.calls, options.warmup + options.rounds);

@@ -3,7 +3,8 @@
 // tool-call grammar, against the same model, same prompt, writing unconstrained text. A grammar
 // checks every token of the vocabulary it may sample, so its cost grows with the vocabulary.
 // Alternating rounds, one engine.
-import { createLocalEngine, localModel, type EngineRequest, type ToolDefinition } from '../../../src/index.js';
+import { localModel, type ToolDefinition } from '../../../src/index.js';
+import { createLocalEngine, type EngineRequest } from '../../../src/extend/index.js';
 import { tinyGguf } from '../../../tests/support/tiny-gguf.js';
 import { expose } from './expose.js';
 

@@ -5,13 +5,17 @@ import { localModel, type LocalModelConfig, type LocalModelDeps } from './local-
 /**
  * The Engine of a `localModel` config, as `createEngine` builds it: the config is checked
  * now, and the local engine's code (llama.cpp glue, GGUF reader, grammar) is loaded with
- * `import()` on first use, so a runner on another engine never downloads it.
+ * `import()` as it is built, so a runner on another engine never downloads it; the model (wllama
+ * and the weights) loads on first use.
  */
 export function lazyLocalEngine(given: LocalModelConfig, deps: LocalModelDeps = {}): LocalEngine {
   const config = localModel(given);
   let loaded: LocalEngine | undefined;
   let loading: Promise<LocalEngine> | undefined;
-  const engine = () => (loading ??= import('./engine.js').then(({ createLocalEngine }) => (loaded = createLocalEngine(config, deps))));
+  // The engine's code loads as the engine is built (the entry decides); the model itself, on first use.
+  const code = import('./engine.js');
+  code.catch(() => {});
+  const engine = () => (loading ??= code.then(({ createLocalEngine }) => (loaded = createLocalEngine(config, deps))));
   return {
     nativeTools: false,
     get model() {

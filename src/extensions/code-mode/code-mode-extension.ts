@@ -10,7 +10,9 @@ import { RUN_CODE_PARAMETERS, RUN_CODE_TOOL, runCodeDescription } from '../../co
  *   beforeTurn   the model is offered `run_code` alone, its description holding the tools the
  *                request offered (as the other extensions left them) as TypeScript declarations;
  *                a tag-calling model's instructions list `run_code` alone too
- *   holdsCall    `run_code` never starts while its reply streams: a program's calls have effects
+ *
+ * `run_code` never starts while its reply streams (a program's calls may have effects): it
+ * `delegates` (run-code.ts), as a leaf does.
  *
  * Last among a run's extensions: the untrusted extension has judged the request with the tools'
  * own definitions (one someone else wrote is in the program's declarations too).
@@ -34,6 +36,5 @@ export function codeModeExtension(setup: RunSetup, bounds: CodeModeOptions): Run
       else if (!engine.nativeTools) request.instructions.unshift(parser.instructions([runCode]));
       request.engine.tools = [runCode];
     },
-    holdsCall: (call) => call.name === RUN_CODE_TOOL,
   };
 }

@@ -1,5 +1,4 @@
-import { toolFailure } from '../../call/result.js';
-import type { CallHooks, CallRun, RunCall } from '../../call/types.js';
+import type { CallHooks, CallRun, Recorded, RunCall } from '../../call/types.js';
 import type { JsonValue, ToolResult } from '../../core/types.js';
 import { TurnScope, type ScopePipeline } from '../../runner/turn-scope.js';
 import type { RunScope } from '../../tools/types.js';
@@ -7,6 +6,8 @@ import { Limiter } from '../../util/limiter.js';
 import type { ProgramTaint } from './program-taint.js';
 import { RUN_CODE_TOOL } from '../../codemode/run-code-definition.js';
 import { opaqueValue, type ProgramCallContext, type ProgramTools } from '../../codemode/types.js';
+import { readCallRecords } from '../resume/records.js';
+import { continuedCall } from '../resume/resumed-call.js';
 
 /** The `run_code` call a program belongs to. */
 export interface ProgramParent {
@@ -15,19 +16,19 @@ export interface ProgramParent {
 }
 
 /**
- * The program's `tools`: each call a call of the run, through the run's call pipeline
- * (`ToolManager.execute` with the run's side: validation, policy and approval, the journal,
- * attempts, the extensions' hooks), its events tagged with the `run_code` call's id
- * (`parentCallId`). Its id and idempotency key derive from the `run_code` call's and its index,
- * so a program run again (a resume) makes the same calls: those the journal recorded are
- * answered from it. The program's calls share a limit of their own, as many at once as the run
- * allows (its `run_code` call holds one of the run's own), and the shared budget.
+ * The program's `tools`: each call a call of the run, through the run's one door into the call
+ * pipeline (`ToolManager.execute` with the run's side: screen, validation, policy and approval,
+ * slots, the journal, attempts, the extensions' `beforeCall` and `afterCall`), its events tagged
+ * with the `run_code` call's id (`parentCallId`). Its id and idempotency key derive from the
+ * `run_code` call's and its index, so a program run again (a resume) makes the same calls, and
+ * each continues from its record as any interrupted call does (resumed-call.ts): a recorded
+ * result is used, a call cut off after it started is `outcome_unknown`, one a person was asked
+ * about is asked again (or runs as decided). The program's calls share a limit of their own, as
+ * many at once as the run allows (its `run_code` call holds one of the run's own), and the shared budget.
  */
 export class ProgramCalls implements ProgramTools {
   readonly names: readonly string[];
   readonly #run: CallRun;
-  /** The ids of the calls made so far: their approval records are done with when the program ends. */
-  readonly #ids: string[] = [];
 
   constructor(
     readonly parent: ProgramParent,
@@ -35,16 +36,15 @@ export class ProgramCalls implements ProgramTools {
     readonly scope: RunScope,
     signal: AbortSignal,
     readonly taint: ProgramTaint,
-    /** A program run again: a call the journal recorded is answered from it. */
+    /** A program run again: each call continues from its record. */
     readonly rerun: boolean,
   ) {
     const { run, tools } = pipeline;
     this.names = tools.registry.names().filter((name) => name !== RUN_CODE_TOOL);
     const registry = tools.registry;
     const hooks: CallHooks = {
-      ...(run.hooks.resolve ? { resolve: (call, args) => run.hooks.resolve!(call, args) } : {}),
-      before: (call) => taint.before(call, registry.get(call.name), run.hooks.before(call)),
-      after: (call, result) => run.hooks.after(call, result),
+      before: (call, args) => taint.before(call, registry.get(call.name), run.hooks.before(call, args)),
+      after: (call, result, replyRead) => run.hooks.after(call, result, replyRead),
     };
     this.#run = {
       ...run,
@@ -58,36 +58,25 @@ export class ProgramCalls implements ProgramTools {
   async call(name: string, args: JsonValue, context: ProgramCallContext): Promise<unknown> {
     const given = `${this.parent.id}.${context.index}`;
     const id = TurnScope.sharedOf(this.scope)?.callIds.claim(given) ?? given;
-    this.#ids.push(id);
     const call: RunCall = { id, name, arguments: args, idempotencyKey: `${this.parent.idempotencyKey}.${context.index}` };
     // Aborted when the program ends, however (the run's abort ends it too): the call ends with it.
     const run = { ...this.#run, signal: context.signal };
     run.emit({ type: 'tool_call', call });
-    const result = (this.rerun && (await this.#recorded(call, run))) || (await this.pipeline.tools.execute(call, { run, scope: this.scope }));
-    return this.#valueOf(result);
+    const continued = this.rerun ? await this.#continued(call, run) : {};
+    if ('result' in continued) return this.#valueOf(await this.#reported(call, continued.result, run));
+    const recorded = continued.recorded ? { recorded: continued.recorded } : {};
+    return this.#valueOf(await this.pipeline.tools.execute(call, { run, scope: this.scope, ...recorded }));
   }
 
-  /** The program ended: the approval records of its calls are done with (as a reply's are once its results are stored; best effort). */
-  async forgetApprovals(): Promise<void> {
-    const { approvalStore, conversation } = this.#run;
-    if (!approvalStore || conversation === undefined || this.#ids.length === 0) return;
-    await approvalStore.forget(conversation, this.#ids).catch(() => {});
+  /** What the journal says of a call a program run again makes: its recorded result, or what the pipeline runs it with. */
+  async #continued(call: RunCall, run: CallRun): Promise<{ result: ToolResult } | { recorded?: Recorded }> {
+    const [record] = await readCallRecords(run.journal, [call]);
+    return continuedCall(call, this.pipeline.tools.registry.get(call.name), record);
   }
 
-  /** The journal's answer to a call a program run again had made before: its recorded result (through the extensions' hooks, as any result), or `outcome_unknown` for one cut off after it started. */
-  async #recorded(call: RunCall, run: CallRun): Promise<ToolResult | undefined> {
-    const entry = await run.journal?.get(call.idempotencyKey).catch(() => undefined);
-    if (!entry) return undefined;
-    const recorded = entry.result
-      ? { ...entry.result, id: call.id, name: call.name }
-      : toolFailure(
-          call,
-          'outcome_unknown',
-          `The call to "${call.name}" was cut off (the page closed or reloaded) after it started; it may or may not have taken effect. It was not run again: check before repeating it.`,
-          0,
-          0,
-        );
-    const result = await run.hooks.after(call, recorded);
+  /** A recorded result, through the result stage's hooks as any result (a mark, a value held), and reported. */
+  async #reported(call: RunCall, recorded: ToolResult, run: CallRun): Promise<ToolResult> {
+    const result = await run.hooks.after(call, { ...recorded, id: call.id, name: call.name });
     run.emit({ type: 'tool_finished', result });
     return result;
   }

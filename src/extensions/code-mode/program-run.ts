@@ -23,12 +23,14 @@ export async function runCode(code: string, ctx: ToolContext, bounds: CodeModeOp
   const started = performance.now();
   const { journal, conversation } = pipeline.run;
   const call = { id: ctx.callId, name: RUN_CODE_TOOL };
-  // Its own record, for a run that reports it after a reload; one already there means this is a
-  // program run again (a resume), whose calls the journal answers.
+  // The program's own record, beside its calls' (`<key>.<index>`), not under the `run_code` call's
+  // key (a call with a `started` record is never run again, and a resume runs a program again):
+  // one already there means this is a program run again, whose calls continue from their records.
+  const programKey = `${ctx.idempotencyKey}.program`;
   const rerun = journal
     ? await journal
         .begin({
-          idempotencyKey: ctx.idempotencyKey,
+          idempotencyKey: programKey,
           callId: ctx.callId,
           name: RUN_CODE_TOOL,
           arguments: { code },
@@ -41,7 +43,7 @@ export async function runCode(code: string, ctx: ToolContext, bounds: CodeModeOp
     : false;
   const taint = new ProgramTaint();
   const calls = new ProgramCalls({ id: ctx.callId, idempotencyKey: ctx.idempotencyKey }, pipeline, ctx.run, ctx.signal, taint, rerun);
-  const record = (result: ToolResult) => journal?.finish(ctx.idempotencyKey, result).catch(() => {});
+  const record = (result: ToolResult) => journal?.finish(programKey, result).catch(() => {});
   try {
     const output = await runProgram(code, { tools: calls, signal: ctx.signal, ...bounds });
     const success = toolSuccess(call, { result: output.result, logs: output.logs }, 1, performance.now() - started);
@@ -52,9 +54,6 @@ export async function runCode(code: string, ctx: ToolContext, bounds: CodeModeOp
     const code = isAmbiError(error) ? error.code : 'crashed';
     await record(toolFailure(call, code, error instanceof Error ? error.message : String(error), 1, performance.now() - started));
     throw withLogs(error);
-  } finally {
-    // Not when the run was suspended: a resume asks again what waited, from these records.
-    if (!ctx.signal.aborted) await calls.forgetApprovals();
   }
 }
 

@@ -1,6 +1,6 @@
 import type { UntrustedSource } from '../../core/run.js';
 import type { ToolResult } from '../../core/types.js';
-import type { CallVerdict, RunCall } from '../../call/types.js';
+import type { CallHooks, CallVerdict, RunCall } from '../../call/types.js';
 import type { AfterUntrusted, Tool } from '../../tools/types.js';
 
 /**
@@ -23,7 +23,7 @@ export class ProgramTaint {
   }
 
   /** A call's verdict: the run's extensions' (`said`), made stricter by what the program read. */
-  before(call: RunCall, tool: Tool | undefined, said: ReturnType<CallHookBefore>): ReturnType<CallHookBefore> {
+  before(call: RunCall, tool: Tool | undefined, said: Said): Said {
     if (!this.tainted || !tool) return said;
     const mine = this.#verdict(call, tool);
     if (!mine) return said;
@@ -47,12 +47,17 @@ export class ProgramTaint {
   }
 }
 
-type CallHookBefore = (call: RunCall) => Promise<CallVerdict | undefined> | undefined;
+type Said = ReturnType<CallHooks['before']>;
 
-/** The extensions' verdict and the program's ask (or run that says why) together: a refusal, a known result or a decision of theirs stands; else the stricter, saying all that was read. */
+/**
+ * The extensions' verdict and the program's ask (or run that says why) together: a refusal of
+ * theirs stands; else the stricter, saying all that was read, with the arguments they put in
+ * (hold mode's held values) kept.
+ */
 function combined(theirs: CallVerdict | undefined, mine: Extract<CallVerdict, { kind: 'ask' | 'run' }>): CallVerdict {
-  if (theirs && theirs.kind !== 'run' && theirs.kind !== 'ask') return theirs;
+  if (theirs?.kind === 'refuse') return theirs;
   const kind = theirs?.kind === 'ask' || mine.kind === 'ask' ? 'ask' : 'run';
   const sources = [...(theirs?.because?.untrusted?.sources ?? []), ...(mine.because?.untrusted?.sources ?? [])];
-  return { kind, because: { untrusted: { ...theirs?.because?.untrusted, sources } }, standing: { tainted: true } };
+  const args = theirs?.arguments !== undefined ? { arguments: theirs.arguments } : {};
+  return { kind, ...args, because: { untrusted: { ...theirs?.because?.untrusted, sources } }, standing: { tainted: true } };
 }

@@ -11,9 +11,9 @@ const NO_ATTEMPT_LIMIT_MS = 2_147_483_647;
  * of the run (program-run.ts, loaded with the first program). It holds a slot of the run's own
  * limit only (`delegates`): its calls have a limit of their own, so a runner with one slot works.
  * Never retried. With a journal it counts as idempotent, as running it again is: each call it
- * had made is answered from the journal (a resume runs it again from its start); without one it
- * is not, and a resume reports it cut off. It never starts while its reply streams (the
- * extension holds it). Its own rule under untrusted content is `allow`: each of its calls is judged by its tool's.
+ * had made continues from its record (a resume runs it again from its start); without one it
+ * is not, and a resume reports it cut off. It never starts while its reply streams (it
+ * delegates). Its own rule under untrusted content is `allow`: each of its calls is judged by its tool's.
  */
 export function runCodeTool(bounds: CodeModeOptions, hasJournal: boolean): Tool {
   return {

@@ -78,8 +78,9 @@ export function contentExtension(setup: RunSetup): RunExtension {
 
   return {
     name: 'content',
-    open(history) {
-      bytes = messagesBytes(history);
+    async open(start) {
+      // Read after the extensions that choose how it is read (a context budget's end of it).
+      bytes = messagesBytes((await start.history()).messages);
       const added = setup.content ?? [];
       for (const part of added) bytes += partBytes(part);
       if (bytes > maxConversation) {
@@ -94,7 +95,6 @@ export function contentExtension(setup: RunSetup): RunExtension {
         if (!takes(accepts, part) && !(describe && kindOf(part) === 'image'))
           throw unsupported(`part ${i + 1} of the message (${partSummary(part)})`, part, false);
       });
-      return undefined;
     },
     afterCall(call, result) {
       if (!result.ok || !result.parts) return result;

@@ -14,8 +14,8 @@ export interface ContextSource {
 /**
  * Small context windows. Before each model turn, if the request would exceed the budget (the
  * agent's, or the engine's own: a local model's context size), the oldest messages are left out
- * of it (the stored conversation keeps them; see fit.ts and trim.ts); a long stored conversation
- * is read only as far back as a request can hold (history.ts).
+ * of it (the stored conversation keeps them; see fit.ts and trim.ts: `beforeTurn`); a long stored
+ * conversation is read only as far back as a request can hold (history.ts: `open`).
  */
 export function contextExtension(setup: RunSetup, source: ContextSource): RunExtension {
   const { agent, signal } = setup;
@@ -32,12 +32,14 @@ export function contextExtension(setup: RunSetup, source: ContextSource): RunExt
   };
   return {
     name: 'context',
-    readHistory() {
-      if (conversation === undefined || setup.history || !agent.conversations.loadTail) return undefined;
-      return readHistory(agent.conversations, conversation, budgetOf, source.counter, signal).then((history) => {
-        skipped = history.skipped;
-        return history;
-      });
+    open(start) {
+      if (conversation === undefined || setup.history || !agent.conversations.loadTail) return;
+      start.readWith(() =>
+        readHistory(agent.conversations, conversation, budgetOf, source.counter, signal).then((history) => {
+          skipped = history.skipped;
+          return history;
+        }),
+      );
     },
     async beforeTurn(request) {
       request.engine.messages = await fitContext({

@@ -8,16 +8,20 @@ import { outputInstructions, outputSpec } from './output-spec.js';
 
 /**
  * Answers a program can use (`run(input, { output })`). Each request teaches the schema (and,
- * on a turn that may answer, asks an engine that can hold the model to it to do so); the final
- * answer is parsed and validated. One that does not fit is fed back as a runtime note for
- * another try, up to `maxOutputRetries`; then the run fails with `invalid_output`. Made when
- * the run starts: a schema that is not one refuses the run before it takes a lock or a slot.
+ * on a turn that may answer, asks an engine that can hold the model to it to do so: `beforeTurn`);
+ * the final answer is parsed and validated (`afterTurn`), and its value is the result's `output`
+ * (`result`). One that does not fit is fed back as a runtime note for another try, up to
+ * `maxOutputRetries`; then the run fails with `invalid_output`. Made when the run starts: a
+ * schema that is not one refuses the run before it takes a lock or a slot. A Standard Schema is
+ * parsed where it lives, once per answer (a WorkerRunner's: on the page, see `output` in the worker).
  */
 export function typedOutputExtension(setup: RunSetup): RunExtension {
   const { agent } = setup;
   const spec = outputSpec(setup.options.output, agent.registry.validation);
   const maxRetries = setup.options.maxOutputRetries ?? DEFAULT_MAX_OUTPUT_RETRIES;
   let answers = 0;
+  /** The checked value of the answer the run ends with. */
+  let output: { value: unknown } | undefined;
   return {
     name: 'typed-output',
     beforeTurn(request) {
@@ -25,12 +29,20 @@ export function typedOutputExtension(setup: RunSetup): RunExtension {
       const format = answerFormat(spec.schema, request.engine.toolChoice);
       if (format) request.engine.output = format;
     },
-    async answer(text, lastTurn) {
-      const checked = await spec.check(text);
-      if (checked.ok) return { ok: true, value: checked.value };
+    async afterTurn(turn) {
+      if (turn.calls.length > 0 || turn.notes.length > 0) return;
+      const checked = await spec.check(turn.text);
+      if (checked.ok) {
+        output = { value: checked.value };
+        return;
+      }
       answers++;
-      if (answers > maxRetries || lastTurn) throw new InvalidOutputError(checked.problems, text, answers);
-      return { ok: false, note: outputNote(checked.problems, agent.maxResultChars) };
+      if (answers > maxRetries || turn.lastTurn) turn.failure = new InvalidOutputError(checked.problems, turn.text, answers);
+      else {
+        turn.notes.push(outputNote(checked.problems, agent.maxResultChars));
+        turn.again = true;
+      }
     },
+    result: (result) => (output ? { ...result, output: output.value } : result),
   };
 }

@@ -2,72 +2,59 @@ import type { ToolCall } from '../../core/types.js';
 import type { RunCall } from '../../call/types.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { NothingToResumeError } from '../../errors/nothing-to-resume-error.js';
-import type { RunExtension } from '../../runner/extension.js';
-import { interruptedRun } from '../../runner/interrupted.js';
-import type { RunSetup } from '../../runner/run-setup.js';
+import type { ContinuedCall, RunExtension } from '../../runner/extension.js';
+import { journalOf, type RunSetup } from '../../runner/run-setup.js';
 import { newIdempotencyKey } from '../../util/ids.js';
-import { readRecords } from './records.js';
-import { danglingCalls, repairedResult } from './repair.js';
-import { resumedCallVerdict } from './resumed-call.js';
+import { interruptedRun, unansweredCalls } from './interrupted.js';
+import { readCallRecords } from './records.js';
+import { continuedCall, repairedResult } from './resumed-call.js';
 
 /**
- * Runs that survive the page. A resume (`runner.resume(conversation)`) picks the interrupted run
- * up where its records say it stopped: each call of the interrupted reply without a result goes
- * through the pipeline again, and this extension decides it in the policy stage from its journal
- * entry and its approval record (resumed-call.ts). A new run on an interrupted conversation tells
- * the model instead what became of those calls (repair.ts). Either way the approval records of
- * those calls are done with once their results are stored.
+ * Runs that survive the page, in `open`, from one read of the interrupted run's records (one
+ * record per call in the journal: asked, decided, started, done). A resume
+ * (`runner.resume(conversation)`) continues the interrupted reply: each call without a result is
+ * answered with its recorded result, or runs again with what its record says (continuedCall). A
+ * new run on an interrupted conversation tells the model instead what became of those calls
+ * (repairedResult). The loop runs what it is handed, knowing nothing of either.
  */
 export function resumeExtension(setup: RunSetup): RunExtension {
   const { agent } = setup;
   const conversation = setup.options.conversation!;
-  const store = agent.conversations.approvals;
-  const approvals = store ? { store, conversation } : undefined;
-  /** The calls of the interrupted reply that this resume runs again, as stored (a call stored without a key has no records), by id. */
-  const resumed = new Map<string, ToolCall>();
+  const journal = journalOf(agent, conversation);
   const unreadable = (error: unknown) =>
     setup.emit({
       type: 'warning',
       code: 'approval_not_stored',
-      message: `An approval stored with the conversation could not be read, so it is asked again: ${errorMessage(error)}`,
+      message: `A call's record stored with the conversation could not be read, so it is taken as unknown: ${errorMessage(error)}`,
     });
   return {
     name: 'resume',
-    async open(history) {
+    async open(start) {
+      const history = (await start.history()).messages;
       if (setup.resume) {
         const found = interruptedRun(history);
         if (!found) throw new NothingToResumeError(conversation);
-        for (const call of found.calls) resumed.set(call.id, call);
-        return { resume: { ...found, calls: found.calls.map(keyed) } };
+        const records = await readCallRecords(journal, found.calls, unreadable);
+        const calls = found.calls.map((call, i): ContinuedCall => {
+          const said = continuedCall(call, agent.registry.get(call.name), records[i]);
+          return { call: keyed(call, 'recorded' in said ? said.recorded : undefined), position: found.positions[i]!, ...said };
+        });
+        start.continues = { calls, replyCalls: found.replyCalls, userAt: found.userAt, input: found.input };
+        return;
       }
-      const dangling = danglingCalls(history);
-      if (dangling.length === 0) return undefined;
-      const results = await Promise.all(
-        dangling.map(async (call) => {
-          const tool = agent.registry.get(call.name);
-          return { call: keyed(call), result: repairedResult(call, tool, await readRecords(call, tool, agent.journal, approvals)) };
-        }),
-      );
-      // The model is told these calls ended: no decision recorded for them may decide anything again.
-      await store
-        ?.forget(
-          conversation,
-          dangling.map((call) => call.id),
-        )
-        .catch(() => {});
-      return { results };
-    },
-    async beforeCall(call) {
-      const stored = resumed.get(call.id);
-      if (!stored) return undefined;
-      resumed.delete(call.id);
-      const tool = agent.registry.get(call.name);
-      return resumedCallVerdict(call, tool, await readRecords(stored, tool, agent.journal, approvals, unreadable));
+      const dangling = unansweredCalls(history);
+      if (dangling.length === 0) return;
+      const records = await readCallRecords(journal, dangling);
+      dangling.forEach((call, i) => start.results.push({ call: keyed(call), result: repairedResult(call, agent.registry.get(call.name), records[i]) }));
     },
   };
 }
 
-/** A stored call as the run calls it: its idempotency key kept (a call stored without one gets a fresh key, and so no earlier record). */
-function keyed(call: ToolCall): RunCall {
-  return { ...call, idempotencyKey: call.idempotencyKey ?? newIdempotencyKey() };
+/**
+ * A stored call as the run calls it: its idempotency key kept (a call stored without one gets a
+ * fresh key, and so no earlier record), with the place its record says it was proposed for.
+ */
+function keyed(call: ToolCall, recorded?: { target?: ToolCall['target'] }): RunCall {
+  const target = recorded?.target ?? call.target;
+  return { ...call, idempotencyKey: call.idempotencyKey ?? newIdempotencyKey(), ...(target ? { target } : {}) };
 }

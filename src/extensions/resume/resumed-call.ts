@@ -1,46 +1,51 @@
 import type { ToolCall, ToolResult } from '../../core/types.js';
-import { journalled } from '../../call/journal.js';
 import { toolFailure } from '../../call/result.js';
-import type { CallVerdict } from '../../call/types.js';
+import type { Recorded } from '../../call/types.js';
+import { toolIdentity } from '../../tools/identity.js';
 import type { Tool } from '../../tools/types.js';
-import type { CallRecords } from './records.js';
+import type { CallRecord } from './records.js';
 
 /**
- * What a resumed run does with a call its interrupted run left without a result, from its
- * records. A call with a recorded result gets it; one that may have started (journalled
- * `started`, or nobody can tell) is not run again (`outcome_unknown`; `leaf_interrupted` for
- * a leaf). One that provably never started runs now: with the decision recorded for it, if the
- * tool is still the one the person decided on; asked again if it waited for a decision, or was
- * decided on another version of the tool, whatever the tool's policy says now. Either way it keeps
- * the target its approval record names (the page it was proposed for, see `Tool.target`).
+ * What a run that continues an interrupted one (a resume) does with a call the interrupted reply
+ * left without a result, from its record: a recorded result is used; a call that may have started
+ * (`started`, or nobody can tell for a tool that is not idempotent) is not run again
+ * (`outcome_unknown`; `leaf_interrupted` for a leaf); any other runs now, with what its record
+ * says: the place it was proposed for, the decision taken on it (for the tool as it is now), or
+ * that a person waited and is asked again, whatever the tool's rule says now.
  */
-export function resumedCallVerdict(call: ToolCall, tool: Tool | undefined, records: CallRecords): CallVerdict | undefined {
-  const { entry, approval, decided } = records;
-  if (!tool) return undefined; // an unknown tool: the pipeline says so
-  const approved = decided?.approved === true;
-  // Neither journalled nor approved by a person: safe to run again, asked again if it was waiting.
-  if (!journalled(tool, approved) && !approval) return undefined;
-  if (entry) return { kind: 'settled', result: entry.result ?? cutOff(call, 'after it started') };
-  // `null`: the journal answered it never started. Undefined: nobody can tell, unless the call still
-  // waited for its decision (a call runs only after its decision is recorded).
-  const neverStarted = entry === null || (approval !== undefined && decided?.approved !== true);
-  if (!journalled(tool, approved) || neverStarted) {
-    // The place the call was proposed for (a tab's page) stays its place: recorded with its approval.
-    const target = approval?.call.target ? { target: approval.call.target } : {};
-    if (decided)
-      return {
-        kind: 'decided',
-        decision: {
-          approved: decided.approved,
-          ...(decided.reason ? { reason: decided.reason } : {}),
-          ...(decided.arguments !== undefined ? { arguments: decided.arguments } : {}),
-        },
-        ...target,
-      };
-    if (approval) return { kind: 'ask', ...target };
-    return undefined;
+export function continuedCall(call: ToolCall, tool: Tool | undefined, record: CallRecord): { result: ToolResult } | { recorded?: Recorded } {
+  if (!tool) return {}; // an unknown tool: the pipeline says so
+  if (record?.result) return { result: record.result };
+  if (record?.state === 'started') return { result: cutOff(call, 'after it started') };
+  if (record === undefined) return tool.idempotent ? {} : { result: cutOff(call, 'and whether it started is not known') };
+  if (record === null) return {}; // never started: the journal has every journalled call that did
+  const target = record.target ? { target: record.target } : {};
+  const { decision } = record;
+  // A decision on another version of the tool decides nothing: the person is asked again.
+  if (decision && record.tool === toolIdentity(tool)) {
+    const { approved, reason, arguments: edited } = decision;
+    return { recorded: { ...target, decision: { approved, ...(reason ? { reason } : {}), ...(edited !== undefined ? { arguments: edited } : {}) } } };
   }
-  return { kind: 'settled', result: cutOff(call, 'and whether it started is not known') };
+  return { recorded: { ...target, asked: true } };
+}
+
+/**
+ * The result for a call a previous run left without one, when a new run starts on the
+ * conversation instead of resuming it: the model is told what became of it. A recorded result
+ * is used: the tool's own, journalled before the result stage, so the run passes it through that
+ * stage's hooks before the model reads it (an untrusted tool's is marked, a quarantined tool's
+ * read in quarantine: see RunStart.results). A call is reported as not run only when its record
+ * proves it never started (a person was asked and it did not start, or a journalled call with no
+ * record); any other is never run again, and the model is told its outcome is unknown, so it
+ * checks before repeating it.
+ */
+export function repairedResult(call: ToolCall, tool: Tool | undefined, record: CallRecord): ToolResult {
+  if (record?.result) return record.result;
+  if (record?.state === 'started') return cutOff(call, 'after it started');
+  if (record || (record === null && tool !== undefined && !tool.idempotent)) {
+    return toolFailure(call, 'aborted', `The call to "${call.name}" did not run: the run was interrupted before it started.`, 0, 0);
+  }
+  return cutOff(call, 'and whether it started is not known');
 }
 
 /** The result of a call that may have started and has no recorded end: it is never run again. */

@@ -11,7 +11,8 @@ import type { AfterUntrusted, Tool } from '../../tools/types.js';
 import { definitionSources, type Exposure, exposureOf, isMarked } from './exposure.js';
 import { flowsOf } from './flows.js';
 import { type QuarantineHost, quarantined } from './quarantine.js';
-import { HoldMode } from './hold/hold.js';
+import { HoldMode, type ResolvedArguments } from './hold/hold.js';
+import { isThenable } from '../../util/thenable.js';
 import { type HeldTaint, stricter } from './hold/held-taint.js';
 
 /**
@@ -19,6 +20,7 @@ import { type HeldTaint, stricter } from './hold/held-taint.js';
  * (a page, a note written by others, a third party's server) never steer a consequential call
  * unasked:
  *
+ *   open         a run that continues an interrupted reply takes that reply's turn as exposed or not
  *   afterCall    the result of a call of an untrusted tool that ran is marked (its tool message
  *                carries the mark into the conversation and its stores); a quarantined tool's
  *                output is first read by a separate request (quarantine.ts); so is a recorded
@@ -26,11 +28,11 @@ import { type HeldTaint, stricter } from './hold/held-taint.js';
  *   beforeTurn   a turn whose request (as trimmed) holds a marked message, or offers a tool whose
  *                definition someone else wrote (`untrustedDefinition`), is exposed
  *   event        its `tool_call` and `iteration_finished` events say so, with the sources
- *   holdsCall    a call it proposes that a person may have to see never starts while it streams
- *   beforeCall   such a call is tainted: its tool's `afterUntrusted` asks, refuses or lets it run,
- *                and a card says what it read and which arguments came from there (flows.ts)
- *   reply        what the model wrote in an exposed turn is marked too (its reply, the runtime's
- *                note quoting it): it may carry the words on after a context budget trims them out
+ *   beforeCall   a call it proposes is tainted: its tool's `afterUntrusted` asks, refuses or lets it
+ *                run, and a card says what it read and which arguments came from there (flows.ts);
+ *                a card is shown only once the reply ended, so such a call never runs before then
+ *   afterTurn    what the model wrote in an exposed turn is marked too (its reply, the runtime's
+ *                notes on it): it may carry the words on after a context budget trims them out
  *
  * The mark lives on the messages themselves, so nothing else remembers what was read. In
  * `untrusted: 'hold'` mode (hold/hold.ts) what would be marked is held instead: the model reads a
@@ -58,11 +60,12 @@ export function untrustedExtension(setup: RunSetup): RunExtension {
   };
   return {
     name: 'untrusted',
-    async open(history) {
+    async open(start) {
       await hold?.open();
       // The interrupted reply's calls were proposed with what came before it in the conversation.
       // Its request's tools are not stored: those offered now stand for them (an untrusted server connected now was, most likely, then).
-      if (setup.resume) {
+      if (start.continues) {
+        const history = (await start.history()).messages;
         const before = history.slice(
           0,
           Math.max(
@@ -72,30 +75,35 @@ export function untrustedExtension(setup: RunSetup): RunExtension {
         );
         turn = exposureOf(before, definitionSources(agent.registry.definitions(), toolOf));
       }
-      return undefined;
     },
     beforeTurn(request) {
       hold?.beforeTurn(request);
       turn = exposureOf(request.engine.messages, definitionSources(request.engine.tools, toolOf));
     },
-    holdsCall(call) {
+    beforeCall(call, args) {
       const tool = agent.registry.get(call.name);
       const taint = tool ? taintOf(call, tool) : undefined;
-      return tool !== undefined && taint !== undefined && ruleOf(tool, taint) !== 'allow';
+      const verdict = tool && taint ? taintedVerdict(call, tool, taint) : undefined;
+      // Hold mode: the held values the arguments name, put in before validation (or `unknown_held`).
+      if (verdict?.kind === 'refuse') return verdict;
+      const resolving = hold?.resolveArguments(call, args);
+      if (!resolving) return verdict;
+      const said = verdict ?? { kind: 'run' as const };
+      const combined = (resolved: ResolvedArguments): CallVerdict =>
+        resolved.ok ? { ...said, arguments: resolved.value } : { kind: 'refuse', code: resolved.code, message: resolved.message };
+      return isThenable(resolving) ? resolving.then(combined) : combined(resolving);
     },
-    ...(hold ? { resolveArguments: (call: RunCall, args: unknown) => hold.resolveArguments(call, args) } : {}),
-    beforeCall(call) {
-      const tool = agent.registry.get(call.name);
-      const taint = tool ? taintOf(call, tool) : undefined;
-      return tool && taint ? taintedVerdict(call, tool, taint) : undefined;
-    },
-    async afterCall(call, result) {
+    async afterCall(call, result, replyRead) {
+      // A result is marked, held or read in quarantine once the reply that asked for it ended (its turn kept, its usage counted).
+      await replyRead;
       const tool = agent.registry.get(call.name);
       const marked = await markedResult(call, tool, result, quarantineHost);
       return hold ? hold.afterCall(call, tool, marked, quarantineHost) : marked;
     },
-    reply(message) {
-      return turn && !isMarked(message) ? { ...message, untrusted: true } : message;
+    afterTurn(end) {
+      if (!turn) return;
+      if (!isMarked(end.reply)) end.reply = { ...end.reply, untrusted: true };
+      end.notes = end.notes.map((note) => (isMarked(note) ? note : { ...note, untrusted: true }));
     },
     event(event) {
       // A leaf's events come adorned by the leaf's own turns.

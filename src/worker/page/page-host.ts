@@ -3,11 +3,10 @@ import type { RunEvent } from '../../core/run.js';
 import type { PromptApiAvailability, PromptApiCoreOptions, PromptApiEvent, PromptApiRequest } from '../../engines/prompt-api/access.js';
 import { EngineError } from '../../errors/engine-error.js';
 import type { CallTarget } from '../../core/types.js';
-import type { WireOutput } from '../wire/wire-output.js';
+import type { ServedOutput } from '../../call/served-output.js';
 import { AmbiError } from '../../errors/ambi-error.js';
 import { LazyAbortController } from '../../util/abort-source.js';
 import type { EventBatch, PageHostApi, ToolInvoker, WireContext } from '../wire/protocol.js';
-import type { TraceContext } from '../../tools/types.js';
 import { fromWireReason, type WireReason } from '../wire/wire-error.js';
 
 /**
@@ -20,11 +19,10 @@ export class PageHost implements PageHostApi {
 
   constructor(
     readonly tools: ReadonlyMap<string, ToolInvoker>,
-    readonly onEvents: (runId: string, events: RunEvent[] | null, times?: readonly number[]) => void,
-    readonly traceContextOf: (runId: string, callId: string) => TraceContext | undefined = () => undefined,
+    readonly onEvents: (runId: string, events: RunEvent[] | null) => void,
   ) {}
 
-  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<WireOutput> {
+  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<ServedOutput> {
     return this.#run(key, (abort) => this.#tool(tool).call(args, ctx, abort));
   }
 
@@ -49,11 +47,7 @@ export class PageHost implements PageHostApi {
   }
 
   events(batch: EventBatch): void {
-    for (const [runId, events, times] of batch) this.onEvents(runId, events, times);
-  }
-
-  traceContext(runId: string, callId: string): TraceContext | undefined {
-    return this.traceContextOf(runId, callId);
+    for (const [runId, events] of batch) this.onEvents(runId, events);
   }
 
   async promptApiAvailability(options: PromptApiCoreOptions): Promise<PromptApiAvailability> {

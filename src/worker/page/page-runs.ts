@@ -1,69 +1,101 @@
+import * as Comlink from 'comlink';
 import type { RunEvent, RunResult } from '../../core/run.js';
-import { AmbiError } from '../../errors/ambi-error.js';
-import type { EventChannel } from '../../runner/events.js';
+import { AmbiError, isAmbiError } from '../../errors/ambi-error.js';
+import { errorMessage } from '../../errors/error-message.js';
+import type { SpanExport } from '../../extensions/traces/span-export.js';
+import { EventChannel } from '../../runner/events.js';
 import { failureError, type RunFailure } from '../../runner/run-failure.js';
-import type { TraceContext } from '../../tools/types.js';
+import type { Run, RunOptions } from '../../runner/run-options.js';
+import { onAbort } from '../../util/abort-source.js';
+import type { SpanSink } from '../../extensions/traces/span-records.js';
+import type { OutputCheck } from '../wire/protocol.js';
+import { toWireReason } from '../wire/wire-error.js';
+import { PageOutput } from './page-output.js';
+import { refusedRun } from './refused-run.js';
+import { crossingApproval } from './crossing-approval.js';
 import type { StandardSchemaV1 } from '../../validation/standard-schema.js';
-import { finishOnPage } from './page-output.js';
-import type { PageTrace } from './page-trace.js';
+import type { RunnerWorkerApi } from '../wire/protocol.js';
 
 /** A run as the page tracks it: its events arrive from the runner worker, and they settle its result. */
-export interface PageRun {
+interface PageRun {
   channel: EventChannel;
   resolve: (result: RunResult) => void;
   reject: (error: unknown) => void;
   /** Stops listening to the caller's signal. */
   unhook?: () => void;
-  /** A Standard Schema output, parsed on the page before the run's result is given. */
-  standard?: StandardSchemaV1;
-  /** Events wait behind this while the page parses the final answer. */
-  pending?: Promise<void>;
-  /** The run's spans, made here from its events (a run given a tracer). */
-  trace?: PageTrace;
+  /** A Standard Schema output: the worker asks it about each answer; the result gets its parsed value. */
+  output?: PageOutput;
+  /** A traced run's exporter: the spans the worker records become the tracer's here. */
+  spans?: SpanExport;
 }
 
+/** What starting a run needs of its WorkerRunner. */
+export interface RunStarter {
+  api: Comlink.Remote<RunnerWorkerApi>;
+  /** The worker set up and its tools registered; rejects with a refusal of the page's tools. */
+  ready(): Promise<void>;
+  guard<T>(call: Promise<T>): Promise<T>;
+}
+
+/** Who the worker asks about a run: the page's ends of what the run took that cannot be cloned (see WireRunOptions). */
+type Begin = (runId: string, spans: SpanSink | undefined, output: OutputCheck | undefined) => Promise<void>;
+
 /**
- * The runs of a WorkerRunner, as the page follows them: the runner worker's event batches are
- * delivered to each run's channel in order, and its own last event settles its result.
+ * The runs of a WorkerRunner, as the page follows them: each started here (its tracer's exporter
+ * and its schema stay here, reached by the worker over Comlink), its event batches delivered to its
+ * channel in order, and its own last event settling its result.
  */
 export class PageRuns {
   readonly #runs = new Map<string, PageRun>();
 
-  has(runId: string): boolean {
-    return this.#runs.has(runId);
-  }
-
-  add(runId: string, run: PageRun): void {
+  /** A run or a resume, tracked here: `begin` asks the worker to start it under its id. */
+  start(starter: RunStarter, options: Pick<RunOptions, 'runId' | 'signal' | 'tracer'>, standard: StandardSchemaV1 | undefined, begin: Begin): Run {
+    const runId = options.runId ?? crypto.randomUUID();
+    // Runs are told apart by id on both ends of the wire: a second one would take the first one's events.
+    if (this.#runs.has(runId)) return refusedRun(runId, new AmbiError('duplicate_run', `A run with id "${runId}" is still going on this runner`));
+    const channel = new EventChannel();
+    let run!: PageRun;
+    // The result crosses once, inside the run's own run_finished (or run_failed) event.
+    const result = new Promise<RunResult>((resolve, reject) => (run = { channel, resolve, reject, ...(standard ? { output: new PageOutput(standard) } : {}) }));
+    result.catch(() => {});
     this.#runs.set(runId, run);
+    const warn = (message: string) => channel.push({ type: 'warning', code: 'trace_failed', message });
+    const started = Promise.all([starter.ready(), options.tracer ? spanExport(options.tracer, warn) : undefined]).then(([, spans]) => {
+      if (spans) run.spans = spans;
+      const sink = spans && Comlink.proxy(spans);
+      return starter.guard(begin(runId, sink, run.output && Comlink.proxy(run.output)));
+    });
+    // A run that fails to start (or a worker that dies first) still ends its events.
+    started.catch((error: unknown) => {
+      run.reject(error);
+      this.end(runId, run, { code: isAmbiError(error) ? error.code : 'worker_crashed', message: errorMessage(error) });
+    });
+    const send = (action: () => Promise<void>) => void started.then(action).catch(() => {});
+    const { api, guard } = starter;
+    const abort = (reason?: unknown) => send(() => guard(api.abort(runId, toWireReason(reason))));
+    const signal = options.signal;
+    if (signal?.aborted) abort(signal.reason);
+    else if (signal) run.unhook = onAbort(signal, () => abort(signal.reason));
+    return {
+      runId,
+      events: channel,
+      result,
+      abort,
+      suspend: () => send(() => guard(api.suspend(runId))),
+      approve: (callId, approveOptions) => send(() => guard(api.approve(runId, callId, crossingApproval(approveOptions)))),
+      deny: (callId, reason, denyOptions) => send(() => guard(api.deny(runId, callId, reason, denyOptions))),
+    };
   }
 
-  /** The trace context of a call of run `runId` (a traced run's MCP call asks for it). */
-  traceContext(runId: string, callId: string): TraceContext | undefined {
-    return this.#runs.get(runId)?.trace?.traceContext(callId);
-  }
-
-  /** A batch of events from the runner worker (null: the run's events end), with when the worker emitted each (`times`, for the spans). */
-  receive(runId: string, events: RunEvent[] | null, times?: readonly number[]): void {
+  /** A batch of events from the runner worker (null: the run's events end). */
+  receive(runId: string, events: RunEvent[] | null): void {
     const run = this.#runs.get(runId);
     if (!run) return;
-    if (run.pending) run.pending = run.pending.then(() => this.#deliver(runId, run, events, times));
-    else this.#deliver(runId, run, events, times);
-  }
-
-  #deliver(runId: string, run: PageRun, events: RunEvent[] | null, times?: readonly number[]): void {
     if (events === null) return this.end(runId, run);
     // Indexed, not `entries()`: no [index, event] pair made per event.
     for (let at = 0; at < events.length; at++) {
-      const event = events[at]!;
-      const { standard } = run;
-      if (standard && !event.leafId && event.type === 'run_finished') {
-        // The rest of the batch, and later batches, wait until the answer is parsed here.
-        const rest = events.slice(at + 1);
-        run.standard = undefined;
-        run.pending = finishOnPage(standard, event).then((final) => this.#deliver(runId, run, [final, ...rest], times?.slice(at)));
-        return;
-      }
-      run.trace?.event(event, times?.[at]);
+      let event = events[at]!;
+      if (!event.leafId && event.type === 'run_finished' && run.output) event = run.output.finished(event);
       run.channel.push(event);
       if (event.leafId) continue;
       if (event.type === 'run_finished') run.resolve(event.result);
@@ -77,7 +109,7 @@ export class PageRuns {
     this.#runs.delete(runId);
     run.unhook?.();
     if (failure) {
-      run.trace?.event({ type: 'run_failed', error: failure });
+      run.spans?.endAll(failure);
       run.channel.push({ type: 'run_failed', error: failure });
       run.reject(new AmbiError(failure.code, failure.message));
     }
@@ -88,4 +120,10 @@ export class PageRuns {
   endAll(failure: RunFailure): void {
     for (const [runId, run] of this.#runs) this.end(runId, run, failure);
   }
+}
+
+/** The page's exporter of a traced run's spans, its code loaded for such a run only. */
+async function spanExport(tracer: unknown, warn: (message: string) => void): Promise<SpanExport> {
+  const { SpanExport } = await import('../../extensions/traces/span-export.js');
+  return new SpanExport(tracer, warn);
 }

@@ -1,37 +1,26 @@
 import * as Comlink from 'comlink';
 import { AmbiError, isAmbiError } from '../../errors/ambi-error.js';
-import { DuplicateToolError } from '../../errors/duplicate-tool-error.js';
 import type { Run, RunOptions, RunOutput } from '../../runner/run-options.js';
 import type { OutputSchema } from '../../runner/output-types.js';
-import type { StandardSchemaV1 } from '../../validation/standard-schema.js';
 import { wireOutput } from './page-output.js';
 import { checkCount, checkResumed, checkRunOptions } from '../../runner/check-options.js';
-import { EventChannel } from '../../runner/events.js';
-import type { RunResult } from '../../core/run.js';
-import { onAbort } from '../../util/abort-source.js';
-import { checkTool } from '../../tools/check-tool.js';
 import type { OnToolError, Tool } from '../../tools/types.js';
 import { developmentToolErrorLog } from '../../tools/tool-error-log.js';
-import { reportedInvoker } from './reported-invoker.js';
 import { defined } from '../../util/defined.js';
-import { toDescriptor } from '../wire/descriptor.js';
-import { askHere, callHere, targetHere } from '../tool-host/call-here.js';
 import type { McpServerConfig } from '../../mcp/config.js';
 import type { McpConnection, McpConnectOptions } from '../../mcp/connection.js';
 import { PageHost } from './page-host.js';
-import { crossingApproval } from './crossing-approval.js';
 import { connectInWorker } from './worker-mcp.js';
-import { PageTrace } from './page-trace.js';
-import { type PageRun, PageRuns } from './page-runs.js';
-import type { EngineConfig } from '../../engines/config.js';
+import { PageRuns } from './page-runs.js';
+import { PageTools } from './page-tools.js';
 import type { TabTools, TabToolsOptions } from '../../extension/tab-tools.js';
-import { refusedRun } from './refused-run.js';
 import { RunnerSetup } from './runner-setup.js';
-import type { RunnerConfig, RunnerWorkerApi, ToolDescriptor, ToolInvoker, WireResumeOptions, WireRunOptions } from '../wire/protocol.js';
+import type { OutputCheck, RunnerConfig, RunnerWorkerApi, WireResumeOptions, WireRunOptions } from '../wire/protocol.js';
+import type { SpanSink } from '../../extensions/traces/span-records.js';
 import type { PendingApproval } from '../../store/approval-types.js';
-import type { ToolWorkerSupervisor, WorkerSource, WorkerToolsOptions } from '../tool-host/tool-worker.js';
+import type { WorkerSource, WorkerToolsOptions } from '../tool-host/tool-worker.js';
 import { registerTransferHandlers } from '../wire/transfer-handlers.js';
-import { fromWireError, toWireReason } from '../wire/wire-error.js';
+import { fromWireError } from '../wire/wire-error.js';
 import { Inflight, onWorkerDeath } from '../wire/worker-life.js';
 import type { Cassette } from '../../engines/cassette/cassette.js';
 import { errorMessage } from '../../errors/error-message.js';
@@ -77,21 +66,15 @@ export function createWorkerRunner(options: WorkerRunnerOptions): WorkerRunner {
 export class WorkerRunner {
   readonly #worker: Worker;
   readonly #api: Comlink.Remote<RunnerWorkerApi>;
-  readonly #names = new Set<string>();
-  /** What the page serves to the worker, by tool name. */
-  readonly #served = new Map<string, ToolInvoker>();
-  readonly #onToolError: OnToolError | undefined;
+  /** The tools the page serves the worker (its own, its tool workers', a tab's). */
+  readonly #tools: PageTools;
   readonly #runs = new PageRuns();
   readonly #host: PageHost;
-  readonly #supervisors: ToolWorkerSupervisor[] = [];
   /** Calls to the worker in flight: each rejects if the worker dies first. */
   readonly #inflight = new Inflight();
   #dead: AmbiError | undefined;
   /** Configuration and registrations, in order; each run waits for them (and retries a configuration that failed). */
   readonly #setup: RunnerSetup;
-  /** The engine's config, for what traces say of it. */
-  readonly #engine: EngineConfig;
-  #registrationErrors: unknown[] = [];
   /** The runner's `maxPartBytes`, checked here too: a part too large never crosses. */
   readonly #maxPartBytes: number | undefined;
 
@@ -100,25 +83,15 @@ export class WorkerRunner {
     checkCount('leaf.maxDepth', options.leaf?.maxDepth);
     checkCount('leaf.maxIterations', options.leaf?.maxIterations);
     registerTransferHandlers();
-    this.#onToolError = options.onToolError ?? developmentToolErrorLog();
     this.#worker = options.worker?.() ?? new Worker(new URL('../../../workers/runner.worker.ts', import.meta.url), { type: 'module' });
     onWorkerDeath(this.#worker, 'runner worker', (error) => this.#die(error));
     // One protocol both ways on the worker's own channel: the page calls the runner's API, the runner calls the page's tools.
     this.#api = Comlink.wrap<RunnerWorkerApi>(this.#worker);
-    this.#host = new PageHost(
-      this.#served,
-      (runId, events, times) => this.#runs.receive(runId, events, times),
-      (runId, callId) => this.#runs.traceContext(runId, callId),
-    );
-    Comlink.expose(this.#host, this.#worker);
     const { engine, concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted, maxPartBytes, maxConversationBytes } =
       options;
     // Checked here, at once (the worker checks it again as it makes its agent); `run_code` is then a name taken.
     const codeMode = checkCodeMode(options.codeMode) ? { codeMode: options.codeMode! } : {};
-    if (codeMode.codeMode !== undefined) this.#names.add('run_code');
-    this.#engine = engine;
     this.#maxPartBytes = maxPartBytes;
-    if (leaf) this.#names.add('spawn_leaf');
     const config = {
       engine,
       ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted, maxPartBytes, maxConversationBytes }),
@@ -129,6 +102,11 @@ export class WorkerRunner {
       async (descriptors) => (await this.#guard(this.#api.registerTools(descriptors))).map((refusal) => (refusal ? fromWireError(refusal) : undefined)),
       (name) => this.#guard(this.#api.unregisterTool(name)),
     );
+    this.#tools = new PageTools(this.#setup, options.onToolError ?? developmentToolErrorLog(), (call) => this.#guard(call));
+    if (leaf) this.#tools.names.add('spawn_leaf');
+    if (codeMode.codeMode !== undefined) this.#tools.names.add('run_code');
+    this.#host = new PageHost(this.#tools.served, (runId, events) => this.#runs.receive(runId, events));
+    Comlink.expose(this.#host, this.#worker);
     void this.#setup.sync();
   }
 
@@ -149,11 +127,8 @@ export class WorkerRunner {
    * ```
    */
   tool(tool: Tool): this {
-    checkTool(tool);
-    this.#claim(tool.name);
-    this.#served.set(tool.name, this.#invoker(tool));
     // Refused by the worker (its schema, say): the next run fails with why.
-    this.#register(toDescriptor(tool), (error) => this.#registrationErrors.push(error));
+    this.#tools.add(tool);
     void this.#setup.sync(false);
     return this;
   }
@@ -166,29 +141,7 @@ export class WorkerRunner {
    * with why and adds nothing.
    */
   async workerTools(source: WorkerSource, options: WorkerToolsOptions = {}): Promise<string[]> {
-    // Loaded here, not with the page: an app without tool workers never needs their supervisor.
-    const { ToolWorkerSupervisor } = await import('../tool-host/tool-worker.js');
-    const supervisor = new ToolWorkerSupervisor(source, options);
-    let descriptors: ToolDescriptor[];
-    try {
-      // The runner worker gets ready meanwhile (a configuration that failed before is tried again).
-      [descriptors] = await Promise.all([this.#guard(supervisor.start()), this.#setup.sync()]);
-      const taken = descriptors.find((d) => this.#names.has(d.name));
-      if (taken) throw new DuplicateToolError(taken.name);
-    } catch (error) {
-      supervisor.close();
-      throw error;
-    }
-    this.#supervisors.push(supervisor);
-    const refused: unknown[] = [];
-    for (const descriptor of descriptors) {
-      this.#names.add(descriptor.name);
-      this.#served.set(descriptor.name, reportedInvoker(descriptor.name, supervisor.served(descriptor.name), this.#onToolError));
-      this.#register(descriptor, (error) => refused.push(error));
-    }
-    await this.#setup.sync();
-    if (refused.length > 0) throw refused[0];
-    return descriptors.map((d) => d.name);
+    return this.#tools.addWorker(source, options);
   }
 
   /**
@@ -199,7 +152,7 @@ export class WorkerRunner {
   async mcp(config: McpServerConfig, options: McpConnectOptions = {}): Promise<McpConnection> {
     return connectInWorker(config, options, {
       api: this.#api,
-      names: this.#names,
+      names: this.#tools.names,
       sync: () => this.#setup.sync(),
       guard: (call) => this.#guard(call),
     });
@@ -213,48 +166,13 @@ export class WorkerRunner {
   async tabTools(tabId: number, options?: TabToolsOptions): Promise<TabTools> {
     // Loaded here, not with the page: an app that is no extension never carries it.
     const { tabTools } = await import('../../extension/tab-tools.js');
-    return tabTools({ add: (tools) => this.#addTools(tools), remove: (names) => this.#removeTools(names) }, tabId, options);
-  }
-
-  /** Add page tools all or none; resolves once the runner worker took every one of them. */
-  async #addTools(tools: readonly Tool[]): Promise<void> {
-    const names = new Set<string>();
-    for (const tool of tools) {
-      checkTool(tool);
-      if (this.#names.has(tool.name) || names.has(tool.name)) throw new DuplicateToolError(tool.name);
-      names.add(tool.name);
-    }
-    const refused: unknown[] = [];
-    for (const tool of tools) {
-      this.#names.add(tool.name);
-      this.#served.set(tool.name, this.#invoker(tool));
-      this.#register(toDescriptor(tool), (error) => refused.push(error));
-    }
-    try {
-      await this.#setup.sync();
-    } catch (error) {
-      await this.#removeTools([...names]).catch(() => {});
-      throw error;
-    }
-    if (refused.length === 0) return;
-    await this.#removeTools([...names]);
-    throw refused[0];
-  }
-
-  /** Remove page tools, here and (after the registrations before it) in the runner worker. */
-  async #removeTools(names: readonly string[]): Promise<void> {
-    for (const name of names) {
-      this.#names.delete(name);
-      this.#served.delete(name);
-      this.#setup.remove(name);
-    }
-    await this.#setup.sync(false);
+    return tabTools({ add: (tools) => this.#tools.addAll(tools), remove: (names) => this.#tools.removeAll(names) }, tabId, options);
   }
 
   /**
    * Start a run in the worker; same `Run` shape as `ChatRunner.run`. A Standard Schema `output`
-   * crosses as JSON Schema: the worker holds the answer to it, the page then parses it with the
-   * schema itself (see `finishOnPage`).
+   * crosses as JSON Schema for the model, and the worker asks the schema itself, here, about each
+   * answer (see PageOutput); a `tracer` stays here too, and the worker's spans become its own.
    *
    * @example
    * ```ts
@@ -281,16 +199,12 @@ export class WorkerRunner {
       toolChoice,
       lock,
       maxTokens,
-      // The page traces the run; the worker asks it for a call's trace context.
-      traced: options.tracer !== undefined || undefined,
       output: output?.schema,
     });
     // Parts are checked on the page, their bytes Blobs that cross without a copy; a refusal fails the run before anything crosses.
-    const begin =
-      typeof input === 'string'
-        ? (runId: string) => this.#api.startRun(runId, input, wire)
-        : async (runId: string) => this.#api.startRun(runId, await pageParts(input, this.#maxPartBytes), wire);
-    return this.#start(options, output?.standard, begin) as Run<RunOutput<S>>;
+    const begin = async (runId: string, spans?: SpanSink, check?: OutputCheck) =>
+      this.#api.startRun(runId, typeof input === 'string' ? input : await pageParts(input, this.#maxPartBytes), wire, spans, check);
+    return this.#runs.start(this.#starter(), options, output?.standard, begin) as Run<RunOutput<S>>;
   }
 
   /**
@@ -301,9 +215,8 @@ export class WorkerRunner {
     checkResumed(conversation);
     checkRunOptions({ ...options, conversation });
     const { maxIterations, maxCallsPerReply, toolChoice, lock, maxTokens } = options;
-    const traced = options.tracer !== undefined || undefined;
-    const wire: WireResumeOptions = defined({ maxIterations, maxCallsPerReply, toolChoice, lock, maxTokens, traced });
-    return this.#start({ ...options, conversation }, undefined, (runId) => this.#api.resumeRun(runId, conversation, wire));
+    const wire: WireResumeOptions = defined({ maxIterations, maxCallsPerReply, toolChoice, lock, maxTokens });
+    return this.#runs.start(this.#starter(), options, undefined, (runId, spans) => this.#api.resumeRun(runId, conversation, wire, spans));
   }
 
   /**
@@ -323,48 +236,16 @@ export class WorkerRunner {
     return this.#guard(this.#api.pendingApprovals(conversation));
   }
 
-  /** A run or a resume, tracked on the page: `begin` asks the worker to start it under `runId`. */
-  #start(
-    options: Pick<RunOptions, 'runId' | 'signal' | 'tracer' | 'conversation'>,
-    standard: StandardSchemaV1 | undefined,
-    begin: (runId: string) => Promise<void>,
-  ): Run {
-    const runId = options.runId ?? crypto.randomUUID();
-    // Runs are told apart by id on both ends of the wire: a second one would take the first one's events.
-    if (this.#runs.has(runId)) return refusedRun(runId, new AmbiError('duplicate_run', `A run with id "${runId}" is still going on this runner`));
-    const channel = new EventChannel();
-    // The run's spans are made here; it starts in the worker once its tracing is ready.
-    const trace = options.tracer ? new PageTrace(options.tracer, this.#engine, options.conversation, (event) => channel.push(event)) : undefined;
-    const started = Promise.all([this.#setup.sync(), trace?.ready]).then(() => {
-      const refused = this.#registrationErrors.splice(0);
-      if (refused.length > 0) throw refusal(refused);
-      return this.#guard(begin(runId));
-    });
-    // The result crosses once, inside the run's own run_finished (or run_failed) event.
-    let run!: PageRun;
-    const result = new Promise<RunResult>(
-      (resolve, reject) => (run = { channel, resolve, reject, ...(standard ? { standard } : {}), ...(trace ? { trace } : {}) }),
-    );
-    result.catch(() => {});
-    this.#runs.add(runId, run);
-    // A run that fails to start (or a worker that dies first) still ends its events.
-    started.catch((error: unknown) => {
-      run.reject(error);
-      this.#runs.end(runId, run, { code: isAmbiError(error) ? error.code : 'worker_crashed', message: errorMessage(error) });
-    });
-    const send = (action: () => Promise<void>) => void started.then(action).catch(() => {});
-    const abort = (reason?: unknown) => send(() => this.#guard(this.#api.abort(runId, toWireReason(reason))));
-    const signal = options.signal;
-    if (signal?.aborted) abort(signal.reason);
-    else if (signal) run.unhook = onAbort(signal, () => abort(signal.reason));
+  /** What a run started here needs: the worker, set up with the page's tools (a refusal fails the run), and its guard. */
+  #starter() {
     return {
-      runId,
-      events: channel,
-      result,
-      abort,
-      suspend: () => send(() => this.#guard(this.#api.suspend(runId))),
-      approve: (callId, approveOptions) => send(() => this.#guard(this.#api.approve(runId, callId, crossingApproval(approveOptions)))),
-      deny: (callId, reason, denyOptions) => send(() => this.#guard(this.#api.deny(runId, callId, reason, denyOptions))),
+      api: this.#api,
+      ready: async () => {
+        await this.#setup.sync();
+        const refused = this.#tools.takeRefusals();
+        if (refused.length > 0) throw refusal(refused);
+      },
+      guard: <T>(call: Promise<T>) => this.#guard(call),
     };
   }
 
@@ -378,34 +259,10 @@ export class WorkerRunner {
     if (this.#dead) return;
     this.#dead = error;
     this.#worker.terminate();
-    for (const supervisor of this.#supervisors) supervisor.close();
+    this.#tools.closeWorkers();
     this.#inflight.end(error);
     this.#host.abortAll(error);
     this.#runs.endAll({ code: error.code, message: error.message });
-  }
-
-  /** How the page runs `tool` for the runner worker, its own failures told to `onToolError`. */
-  #invoker(tool: Tool): ToolInvoker {
-    const invoker: ToolInvoker = {
-      call: (args, ctx, abort) => callHere(tool, args, ctx, abort),
-      needsApproval: (args, abort) => askHere(tool, args, abort),
-      target: (args, abort) => targetHere(tool, args, abort),
-    };
-    return reportedInvoker(tool.name, invoker, this.#onToolError);
-  }
-
-  #claim(name: string): void {
-    if (this.#names.has(name)) throw new DuplicateToolError(name);
-    this.#names.add(name);
-  }
-
-  /** Register a tool in the worker at the next sync; one it refuses is forgotten here and handed to `refused`. */
-  #register(descriptor: ToolDescriptor, refused: (error: unknown) => void): void {
-    this.#setup.add(descriptor, (error) => {
-      this.#names.delete(descriptor.name);
-      this.#served.delete(descriptor.name);
-      refused(error);
-    });
   }
 
   /** A worker call that also rejects when the worker dies or the runner closes. */

@@ -1,10 +1,9 @@
 import type * as Comlink from 'comlink';
 import type { RunEvent } from '../../core/run.js';
 import type { CallTarget } from '../../core/types.js';
-import type { WireOutput } from '../wire/wire-output.js';
+import type { ServedOutput } from '../../call/served-output.js';
 import { joinTextDelta } from '../../runner/events.js';
 import type { EventBatch, PageHostApi, WireContext } from '../wire/protocol.js';
-import type { TraceContext } from '../../tools/types.js';
 import type { WireReason } from '../wire/wire-error.js';
 import type { PromptApiAccess, PromptApiAvailability, PromptApiCoreOptions, PromptApiEvent, PromptApiRequest } from '../../engines/prompt-api/access.js';
 
@@ -24,8 +23,8 @@ export class PageLink implements PageHostApi {
 
   constructor(readonly page: Comlink.Remote<PageHostApi>) {}
 
-  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<WireOutput> {
-    return this.page.call(tool, args, ctx, key) as Promise<WireOutput>;
+  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<ServedOutput> {
+    return this.page.call(tool, args, ctx, key) as Promise<ServedOutput>;
   }
 
   needsApproval(tool: string, args: unknown, key: number): Promise<boolean> {
@@ -41,12 +40,6 @@ export class PageLink implements PageHostApi {
     void this.page.abort(key, reason).catch(() => {});
   }
 
-  /** Ask the page for a call's trace context: the run's events queued so far go first, so the page has seen the call. */
-  traceContext(runId: string, callId: string): Promise<TraceContext | undefined> {
-    this.flush();
-    return this.page.traceContext(runId, callId) as Promise<TraceContext | undefined>;
-  }
-
   promptApiAvailability(options: PromptApiCoreOptions): Promise<PromptApiAvailability> {
     return this.page.promptApiAvailability(options) as Promise<PromptApiAvailability>;
   }
@@ -60,7 +53,7 @@ export class PageLink implements PageHostApi {
     return { availability: (options) => this.promptApiAvailability(options), prompt: (request) => this.promptApi(request) };
   }
 
-  /** Queue one of a run's events (`null` ends them), as it is emitted. */
+  /** Queue one of a run's events (`null` ends them). */
   event(runId: string, event: RunEvent | null): void {
     if (event?.type === 'text_delta') return this.#text(runId, event);
     this.#queue(runId, event);
@@ -96,13 +89,9 @@ export class PageLink implements PageHostApi {
     void this.page.events(batch).catch(() => {});
   }
 
-  /** Queue an event with the time it was emitted (a text delta merged into the one before keeps that one's). */
   #queue(runId: string, event: RunEvent | null): void {
     const last = this.#outbox.at(-1);
-    const at = performance.timeOrigin + performance.now();
-    if (event && last?.[0] === runId && last[1]) {
-      last[1].push(event);
-      last[2]?.push(at);
-    } else this.#outbox.push(event ? [runId, [event], [at]] : [runId, null]);
+    if (event && last?.[0] === runId && last[1]) last[1].push(event);
+    else this.#outbox.push([runId, event && [event]]);
   }
 }

@@ -10,6 +10,9 @@ import { fromWireReason, toWireError } from '../wire/wire-error.js';
 import { registerTransferHandlers } from '../wire/transfer-handlers.js';
 import type { McpConnection } from '../../mcp/connection.js';
 import { PageLink } from './page-link.js';
+import { remoteOutput } from './remote-output.js';
+import type { SpanSink } from '../../extensions/traces/span-records.js';
+import type { RunTracer } from '../../runner/run-options.js';
 import type { EngineFactories } from '../../engines/engine-table.js';
 import type { ExtensionLoader, ImageDescriber } from '../../runner/run-setup.js';
 
@@ -54,13 +57,16 @@ export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunner
   };
 
   // Events go to the page in batches (see PageLink.event); the run's result crosses inside
-  // its run_finished event. Once its events end, the run is forgotten.
-  const follow = (runId: string, run: Run) => {
+  // its run_finished event. Once its events end, the run is forgotten, and so are the page's ends
+  // of what it took that could not be cloned (its span sink, its schema).
+  const follow = (runId: string, run: Run, crossed: ReadonlyArray<unknown>) => {
     const { port } = ready();
     runs.set(runId, run);
     (run.events as EventChannel).pipe((event) => {
       port.event(runId, event);
-      if (event === null) runs.delete(runId);
+      if (event !== null) return;
+      runs.delete(runId);
+      for (const remote of crossed) (remote as Partial<Comlink.Remote<object>>)[Comlink.releaseProxy]?.();
     });
   };
 
@@ -101,13 +107,16 @@ export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunner
     async unregisterTool(name) {
       ready().agent.registry.unregister(name);
     },
-    async startRun(runId, input, { traced, ...options }) {
-      const { agent, runner, port } = ready();
-      follow(runId, runner.run(agent, input, { ...options, runId, ...tracedBy(port, runId, traced) }));
+    async startRun(runId, input, { output, ...options }, spans, check) {
+      const { agent, runner } = ready();
+      const tracer = spans ? await spanRecorder(spans) : undefined;
+      const given = check && output ? remoteOutput(output, check) : output;
+      follow(runId, runner.run(agent, input, { ...options, runId, ...defined({ tracer, output: given }) }), [spans, check]);
     },
-    async resumeRun(runId, conversation, { traced, ...options }) {
-      const { agent, runner, port } = ready();
-      follow(runId, runner.resume(agent, conversation, { ...options, runId, ...tracedBy(port, runId, traced) }));
+    async resumeRun(runId, conversation, options, spans) {
+      const { agent, runner } = ready();
+      const tracer = spans ? await spanRecorder(spans) : undefined;
+      follow(runId, runner.resume(agent, conversation, { ...options, runId, ...defined({ tracer }) }), [spans]);
     },
     async cassette() {
       return ready().agent.cassette();
@@ -149,9 +158,23 @@ export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunner
   };
 }
 
-/** A run the page traces: its calls ask the page for their trace context (an MCP call sends it to its server). */
-function tracedBy(port: PageLink, runId: string, traced: boolean | undefined) {
-  return traced ? { traceContext: (callId: string) => port.traceContext(runId, callId) } : {};
+/**
+ * The tracer of a run the page traces: the run's spans are made here, as in-process, and recorded
+ * to the page's exporter (`spans`), which makes them the page tracer's own. `@opentelemetry/api`
+ * (an optional peer) loads here for a traced run only; without it the run is not traced, and says so.
+ */
+async function spanRecorder(spans: SpanSink): Promise<RunTracer> {
+  try {
+    const [api, { RecordingTracer }] = await Promise.all([import('@opentelemetry/api'), import('../../extensions/traces/recording-tracer.js')]);
+    return new RecordingTracer(api, spans);
+  } catch (error) {
+    // The traces extension fails to load the same way, and warns with `trace_failed`.
+    return {
+      startSpan() {
+        throw error;
+      },
+    };
+  }
 }
 
 /** The three stores on one IndexedDB database (one shared connection), loaded only for a runner that has one. */

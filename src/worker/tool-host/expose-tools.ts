@@ -5,7 +5,7 @@ import { LazyAbortController } from '../../util/abort-source.js';
 import { checkTool } from '../../tools/check-tool.js';
 import type { Tool } from '../../tools/types.js';
 import { toDescriptor } from '../wire/descriptor.js';
-import { askHere, callHere, targetHere } from './call-here.js';
+import { serveCall, servedTool, serveRule, serveTarget, type ServedTool } from '../../call/serve.js';
 import type { ToolHostApi } from '../wire/protocol.js';
 import { registerTransferHandlers } from '../wire/transfer-handlers.js';
 import { fromWireReason } from '../wire/wire-error.js';
@@ -14,13 +14,13 @@ import { announceClose } from '../wire/worker-life.js';
 /** In a dedicated tool-worker module: serve these tools to a WorkerRunner (`runner.workerTools(...)`). */
 export function exposeTools(tools: readonly Tool[], endpoint: Comlink.Endpoint = globalThis as unknown as Comlink.Endpoint): void {
   registerTransferHandlers();
-  const byName = new Map<string, Tool>();
+  const byName = new Map<string, ServedTool>();
   for (const tool of tools) {
     checkTool(tool);
     if (byName.has(tool.name)) throw new DuplicateToolError(tool.name);
-    byName.set(tool.name, tool);
+    byName.set(tool.name, servedTool(tool));
   }
-  const find = (name: string): Tool => {
+  const find = (name: string): ServedTool => {
     const tool = byName.get(name);
     if (!tool) throw new AmbiError('unknown_tool', `This tool worker has no tool "${name}"`);
     return tool;
@@ -38,10 +38,10 @@ export function exposeTools(tools: readonly Tool[], endpoint: Comlink.Endpoint =
   };
   const api: ToolHostApi = {
     descriptors: async () => tools.map(toDescriptor),
-    call: (name, args, ctx, callKey) => withAbort(callKey, (abort) => callHere(find(name), args, ctx, abort)),
+    call: (name, args, ctx, callKey) => withAbort(callKey, (abort) => serveCall(find(name), args, ctx, abort)),
     abort: async (callKey, reason) => running.get(callKey)?.abort(fromWireReason(reason)),
-    needsApproval: (name, args, callKey) => withAbort(callKey, (abort) => askHere(find(name), args, abort)),
-    target: (name, args, callKey) => withAbort(callKey, (abort) => targetHere(find(name), args, abort)),
+    needsApproval: (name, args, callKey) => withAbort(callKey, (abort) => serveRule(find(name), args, abort)),
+    target: (name, args, callKey) => withAbort(callKey, (abort) => serveTarget(find(name), args, abort)),
   };
   Comlink.expose(api, endpoint);
   if (endpoint === (globalThis as unknown)) announceClose(globalThis as unknown as Parameters<typeof announceClose>[0]);

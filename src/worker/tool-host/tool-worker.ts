@@ -2,7 +2,7 @@ import * as Comlink from 'comlink';
 import { InvalidOptionError } from '../../errors/invalid-option-error.js';
 import { AmbiError } from '../../errors/ambi-error.js';
 import type { CallTarget } from '../../core/types.js';
-import type { WireOutput } from '../wire/wire-output.js';
+import type { ServedOutput } from '../../call/served-output.js';
 import type { AbortSource } from '../../util/abort-source.js';
 import { deadline } from '../../util/deadlines.js';
 import type { ToolDescriptor, ToolHostApi, ToolInvoker } from '../wire/protocol.js';
@@ -82,7 +82,7 @@ export class ToolWorkerSupervisor {
   /** Tool `name` as the page serves it to the runner worker. */
   served(name: string): ToolInvoker {
     return {
-      call: (args, ctx, abort) => this.#abortable(`"${name}"`, abort, (api, key) => api.call(name, args, ctx, key) as Promise<WireOutput>),
+      call: (args, ctx, abort) => this.#abortable(`"${name}"`, abort, (api, key) => api.call(name, args, ctx, key) as Promise<ServedOutput>),
       needsApproval: (args, abort) => this.#abortable(`the approval rule of "${name}"`, abort, (api, key) => api.needsApproval(name, args, key)),
       target: (args, abort) => this.#abortable(`the target of "${name}"`, abort, (api, key) => api.target(name, args, key) as Promise<CallTarget>),
     };

@@ -1,4 +1,4 @@
-import { fromWireOutput } from './wire-output.js';
+import { fromServedOutput } from '../../call/served-output.js';
 import type { Tool, ToolContext } from '../../tools/types.js';
 import { sourceOf, type AbortSource } from '../../util/abort-source.js';
 import type { PageHostApi, ToolDescriptor } from './protocol.js';
@@ -47,7 +47,8 @@ export function remoteTool(descriptor: ToolDescriptor, page: PageHostApi): Tool 
     ...(targeted
       ? { target: (args: unknown, { signal }: { signal: AbortSignal }) => followed(sourceOf(signal), page, (key) => page.target(definition.name, args, key)) }
       : {}),
-    call: (args, ctx): Promise<unknown> =>
+    // The page made the output JSON (serve.ts): taken as it is, never converted a second time here.
+    call: (args, ctx) =>
       followed(abortOf(ctx), page, (key) =>
         page.call(
           definition.name,
@@ -55,7 +56,7 @@ export function remoteTool(descriptor: ToolDescriptor, page: PageHostApi): Tool 
           { callId: ctx.callId, attempt: ctx.attempt, idempotencyKey: ctx.idempotencyKey, ...(ctx.target ? { target: ctx.target } : {}) },
           key,
         ),
-      ).then(fromWireOutput),
+      ).then(fromServedOutput),
   };
 }
 

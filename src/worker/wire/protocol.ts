@@ -4,12 +4,13 @@ import type { RunOptions } from '../../runner/run-options.js';
 import type { ApproveOptions, DenyOptions } from '../../call/approvals.js';
 import type { PendingApproval } from '../../store/approval-types.js';
 import type { AbortSource } from '../../util/abort-source.js';
-import type { AfterUntrusted, HeldArguments, Quarantine, ToolContext, ToolPolicy, TraceContext } from '../../tools/types.js';
+import type { AfterUntrusted, HeldArguments, Quarantine, ToolContext, ToolPolicy } from '../../tools/types.js';
+import type { SpanSink } from '../../extensions/traces/span-records.js';
 import type { CallTarget, ToolDefinition } from '../../core/types.js';
 import type { McpServerConfig } from '../../mcp/config.js';
 import type { RunEvent } from '../../core/run.js';
 import type { WireError, WireReason } from './wire-error.js';
-import type { WireOutput } from './wire-output.js';
+import type { ServedOutput } from '../../call/served-output.js';
 import type { RunInput } from '../../core/parts.js';
 import type { EngineConfig } from '../../engines/config.js';
 import type { Cassette } from '../../engines/cassette/cassette.js';
@@ -41,19 +42,15 @@ export type WireContext = Omit<ToolContext, 'signal' | 'run'>;
 
 /** How the page runs a tool it serves to the runner worker: one on the page, or a tool worker's. */
 export interface ToolInvoker {
-  call(args: unknown, ctx: WireContext, abort: AbortSource): WireOutput | Promise<WireOutput>;
+  call(args: unknown, ctx: WireContext, abort: AbortSource): ServedOutput | Promise<ServedOutput>;
   /** The tool's approval rule; `abort` fires when the run no longer waits for it (the rule is stopped like a call). */
   needsApproval(args: unknown, abort: AbortSource): Promise<boolean>;
   /** Where a call acts (`Tool.target`), asked when it is proposed; stopped like a rule. Served for a tool that names one. */
   target?(args: unknown, abort: AbortSource): Promise<CallTarget>;
 }
 
-/**
- * Run events as they cross, by run: `times` holds when the worker emitted each event (ms since
- * the epoch, `performance.timeOrigin + performance.now()`), for the spans the page makes of them:
- * events batched together reach the page at one instant.
- */
-export type EventBatch = Array<[runId: string, events: RunEvent[] | null, times?: number[]]>;
+/** Run events as they cross, by run, in the order they were emitted; `null` ends a run's events. */
+export type EventBatch = Array<[runId: string, events: RunEvent[] | null]>;
 
 /**
  * What the page serves the runner worker, over Comlink on the worker's own channel (the one
@@ -62,7 +59,7 @@ export type EventBatch = Array<[runId: string, events: RunEvent[] | null, times?
  */
 export interface PageHostApi {
   /** Run page tool `tool` (or a tool worker's, through the page). */
-  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<WireOutput>;
+  call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<ServedOutput>;
   /** Decide page tool `tool`'s approval rule for these arguments. */
   needsApproval(tool: string, args: unknown, key: number): Promise<boolean>;
   /** Where a call of page tool `tool` with these arguments acts (`Tool.target`). */
@@ -71,8 +68,6 @@ export interface PageHostApi {
   abort(key: number, reason: WireReason): void;
   /** Run events in the order they happened, in batches; `null` ends a run's events. */
   events(batch: EventBatch): void;
-  /** The W3C trace context of call `callId` of run `runId`, whose spans the page makes (a traced run). */
-  traceContext(runId: string, callId: string): TraceContext | undefined | Promise<TraceContext | undefined>;
   /** The page's `LanguageModel` (the browser's built-in model, offered to documents only): its availability (`unavailable` where the page has none). */
   promptApiAvailability(options: PromptApiCoreOptions): Promise<PromptApiAvailability>;
   /** One prompt of the page's `LanguageModel`: its events, in a stream transferred to the worker (cancelling it aborts the prompt). */
@@ -114,15 +109,22 @@ export interface RunnerConfig {
 /** `LeafOptions` without the store, which the worker opens itself. */
 export type WorkerLeafOptions = Omit<LeafOptions, 'store'>;
 
-/** A run's options that cross to the worker (the signal stays on the page; `output` crosses as a JSON Schema). */
+/**
+ * A run's options that cross to the worker as data (the signal stays on the page; `output` crosses
+ * as a JSON Schema). What a run takes that cannot be cloned crosses as a Comlink proxy of the page's
+ * end of it, beside the options: a tracer (SpanSink) and a Standard Schema output (OutputCheck).
+ */
 export type WireRunOptions = Pick<
   RunOptions,
   'maxIterations' | 'maxCallsPerReply' | 'maxOutputRetries' | 'conversation' | 'toolChoice' | 'lock' | 'maxTokens'
 > & {
   output?: Record<string, unknown>;
-  /** The page traces the run (it was given a `tracer`): the worker asks it for a call's trace context (`PageHostApi.traceContext`). */
-  traced?: boolean;
 };
+
+/** The page's Standard Schema `output`, asked about each answer from the worker (see PageOutput): its issues, or none. */
+export interface OutputCheck {
+  validate(value: unknown): Promise<{ issues?: Array<{ message: string; path?: Array<string | number> }> }>;
+}
 
 /** What `workers/runner.worker.ts` exposes. */
 export interface RunnerWorkerApi {
@@ -134,9 +136,12 @@ export interface RunnerWorkerApi {
   registerTools(descriptors: ToolDescriptor[]): Promise<Array<WireError | null>>;
   /** Remove a tool the page registered (tab tools a page closes). */
   unregisterTool(name: string): Promise<void>;
-  /** Start a run; its events, and with its last one its result, come to the page's `events`. */
-  /** `input`: the person's words, or parts whose bytes are Blobs (they cross without a copy). */
-  startRun(runId: string, input: RunInput, options: WireRunOptions): Promise<void>;
+  /**
+   * Start a run; its events, and with its last one its result, come to the page's `events`. `input`:
+   * the person's words, or parts whose bytes are Blobs (they cross without a copy). `spans`: where a
+   * traced run's spans go (the page's exporter); `output`: the page's Standard Schema.
+   */
+  startRun(runId: string, input: RunInput, options: WireRunOptions, spans?: SpanSink, output?: OutputCheck): Promise<void>;
   abort(runId: string, reason: WireReason): Promise<void>;
   /** Connect to an MCP server from the worker and register its tools there; `id` names the connection in later calls. */
   mcpConnect(config: McpServerConfig): Promise<McpConnectionInfo>;
@@ -147,7 +152,7 @@ export interface RunnerWorkerApi {
   deny(runId: string, callId: string, reason?: string, options?: DenyOptions): Promise<void>;
   suspend(runId: string): Promise<void>;
   /** Continue a conversation's interrupted run (see `ChatRunner.resume`); events come as `startRun`'s do. */
-  resumeRun(runId: string, conversation: string, options: WireResumeOptions): Promise<void>;
+  resumeRun(runId: string, conversation: string, options: WireResumeOptions, spans?: SpanSink): Promise<void>;
   pendingApprovals(conversation: string): Promise<PendingApproval[]>;
   /** The recording so far (a runner made with `record: true`). */
   cassette(): Promise<Cassette>;
@@ -157,7 +162,7 @@ export interface RunnerWorkerApi {
 export type WireApproveOptions = ApproveOptions & { refusedArguments?: string };
 
 /** A resume's options that cross to the worker. */
-export type WireResumeOptions = Pick<RunOptions, 'maxIterations' | 'maxCallsPerReply' | 'toolChoice' | 'lock' | 'maxTokens'> & { traced?: boolean };
+export type WireResumeOptions = Pick<RunOptions, 'maxIterations' | 'maxCallsPerReply' | 'toolChoice' | 'lock' | 'maxTokens'>;
 
 /** An MCP connection as the page knows it (the connection itself lives in the runner worker). */
 export interface McpConnectionInfo {
@@ -170,7 +175,7 @@ export interface McpConnectionInfo {
 export interface ToolHostApi {
   descriptors(): Promise<ToolDescriptor[]>;
   /** `callKey` names the call for `abort`. */
-  call(name: string, args: unknown, ctx: WireContext, callKey: number): Promise<WireOutput>;
+  call(name: string, args: unknown, ctx: WireContext, callKey: number): Promise<ServedOutput>;
   abort(callKey: number, reason: WireReason): Promise<void>;
   /** `callKey` names the rule for `abort`, as a call's does. */
   needsApproval(name: string, args: unknown, callKey: number): Promise<boolean>;

@@ -1,7 +1,8 @@
 // A scripted model that always obeys an injection: it does each task as asked, and whenever a
 // document it read holds a directive, it carries that out first (once per message of the person).
 // A pure function of the request, so it serves in-process (ObedientEngine) and over HTTP (model-server.ts).
-import type { Engine, EngineEvent, EngineRequest, Message } from '../../../src/index.js';
+import type { Engine, Message } from '../../../src/index.js';
+import type { EngineEvent, EngineRequest } from '../../../src/extend/index.js';
 import { ADAPTIVE_TASKS, type AttackTask, CHECKS, DOCUMENT_MARKERS, directivesIn, type PlannedCall, readerDirectiveIn, TASKS } from './tasks.js';
 
 /** A message as the model reads it, whatever carried it (the SDK's messages, or OpenAI's wire shape). */

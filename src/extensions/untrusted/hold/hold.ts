@@ -3,7 +3,7 @@ import type { ToolResult } from '../../../core/types.js';
 import type { MediaPart } from '../../../core/parts.js';
 import { decodeArguments } from '../../../call/decode.js';
 import { toolFailure } from '../../../call/result.js';
-import type { ResolvedArguments, RunCall } from '../../../call/types.js';
+import type { RunCall } from '../../../call/types.js';
 import { isAmbiError } from '../../../errors/ambi-error.js';
 import { errorMessage } from '../../../errors/error-message.js';
 import { InvalidOptionError } from '../../../errors/invalid-option-error.js';
@@ -19,6 +19,9 @@ import { INSPECT_HELD, isInspectHeld } from './inspect-tool.js';
 import { HOLD_INSTRUCTIONS } from './instructions.js';
 import { type HeldReference, mentionsHeld, referencesIn, withHeldValues } from './references.js';
 
+/** A call's arguments with the held values they name put in, or why the call ends there (nothing runs). */
+export type ResolvedArguments = { ok: true; value: unknown } | { ok: false; code: string; message: string };
+
 /** The most held values `RunResult.held` gives for one answer. */
 const MAX_ANSWER_VALUES = 64;
 
@@ -28,7 +31,8 @@ const MAX_ANSWER_VALUES = 64;
  *
  *   open              what the conversation holds is read (ids, sources; not the values)
  *   beforeTurn        the model is told how handles work; `inspect_held` is offered where there is something to inspect
- *   resolveArguments  `{ "$held": "$N" }` at any depth is replaced by the value, before validation; `unknown_held` otherwise
+ *   resolveArguments  `{ "$held": "$N" }` at any depth is replaced by the value, before validation (the untrusted
+ *                     extension's `beforeCall`); `unknown_held` otherwise
  *   taint             which held values a call carries, from where, and what its arguments' rules say (held-taint.ts)
  *   afterCall         an untrusted result (marked by the mark step) is held; so is the output of a call that
  *                     received held values, unless its tool says `heldOutput: 'plain'`; `inspect_held` is read in quarantine

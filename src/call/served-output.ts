@@ -1,0 +1,34 @@
+import type { JsonValue } from '../core/types.js';
+import { mediaParts } from '../parts/normalize.js';
+import { OutputWithParts, withParts } from '../parts/with-parts.js';
+import { CheckedJson, outputJson } from './checked-json.js';
+
+/**
+ * A served tool's answer as it crosses back to the realm whose pipeline called it (see serve.ts):
+ * its output as JSON, or, for an output with parts (`withParts`), a Map of the two. A Map because
+ * no JSON output is one (`toolOutputJson` refuses them), so it is never taken for an output; its
+ * Blobs cross as they are, not copied.
+ */
+export type ServedOutput = JsonValue | ReadonlyMap<'output' | 'parts', unknown>;
+
+/**
+ * What a tool returned, in the tool's realm, as it crosses: JSON, or JSON and its parts (checked
+ * here, their bytes made Blobs). An output already JSON (a tab tool's, served on to the runner
+ * worker from an extension page) is taken as it is.
+ */
+export function toServedOutput(toolName: string, value: unknown): ServedOutput {
+  if (!OutputWithParts.is(value)) return outputJson(toolName, value);
+  return new Map<'output' | 'parts', unknown>([
+    ['output', outputJson(toolName, value.output)],
+    ['parts', mediaParts(value.parts, Infinity)],
+  ]);
+}
+
+/**
+ * An answer that crossed, as the attempt stage reads a tool's return: JSON already (CheckedJson:
+ * never converted a second time), with its parts beside it where it had some.
+ */
+export function fromServedOutput(answer: ServedOutput): CheckedJson | OutputWithParts<CheckedJson> {
+  if (!(answer instanceof Map)) return new CheckedJson(answer as JsonValue);
+  return withParts(new CheckedJson(answer.get('output') as JsonValue), answer.get('parts') as Parameters<typeof withParts>[1]);
+}
