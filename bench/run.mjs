@@ -32,6 +32,7 @@ const NODE = [
 ];
 NODE.push('untrusted-hold-overhead');
 NODE.push('codemode-20-calls', 'codemode-call-overhead');
+NODE.push('dispatch-node');
 const BROWSER = [
   'worker-dispatch',
   'cold-start',

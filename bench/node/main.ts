@@ -2,7 +2,7 @@
 // `BENCH_RESULT <json>` (an array of measurements) that bench/run.mjs collects.
 import { codemode } from './codemode.js';
 import { codemode20Calls, codemodeCallOverhead } from './codemode-runs.js';
-import { dispatchOneThread } from './dispatch-one-thread.js';
+import { dispatchNode, dispatchOneThread } from './dispatch-one-thread.js';
 import { loopOverhead } from './loop-overhead.js';
 import { languageModelEngineOverhead } from './language-model-engine.js';
 import { mcpCall } from './mcp-call.js';
@@ -19,6 +19,7 @@ const benches: Record<string, () => Promise<Measurement[]>> = {
   'parser-throughput': parserThroughput,
   'mcp-call': mcpCall,
   'dispatch-one-thread': dispatchOneThread,
+  'dispatch-node': dispatchNode,
   tools: toolScaling,
   runs: runScaling,
   conversation: conversationGrowth,

@@ -1,3 +1,4 @@
+import { cappedJson } from './capped-json.js';
 import type { JsonValue, ToolCall, ToolErrorCode, ToolFailure, ToolMessage, ToolResult, ToolSuccess } from '../core/types.js';
 
 /** A duration as results carry it: milliseconds to a tenth (timers give float noise such as 86.59999999962747). */
@@ -28,7 +29,14 @@ export function toolMessage(result: ToolResult, maxChars: number): ToolMessage {
     body.note = 'The user edited the arguments of this call before approving it; it ran with editedArguments, not the ones you gave.';
     body.editedArguments = result.editedArguments;
   }
-  const message: ToolMessage = { role: 'tool', toolCallId: result.id, name: result.name, content: capText(JSON.stringify(body), maxChars) };
+  // Cut before it is written: a large output is never made one long string only to be cut.
+  const { text, length } = cappedJson(body, maxChars);
+  const message: ToolMessage = {
+    role: 'tool',
+    toolCallId: result.id,
+    name: result.name,
+    content: length <= maxChars ? text : cutMarked(text, maxChars, length),
+  };
   if (result.ok && result.parts) message.parts = result.parts;
   if (result.untrusted) message.untrusted = true;
   return message;
@@ -46,6 +54,10 @@ function heldMessage(result: ToolResult): ToolMessage {
 
 /** Cut text longer than `maxChars`, with a marker the model can see and act on. */
 export function capText(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  return `${text.slice(0, maxChars)}\n[truncated by ambi-web: ${maxChars} of ${text.length} characters shown; ask for less]`;
+  return text.length <= maxChars ? text : cutMarked(text.slice(0, maxChars), maxChars, text.length);
+}
+
+/** The first `maxChars` of a text of `length` characters, and the marker. */
+function cutMarked(head: string, maxChars: number, length: number): string {
+  return `${head}\n[truncated by ambi-web: ${maxChars} of ${length} characters shown; ask for less]`;
 }

@@ -2,6 +2,7 @@ import type { JsonValue } from '../core/types.js';
 import { mediaParts } from '../parts/normalize.js';
 import { OutputWithParts, withParts } from '../parts/with-parts.js';
 import { CheckedJson, outputJson } from './checked-json.js';
+import { isPlainJson } from './plain-json.js';
 
 /**
  * A served tool's answer as it crosses back to the realm whose pipeline called it (see serve.ts):
@@ -17,7 +18,8 @@ export type ServedOutput = JsonValue | ReadonlyMap<'output' | 'parts', unknown>;
  * worker from an extension page) is taken as it is.
  */
 export function toServedOutput(toolName: string, value: unknown): ServedOutput {
-  if (!OutputWithParts.is(value)) return outputJson(toolName, value);
+  // Plain JSON already: cloned once, by postMessage, not copied here first (see crossingOutput for one that will not clone).
+  if (!OutputWithParts.is(value)) return isPlainJson(value) ? (value as JsonValue) : outputJson(toolName, value);
   return new Map<'output' | 'parts', unknown>([
     ['output', outputJson(toolName, value.output)],
     ['parts', mediaParts(value.parts, Infinity)],

@@ -21,7 +21,7 @@ function link() {
       batches.push(structuredClone(batch));
     },
   } as unknown as PageHostApi;
-  return { link: new PageLink(page as never), batches };
+  return { link: new PageLink(page as never, { postMessage() {}, addEventListener() {}, removeEventListener() {} }), batches };
 }
 
 const started = (callId: string): RunEvent => ({ type: 'tool_started', callId, name: 'ping', attempt: 1 });

@@ -12,7 +12,7 @@ import * as Comlink from 'comlink';
 import { PageHost } from '../../src/worker/page/page-host.js';
 import { registerTransferHandlers } from '../../src/worker/wire/transfer-handlers.js';
 import { createRunnerHost } from '../../src/worker/runner/runner-host.js';
-import type { ToolInvoker } from '../../src/worker/wire/protocol.js';
+import { ANSWERED, CALL, FAILED, type AnswerMessage, type CallMessage, type ToolInvoker } from '../../src/worker/wire/protocol.js';
 import type { Tool } from '../../src/tools/types.js';
 import { CheckedJson } from '../../src/call/checked-json.js';
 import { withParts } from '../../src/parts/with-parts.js';
@@ -23,7 +23,7 @@ afterEach(() => {
 });
 
 /** A runner host and a page port serving `tool`; resolves with a run's events once they end. */
-async function session(tool: Tool, replies: ScriptedReply[]) {
+async function session(tool: Tool, replies: ScriptedReply[], hostile?: (page: MessagePort) => void) {
   const { port1, port2 } = new MessageChannel();
   opened.push(port1, port2);
   registerTransferHandlers();
@@ -49,6 +49,8 @@ async function session(tool: Tool, replies: ScriptedReply[]) {
     else events.push(...batch);
   });
   Comlink.expose(page, port2 as unknown as Comlink.Endpoint);
+  page.listen(port2 as unknown as Comlink.Endpoint);
+  hostile?.(port2);
   const api = Comlink.wrap<typeof host>(port2 as unknown as Comlink.Endpoint);
   await api.configure({ engine: scriptedEngine(replies), concurrency: 1 });
   await api.registerTools([toDescriptor(tool)]);
@@ -165,5 +167,69 @@ describe('a page tool called across the session', () => {
     expect(toDescriptor(tool)).toMatchObject({ name: 'stamp', targeted: true });
     expect(seen).toEqual([{ page: 'A', mark: 'x' }]);
     expect(finished(events)).toMatchObject([{ ok: true, output: 'B' }]);
+  });
+
+  describe('a page that answers wrongly (the call crosses as one CallMessage, its answer as one AnswerMessage)', () => {
+    const echo = defineTool({
+      name: 'echo',
+      description: 'Says what it was given',
+      parameters: { type: 'object', properties: { say: { type: 'string' } } },
+      idempotent: true,
+      call: ({ say }: { say: string }) => say,
+    });
+
+    it('answering a call twice, a call never made, or with a failure that is not one: only the first answer for a waiting call counts', async () => {
+      const keys: number[] = [];
+      const events = await session(
+        echo,
+        [
+          { toolCalls: [{ id: 'e1', name: 'echo', arguments: { say: 'real' } }] },
+          { toolCalls: [{ id: 'e2', name: 'echo', arguments: { say: 'again' } }] },
+          'done',
+        ],
+        (page) =>
+          page.on('message', (data: unknown) => {
+            if (!Array.isArray(data) || data[0] !== CALL) return;
+            const key = (data as CallMessage)[1];
+            keys.push(key);
+            // After the page's own answer: a second one, a forged failure, and answers for a key never sent or not a key. (Keys are a counter: only the page itself posts on this channel, so a key needs no guarding from it.)
+            page.postMessage([ANSWERED, key, 'forged'] satisfies AnswerMessage);
+            page.postMessage([FAILED, key, 'not a wire error'] as unknown as AnswerMessage);
+            page.postMessage([ANSWERED, key + 1000, 'never asked'] satisfies AnswerMessage);
+            page.postMessage([ANSWERED, 'key', 'not a key'] as unknown as AnswerMessage);
+            page.postMessage([7, key] as unknown as AnswerMessage);
+          }),
+      );
+      expect(keys).toHaveLength(2);
+      expect(finished(events)).toMatchObject([
+        { id: 'e1', ok: true, output: 'real' },
+        { id: 'e2', ok: true, output: 'again' },
+      ]);
+    });
+
+    it("a huge answer (1 MB) is the call's output, whole, as it crossed once", async () => {
+      const rows = Array.from({ length: 10_000 }, (_, i) => ({ id: i, body: 'x'.repeat(90) }));
+      const big = defineTool({ name: 'big', description: 'Many rows', parameters: { type: 'object', properties: {} }, idempotent: true, call: () => rows });
+      let answers = 0;
+      const events = await session(big, [{ toolCalls: [{ id: 'b1', name: 'big', arguments: {} }] }, 'done'], (page) => {
+        const post = page.postMessage.bind(page);
+        page.postMessage = (data: unknown, transfer?: readonly Transferable[]) => {
+          if (Array.isArray(data) && data[0] === ANSWERED) answers++;
+          post(data, transfer as never);
+        };
+      });
+      expect(answers).toBe(1);
+      const [result] = finished(events);
+      expect(result).toMatchObject({ id: 'b1', ok: true });
+      expect((result as { output: unknown[] }).output).toHaveLength(10_000);
+      expect((result as { output: unknown[] }).output[9_999]).toEqual(rows[9_999]);
+    });
+  });
+
+  it("an output that reads as plain JSON but will not clone (a Proxy, as a framework's reactive state) crosses as its JSON copy", async () => {
+    const state = new Proxy({ count: 2, items: ['a'] }, {});
+    const tool = defineTool({ name: 'state', description: 'App state', parameters: { type: 'object', properties: {} }, idempotent: true, call: () => state });
+    const events = await session(tool, [{ toolCalls: [{ id: 'p1', name: 'state', arguments: {} }] }, 'done']);
+    expect(finished(events)).toMatchObject([{ id: 'p1', ok: true, output: { count: 2, items: ['a'] } }]);
   });
 });

@@ -167,7 +167,9 @@ async function oursOneThread(options: DispatchOptions) {
   const served = new Map<string, ToolInvoker>([
     ['ping', { call: (args, ctx, abort) => serveCall(pingServed, args, ctx, abort), needsApproval: async () => false }],
   ]);
-  Comlink.expose(new PageHost(served, (_runId, events) => events === null && ended()), port2);
+  const pageHost = new PageHost(served, (_runId, events) => events === null && ended());
+  Comlink.expose(pageHost, port2);
+  pageHost.listen(port2);
   const host = Comlink.wrap<RunnerWorkerApi>(port2);
   const replies = pingScript(options.calls, options.warmup + options.rounds);
   await host.configure({ engine: scriptedEngine(replies), concurrency: 1 });

@@ -10,8 +10,8 @@ type Target = Pick<Worker, 'postMessage' | 'addEventListener'>;
 
 const now = () => performance.timeOrigin + performance.now();
 
-/** Session messages' kinds by their first element (see protocol.ts). */
-const SESSION_KINDS = ['call', 'ask', 'abort', 'events', 'done', 'failed'];
+/** A page-tool call's messages by their first element (CALL, ANSWERED, FAILED in src/worker/wire/protocol.ts): the answer is `done`. */
+const SESSION_KINDS = ['call', 'done', 'failed'];
 
 function kindOf(data: unknown): string {
   if (Array.isArray(data)) return SESSION_KINDS[data[0] as number] ?? 'other';

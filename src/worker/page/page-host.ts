@@ -6,8 +6,20 @@ import type { CallTarget } from '../../core/types.js';
 import type { ServedOutput } from '../../call/served-output.js';
 import { AmbiError } from '../../errors/ambi-error.js';
 import { LazyAbortController } from '../../util/abort-source.js';
-import type { EventBatch, PageHostApi, ToolInvoker, WireContext } from '../wire/protocol.js';
-import { fromWireReason, type WireReason } from '../wire/wire-error.js';
+import {
+  ANSWERED,
+  CALL,
+  type AnswerMessage,
+  type CallMessage,
+  type EventBatch,
+  FAILED,
+  type PageHostApi,
+  type ToolInvoker,
+  type WireContext,
+} from '../wire/protocol.js';
+import { fromWireReason, toWireError, type WireReason } from '../wire/wire-error.js';
+import { isThenable } from '../../util/thenable.js';
+import { toJsonOutput } from '../../tools/json-output.js';
 
 /**
  * What the page serves the runner worker (exposed over Comlink on the worker's channel): its
@@ -24,6 +36,38 @@ export class PageHost implements PageHostApi {
 
   call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<ServedOutput> {
     return this.#run(key, (abort) => this.#tool(tool).call(args, ctx, abort));
+  }
+
+  /** Answer the runner worker's calls (CallMessage) that come on `endpoint`, the channel Comlink serves this host on. */
+  listen(endpoint: Comlink.Endpoint): void {
+    endpoint.addEventListener('message', (event) => {
+      const data = (event as MessageEvent).data as unknown;
+      if (Array.isArray(data) && data[0] === CALL) this.#serve(data as CallMessage, endpoint);
+    });
+  }
+
+  /** One call: a tool that answers at once is answered at once (no promise made for it). */
+  #serve(message: CallMessage, endpoint: Comlink.Endpoint): void {
+    const [, key, tool, args, callId, attempt, idempotencyKey, target] = message;
+    const ctx: WireContext = target ? { callId, attempt, idempotencyKey, target } : { callId, attempt, idempotencyKey };
+    const abort = new LazyAbortController();
+    this.#running.set(key, abort);
+    const answer = (reply: AnswerMessage) => {
+      this.#running.delete(key);
+      try {
+        endpoint.postMessage(reply);
+      } catch (error) {
+        endpoint.postMessage(uncloned(reply, error));
+      }
+    };
+    const failed = (error: unknown) => answer([FAILED, key, toWireError(error)]);
+    try {
+      const output = this.#tool(tool).call(args, ctx, abort);
+      if (isThenable(output)) output.then((value) => answer([ANSWERED, key, value]), failed);
+      else answer([ANSWERED, key, output]);
+    } catch (error) {
+      failed(error);
+    }
   }
 
   /** An approval rule is stopped like a call: a tool worker's rule that spins gets its worker terminated. */
@@ -84,6 +128,22 @@ export class PageHost implements PageHostApi {
     if (!tool) throw new AmbiError('unknown_tool', `The page serves no tool "${name}"`);
     return tool;
   }
+}
+
+/**
+ * An answer that could not be cloned: an output that looked plain but is not (a Proxy, such as a
+ * framework's reactive state, reads as plain and refuses to clone) crosses as its JSON copy; any
+ * other is the call's failure, said so.
+ */
+function uncloned(reply: AnswerMessage, error: unknown): AnswerMessage {
+  if (reply[0] === ANSWERED && !(reply[2] instanceof Map)) {
+    try {
+      return [ANSWERED, reply[1], toJsonOutput(reply[2])];
+    } catch {
+      // Not JSON either: the clone's error says why.
+    }
+  }
+  return [FAILED, reply[1], toWireError(error)];
 }
 
 /** The page's `LanguageModel` through the Prompt API engine's access, its code loaded on first use; undefined where the page has none. */

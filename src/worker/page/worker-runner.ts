@@ -107,6 +107,7 @@ export class WorkerRunner {
     if (codeMode.codeMode !== undefined) this.#tools.names.add('run_code');
     this.#host = new PageHost(this.#tools.served, (runId, events) => this.#runs.receive(runId, events));
     Comlink.expose(this.#host, this.#worker);
+    this.#host.listen(this.#worker);
     void this.#setup.sync();
   }
 

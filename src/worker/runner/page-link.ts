@@ -3,8 +3,9 @@ import type { RunEvent } from '../../core/run.js';
 import type { CallTarget } from '../../core/types.js';
 import type { ServedOutput } from '../../call/served-output.js';
 import { joinTextDelta } from '../../runner/events.js';
-import type { EventBatch, PageHostApi, WireContext } from '../wire/protocol.js';
-import type { WireReason } from '../wire/wire-error.js';
+import { type AnswerMessage, CALL, type CallMessage, type EventBatch, FAILED, type PageHostApi, type WireContext } from '../wire/protocol.js';
+import { fromWireError, isWireError, type WireReason } from '../wire/wire-error.js';
+import { AmbiError } from '../../errors/ambi-error.js';
 import type { PromptApiAccess, PromptApiAvailability, PromptApiCoreOptions, PromptApiEvent, PromptApiRequest } from '../../engines/prompt-api/access.js';
 
 /** How long run events wait to cross together: one message per batch instead of one per event. */
@@ -12,19 +13,56 @@ const BATCH_MS = 2;
 /** Queued text that goes at once rather than waiting for the batch's time. */
 const FLUSH_TEXT = 64 * 1024;
 
+/** A call sent to the page, waiting for its answer. */
+interface Waiting {
+  resolve(output: ServedOutput): void;
+  reject(error: unknown): void;
+}
+
 /**
- * The runner worker's link to the page: page tools' calls and rules go out as Comlink calls, and
- * run events in batches (consecutive text deltas merged) within BATCH_MS, or at once for a long text.
+ * The runner worker's link to the page: a page tool's call goes out as one CallMessage on the
+ * channel and its answer comes back as one AnswerMessage (a call is the hot path: no Comlink
+ * request per call); rules, targets and aborts go as Comlink calls, and run events in batches
+ * (consecutive text deltas merged) within BATCH_MS, or at once for a long text.
  */
 export class PageLink implements PageHostApi {
   #outbox: EventBatch = [];
   #outboxText = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Calls sent, by key: an answer for a key not here (a second one, an unknown one) is dropped. */
+  readonly #waiting = new Map<number, Waiting>();
 
-  constructor(readonly page: Comlink.Remote<PageHostApi>) {}
+  constructor(
+    readonly page: Comlink.Remote<PageHostApi>,
+    /** The channel both Comlink ends use; the calls' messages share it. */
+    readonly endpoint: Comlink.Endpoint,
+  ) {
+    endpoint.addEventListener('message', (event) => {
+      const data = (event as MessageEvent).data as unknown;
+      if (Array.isArray(data) && data[0] !== CALL) this.#answer(data as AnswerMessage);
+    });
+  }
 
   call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<ServedOutput> {
-    return this.page.call(tool, args, ctx, key) as Promise<ServedOutput>;
+    const message: CallMessage = [CALL, key, tool, args, ctx.callId, ctx.attempt, ctx.idempotencyKey];
+    if (ctx.target) message.push(ctx.target);
+    return new Promise((resolve, reject) => {
+      this.#waiting.set(key, { resolve, reject });
+      this.endpoint.postMessage(message);
+    });
+  }
+
+  /** The page's answer to a call: taken once, for a call still waiting (the page cannot answer twice, nor answer what was not asked). */
+  #answer(message: AnswerMessage): void {
+    const key = message[1];
+    const waiting = typeof key === 'number' ? this.#waiting.get(key) : undefined;
+    if (!waiting) return;
+    this.#waiting.delete(key);
+    if (message[0] === FAILED)
+      waiting.reject(
+        isWireError(message[2]) ? fromWireError(message[2]) : new AmbiError('internal_error', 'The page answered a call with a failure that is not one'),
+      );
+    else waiting.resolve(message[2]);
   }
 
   needsApproval(tool: string, args: unknown, key: number): Promise<boolean> {
@@ -36,6 +74,8 @@ export class PageLink implements PageHostApi {
   }
 
   abort(key: number, reason: WireReason): void {
+    // The attempt stopped waiting: a late answer is dropped, and a tool that never answers leaves nothing here.
+    this.#waiting.delete(key);
     // The page may be gone with the worker: nobody is waiting for this answer.
     void this.page.abort(key, reason).catch(() => {});
   }

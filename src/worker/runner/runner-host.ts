@@ -73,7 +73,7 @@ export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunner
   return {
     // The page calls this again after a failure (a blocked database, say): nothing is kept of a failed attempt.
     async configure(config: RunnerConfig) {
-      port ??= new PageLink(Comlink.wrap<PageHostApi>(endpoint));
+      port ??= new PageLink(Comlink.wrap<PageHostApi>(endpoint), endpoint);
       const stores = config.database ? await openStores(config.database) : undefined;
       const { preamble, maxResultChars, validation, context, record, untrusted, maxPartBytes, maxConversationBytes, codeMode } = config;
       const { engines, extensions, describeImage } = served;

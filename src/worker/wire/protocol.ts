@@ -49,6 +49,27 @@ export interface ToolInvoker {
   target?(args: unknown, abort: AbortSource): Promise<CallTarget>;
 }
 
+/**
+ * A page-tool call as it crosses from the runner worker to the page: one array on the worker's
+ * channel, beside Comlink's messages (an array has no `type` and no `id`: Comlink's listeners pass
+ * it by), its context spelt out in place. `key` names it for the answer and for `abort`.
+ */
+export type CallMessage = [
+  kind: typeof CALL,
+  key: number,
+  tool: string,
+  args: unknown,
+  callId: string,
+  attempt: number,
+  idempotencyKey: string,
+  target?: CallTarget,
+];
+/** The page's answer to the call `key`: its output, or its failure in the wire form. */
+export type AnswerMessage = [kind: typeof ANSWERED, key: number, output: ServedOutput] | [kind: typeof FAILED, key: number, error: WireError];
+export const CALL = 0;
+export const ANSWERED = 1;
+export const FAILED = 2;
+
 /** Run events as they cross, by run, in the order they were emitted; `null` ends a run's events. */
 export type EventBatch = Array<[runId: string, events: RunEvent[] | null]>;
 
