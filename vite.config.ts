@@ -139,7 +139,7 @@ const isRuntimeDependency = (id: string) => runtimeDependencies.some((dep) => id
 
 /** Where the published runner worker lands: an entry of its own, next to index.js and worker.js. */
 const RUNNER_WORKER_FILE = 'runner.worker.js';
-const RUNNER_WORKER_SOURCE = /\/src\/worker\/page\/worker-runner\.ts$/;
+const RUNNER_WORKER_SOURCE = /\/src\/worker\/(page\/runner-link|shared\/page-connection)\.ts$/;
 const RUNNER_WORKER_PLACEHOLDER = '__AMBI_WEB_RUNNER_WORKER_URL__';
 
 /**
@@ -156,8 +156,11 @@ function runnerWorkerAsEntry(): Plugin {
     enforce: 'pre',
     transform(code, id) {
       if (!RUNNER_WORKER_SOURCE.test(id)) return null;
-      const replaced = code.replace("new URL('../../../workers/runner.worker.ts', import.meta.url)", `new URL(${RUNNER_WORKER_PLACEHOLDER}, import.meta.url)`);
-      if (replaced === code) this.error('worker-runner.ts no longer starts ../../../workers/runner.worker.ts: update vite.config.ts');
+      const replaced = code.replaceAll(
+        "new URL('../../../workers/runner.worker.ts', import.meta.url)",
+        `new URL(${RUNNER_WORKER_PLACEHOLDER}, import.meta.url)`,
+      );
+      if (replaced === code) this.error(`${id} no longer starts ../../../workers/runner.worker.ts: update vite.config.ts`);
       return { code: replaced, map: null };
     },
     renderChunk(code, chunk) {

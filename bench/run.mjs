@@ -48,6 +48,7 @@ const BROWSER = [
 ];
 BROWSER.push('image-input-overhead');
 BROWSER.push('codemode-call-overhead-worker');
+BROWSER.push('shared-attach-latency');
 const ALL = [...NODE, ...BROWSER, 'bundle-size', 'extension-size', 'bundle-codemode'];
 for (const name of only) {
   if (!ALL.includes(name)) {

@@ -5,7 +5,7 @@
 // port is free when picked, and every server is started with --strictPort.
 import { execFileSync } from 'node:child_process';
 
-const names = ['DEMO', 'FAKE_OPENAI', 'PACKAGE', 'PACKAGE_DEV', 'PACKAGE_CHAT', 'CSP_STRICT', 'CSP_OPEN', 'DEMO_CSP', 'EXTENSION_PAGES'] as const;
+const names = ['DEMO', 'FAKE_OPENAI', 'PACKAGE', 'PACKAGE_DEV', 'PACKAGE_CHAT', 'CSP_STRICT', 'CSP_OPEN', 'DEMO_CSP', 'EXTENSION_PAGES', 'SHARED'] as const;
 type PortName = (typeof names)[number];
 
 /** Ask the OS for `count` distinct free ports on 127.0.0.1 (synchronously: a config cannot await). */

@@ -109,6 +109,15 @@ if (problems.length === 0) {
     [...code.matchAll(/new Worker\(\s*new URL\(\s*["']([^"']*runner\.worker[^"']*)["']\s*,\s*import\.meta\.url\s*\)/g)].map((m) => ({ from: file, url: m[1] })),
   );
   if (workerUrls.length === 0) fail('no `new Worker(new URL("…runner.worker…", import.meta.url))` in the page entries');
+  // A shared runner's SharedWorker (`createWorkerRunner({ shared: true })`) starts the same file.
+  const sharedUrls = sources.flatMap(({ file, code }) =>
+    [...code.matchAll(/new SharedWorker\(\s*new URL\(\s*["']([^"']*runner\.worker[^"']*)["']\s*,\s*import\.meta\.url\s*\)/g)].map((m) => ({
+      from: file,
+      url: m[1],
+    })),
+  );
+  if (sharedUrls.length === 0) fail('no `new SharedWorker(new URL("…runner.worker…", import.meta.url))` in the page entries');
+  workerUrls.push(...sharedUrls);
   const runnerWorker = join(lib, 'runner.worker.js');
   for (const { from, url } of workerUrls) {
     if (/^(\/|[a-z]+:)/i.test(url)) fail(`the runner worker url is not relative: ${url}`);

@@ -163,6 +163,10 @@ export type AmbiErrorCode =
   | 'worker_crashed'
   | 'worker_terminated'
   | 'worker_start_timeout'
+  /** A shared runner's page tool that the tab's new page (after a navigation or a reload) did not register again. */
+  | 'tool_gone'
+  /** A shared runner led by another tab (where the browser has no SharedWorker): that tab closed before it answered, or its run could not be resumed. */
+  | 'leader_gone'
   // The UI adapters (`ambi-web/ai-sdk`, `ambi-web/ag-ui`): a request they cannot act on; nothing of it is applied.
   /** An approval response or resume entry names no call that waits for a decision. */
   | 'unknown_approval'

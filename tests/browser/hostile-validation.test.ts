@@ -73,4 +73,24 @@ describe('outputs across the worker boundary read as JSON.stringify reads them',
     expect(result.toolResults.map((r) => JSON.stringify(r.ok ? r.output : r.error))).toEqual([expected]);
     expect(result.messages.find((m) => m.role === 'tool')?.content).toBe(`{"ok":true,"output":${expected}}`);
   });
+
+  it('a Proxy output (reactive state: it looks plain and will not clone) crosses as its JSON, from the page and from a tool worker', async () => {
+    const proxied = defineTool({
+      name: 'proxy_output',
+      description: 'x',
+      parameters: { type: 'object' },
+      idempotent: true,
+      call: () => new Proxy({ count: 1, items: ['a'] }, {}),
+    });
+    const fromPage = await runnerWith([{ toolCalls: [{ id: 'c', name: 'proxy_output', arguments: {} }] }, 'ok'])
+      .tool(proxied)
+      .run('go').result;
+    const runner = runnerWith([{ toolCalls: [{ id: 'c', name: 'proxy_output', arguments: {} }] }, 'ok']);
+    await runner.workerTools(() => new Worker(new URL('./fixtures/hostile-outputs.worker.ts', import.meta.url), { type: 'module' }));
+    const fromWorker = await runner.run('go').result;
+    for (const result of [fromPage, fromWorker]) {
+      expect(result.toolResults).toMatchObject([{ ok: true, output: { count: 1, items: ['a'] } }]);
+      expect(result.messages.find((m) => m.role === 'tool')?.content).toBe('{"ok":true,"output":{"count":1,"items":["a"]}}');
+    }
+  });
 });

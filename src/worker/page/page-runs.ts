@@ -12,6 +12,7 @@ import type { OutputCheck } from '../wire/protocol.js';
 import { toWireReason } from '../wire/wire-error.js';
 import { PageOutput } from './page-output.js';
 import { refusedRun } from './refused-run.js';
+import { InvalidOptionError } from '../../errors/invalid-option-error.js';
 import { crossingApproval } from './crossing-approval.js';
 import type { StandardSchemaV1 } from '../../validation/standard-schema.js';
 import type { RunnerWorkerApi } from '../wire/protocol.js';
@@ -87,6 +88,17 @@ export class PageRuns {
     };
   }
 
+  /**
+   * Follow run `runId` of a shared runner (another tab's, or this tab's page's before a reload):
+   * its state so far, then its events, each once; approvals decided once, whichever tab answers.
+   * An empty id is `invalid_option`, one no run has `unknown_run`, a run followed `duplicate_run`.
+   */
+  attach(starter: RunStarter, runId: unknown): Run {
+    if (typeof runId !== 'string' || runId.length === 0)
+      return refusedRun(String(runId), new InvalidOptionError('runId', 'attach() takes the id of a run (a non-empty string)'));
+    return this.start(starter, { runId }, undefined, (id) => starter.api.attach(id));
+  }
+
   /** A batch of events from the runner worker (null: the run's events end). */
   receive(runId: string, events: RunEvent[] | null): void {
     const run = this.#runs.get(runId);
@@ -114,6 +126,21 @@ export class PageRuns {
       run.reject(new AmbiError(failure.code, failure.message));
     }
     run.channel.close();
+  }
+
+  /**
+   * Follow every run again on another runner (another tab leads a shared runner): `attach` asks
+   * it for each; a run it does not have ends with why.
+   */
+  reattach(attach: (runId: string) => Promise<void>): void {
+    for (const [runId, run] of this.#runs) {
+      attach(runId).catch((error: unknown) =>
+        this.end(runId, run, {
+          code: 'leader_gone',
+          message: `The tab that led the runner closed and run ${runId} could not be resumed: ${errorMessage(error)}`,
+        }),
+      );
+    }
   }
 
   /** End every run with `failure` (the runner closed, or its worker died). */

@@ -16,6 +16,8 @@ export class RunnerSetup {
   /** The last configuration attempt failed: only a sync that retries tries again. */
   #failed = false;
   readonly #waiting: Registration[] = [];
+  /** The tools the worker took, by name, in order: what `reset` hands to a new runner. */
+  readonly #registered = new Map<string, Extract<Registration, { descriptor: ToolDescriptor }>>();
   /** The last sync; each one starts after it, however it ended. */
   #last: Promise<void> = Promise.resolve();
 
@@ -29,6 +31,17 @@ export class RunnerSetup {
   /** Register `descriptor` at the next sync; a refusal (its schema, say) goes to `refused`. */
   add(descriptor: ToolDescriptor, refused: (error: unknown) => void): void {
     this.#waiting.push({ descriptor, refused });
+  }
+
+  /**
+   * The page now talks to another runner (a shared one, once another tab leads): the next sync
+   * configures it, then registers every tool the last one took, before what waits.
+   */
+  reset(): void {
+    this.#configured = false;
+    this.#failed = false;
+    this.#waiting.unshift(...this.#registered.values());
+    this.#registered.clear();
   }
 
   /** Remove tool `name` at the next sync, after the registrations before it. */
@@ -62,6 +75,7 @@ export class RunnerSetup {
     while (this.#waiting.length > 0) {
       const next = this.#waiting.shift()!;
       if ('removed' in next) {
+        this.#registered.delete(next.removed);
         await this.unregister(next.removed);
         continue;
       }
@@ -78,6 +92,7 @@ export class RunnerSetup {
       }
       batch.forEach((registration, i) => {
         if (refusals[i] !== undefined) registration.refused(refusals[i]);
+        else this.#registered.set(registration.descriptor.name, registration);
       });
     }
   }

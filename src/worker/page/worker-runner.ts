@@ -15,13 +15,16 @@ import { PageRuns } from './page-runs.js';
 import { PageTools } from './page-tools.js';
 import type { TabTools, TabToolsOptions } from '../../extension/tab-tools.js';
 import { RunnerSetup } from './runner-setup.js';
-import type { OutputCheck, RunnerConfig, RunnerWorkerApi, WireResumeOptions, WireRunOptions } from '../wire/protocol.js';
+import type { OutputCheck, RunnerConfig, WireResumeOptions, WireRunOptions } from '../wire/protocol.js';
 import type { SpanSink } from '../../extensions/traces/span-records.js';
 import type { PendingApproval } from '../../store/approval-types.js';
 import type { WorkerSource, WorkerToolsOptions } from '../tool-host/tool-worker.js';
 import { registerTransferHandlers } from '../wire/transfer-handlers.js';
 import { fromWireError } from '../wire/wire-error.js';
-import { Inflight, onWorkerDeath } from '../wire/worker-life.js';
+import { Inflight } from '../wire/worker-life.js';
+import { openLink, type RunnerLink } from './runner-link.js';
+import type { SharedRunnerApi } from '../shared/client-api.js';
+import type { RunInfo, RunnerWorkerFactory } from '../shared/protocol.js';
 import type { Cassette } from '../../engines/cassette/cassette.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { pageParts } from './page-input.js';
@@ -29,9 +32,11 @@ import type { RunInput } from '../../core/parts.js';
 import { checkCodeMode } from '../../codemode/code-mode-options.js';
 
 /** What `createWorkerRunner` takes: the runner worker's configuration, and how to start the worker. */
-export interface WorkerRunnerOptions extends RunnerConfig {
-  /** Start the runner worker yourself (default: the one bundled with ambi-web). */
-  worker?: () => Worker;
+export interface WorkerRunnerOptions extends Omit<RunnerConfig, 'page'> {
+  /** Start the runner worker yourself (default: ambi-web's): a `'shared'` one (SharedWorker) or a `'dedicated'` one (Worker). */
+  worker?: RunnerWorkerFactory;
+  /** One runner for the origin's pages and tabs, in a SharedWorker (docs/worker-runtime.md, "Shared runners"). Default false. */
+  shared?: boolean;
   /**
    * Told, on the page, what a page tool or a tool worker's tool threw when it failed of itself
    * (anything but a `ToolError`): the model reads only `crashed` and its message. Default: in
@@ -64,8 +69,8 @@ export function createWorkerRunner(options: WorkerRunnerOptions): WorkerRunner {
 
 /** The page's handle on a runner worker. Every pending call rejects with a coded error if that worker dies or is closed. */
 export class WorkerRunner {
-  readonly #worker: Worker;
-  readonly #api: Comlink.Remote<RunnerWorkerApi>;
+  readonly #link: RunnerLink;
+  readonly #api: Comlink.Remote<SharedRunnerApi>;
   /** The tools the page serves the worker (its own, its tool workers', a tab's). */
   readonly #tools: PageTools;
   readonly #runs = new PageRuns();
@@ -83,10 +88,13 @@ export class WorkerRunner {
     checkCount('leaf.maxDepth', options.leaf?.maxDepth);
     checkCount('leaf.maxIterations', options.leaf?.maxIterations);
     registerTransferHandlers();
-    this.#worker = options.worker?.() ?? new Worker(new URL('../../../workers/runner.worker.ts', import.meta.url), { type: 'module' });
-    onWorkerDeath(this.#worker, 'runner worker', (error) => this.#die(error));
+    this.#link = openLink(
+      options,
+      (error) => this.#die(error),
+      () => ({ inflight: this.#inflight, host: this.#host, setup: this.#setup, runs: this.#runs, api: this.#api, guard: (call) => this.#guard(call) }),
+    );
     // One protocol both ways on the worker's own channel: the page calls the runner's API, the runner calls the page's tools.
-    this.#api = Comlink.wrap<RunnerWorkerApi>(this.#worker);
+    this.#api = Comlink.wrap<SharedRunnerApi>(this.#link.endpoint);
     const { engine, concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted, maxPartBytes, maxConversationBytes } =
       options;
     // Checked here, at once (the worker checks it again as it makes its agent); `run_code` is then a name taken.
@@ -98,7 +106,7 @@ export class WorkerRunner {
       ...codeMode,
     };
     this.#setup = new RunnerSetup(
-      () => this.#guard(this.#api.configure(config)),
+      () => this.#guard(this.#link.identity().then((page) => this.#api.configure(page ? { ...config, page } : config))),
       async (descriptors) => (await this.#guard(this.#api.registerTools(descriptors))).map((refusal) => (refusal ? fromWireError(refusal) : undefined)),
       (name) => this.#guard(this.#api.unregisterTool(name)),
     );
@@ -106,8 +114,8 @@ export class WorkerRunner {
     if (leaf) this.#tools.names.add('spawn_leaf');
     if (codeMode.codeMode !== undefined) this.#tools.names.add('run_code');
     this.#host = new PageHost(this.#tools.served, (runId, events) => this.#runs.receive(runId, events));
-    Comlink.expose(this.#host, this.#worker);
-    this.#host.listen(this.#worker);
+    Comlink.expose(this.#host, this.#link.endpoint);
+    this.#host.listen(this.#link.endpoint);
     void this.#setup.sync();
   }
 
@@ -230,6 +238,17 @@ export class WorkerRunner {
     return this.#guard(this.#api.cassette());
   }
 
+  /** The runs going on in the runner (a shared one: every tab's), each with the calls that wait for a person. */
+  async runs(): Promise<RunInfo[]> {
+    await this.#setup.sync();
+    return this.#guard(this.#api.runs());
+  }
+
+  /** Follow a run going on in a shared runner: its state so far, then its events, each once (see `PageRuns.attach`). */
+  attach(runId: string): Run {
+    return this.#runs.attach(this.#starter(), runId);
+  }
+
   /** The calls of a conversation's interrupted run that wait for a decision, read from the worker's database. */
   async pendingApprovals(conversation: string): Promise<PendingApproval[]> {
     checkResumed(conversation);
@@ -259,7 +278,7 @@ export class WorkerRunner {
   #die(error: AmbiError): void {
     if (this.#dead) return;
     this.#dead = error;
-    this.#worker.terminate();
+    this.#link.close();
     this.#tools.closeWorkers();
     this.#inflight.end(error);
     this.#host.abortAll(error);

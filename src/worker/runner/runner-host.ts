@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink';
 import { AmbiError } from '../../errors/ambi-error.js';
-import { Agent } from '../../agent/agent.js';
-import { ChatRunner, type Run } from '../../runner/chat-runner.js';
+import type { Agent } from '../../agent/agent.js';
+import type { ChatRunner, Run } from '../../runner/chat-runner.js';
 import type { EventChannel } from '../../runner/events.js';
 import { defined } from '../../util/defined.js';
 import { remoteTool } from '../wire/descriptor.js';
@@ -13,18 +13,10 @@ import { PageLink } from './page-link.js';
 import { remoteOutput } from './remote-output.js';
 import type { SpanSink } from '../../extensions/traces/span-records.js';
 import type { RunTracer } from '../../runner/run-options.js';
-import type { EngineFactories } from '../../engines/engine-table.js';
-import type { ExtensionLoader, ImageDescriber } from '../../runner/run-setup.js';
+import { makeRunnerAgent, type ServeRunnerOptions } from './runner-agent.js';
+import { RunView } from '../shared/run-view.js';
 
-/** What a runner worker of an app's own serves beyond the built-ins (see `serveRunner`). */
-export interface ServeRunnerOptions {
-  /** Engine kinds by `kind`, each a factory that builds the Engine here, in the worker, from the page's plain-data config. The built-in kinds stay. */
-  engines?: EngineFactories;
-  /** Extensions loaded for every run of this worker (as `AgentOptions.extensions`), after the standard ones. */
-  extensions?: readonly ExtensionLoader[];
-  /** Turns images into words for an engine that takes none (see `AgentOptions.describeImage`): a function, so it lives here, in the worker. */
-  describeImage?: ImageDescriber;
-}
+export type { ServeRunnerOptions } from './runner-agent.js';
 
 /**
  * The runner worker's side of the wire: an Agent and a ChatRunner, driven by the page over
@@ -38,6 +30,8 @@ export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunner
   let runner: ChatRunner | undefined;
   let port: PageLink | undefined;
   const runs = new Map<string, Run>();
+  /** What `runs()` lists of each run going on. */
+  const views = new Map<string, RunView>();
   const connections = new Map<number, McpConnection>();
   let lastConnection = 0;
 
@@ -59,13 +53,17 @@ export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunner
   // Events go to the page in batches (see PageLink.event); the run's result crosses inside
   // its run_finished event. Once its events end, the run is forgotten, and so are the page's ends
   // of what it took that could not be cloned (its span sink, its schema).
-  const follow = (runId: string, run: Run, crossed: ReadonlyArray<unknown>) => {
+  const follow = (runId: string, run: Run, conversation: string | undefined, crossed: ReadonlyArray<unknown>) => {
     const { port } = ready();
+    const view = new RunView(runId, conversation, false);
     runs.set(runId, run);
+    views.set(runId, view);
     (run.events as EventChannel).pipe((event) => {
+      if (event) view.see(event);
       port.event(runId, event);
       if (event !== null) return;
       runs.delete(runId);
+      views.delete(runId);
       for (const remote of crossed) (remote as Partial<Comlink.Remote<object>>)[Comlink.releaseProxy]?.();
     });
   };
@@ -74,22 +72,8 @@ export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunner
     // The page calls this again after a failure (a blocked database, say): nothing is kept of a failed attempt.
     async configure(config: RunnerConfig) {
       port ??= new PageLink(Comlink.wrap<PageHostApi>(endpoint), endpoint);
-      const stores = config.database ? await openStores(config.database) : undefined;
-      const { preamble, maxResultChars, validation, context, record, untrusted, maxPartBytes, maxConversationBytes, codeMode } = config;
-      const { engines, extensions, describeImage } = served;
-      const made = await Agent.make(config.engine, {
-        ...defined({ preamble, maxResultChars, validation, context, record, untrusted, engines, extensions }),
-        ...defined({ maxPartBytes, maxConversationBytes, describeImage, codeMode }),
-        ...(stores ? { conversations: stores.conversations, journal: stores.journal } : {}),
-        // The browser's built-in model: the page's, where this worker has no `LanguageModel` (Chrome offers it to documents only).
-        ...('LanguageModel' in globalThis ? {} : { engine: { promptApi: port.promptApiAccess() } }),
-        // A page tool's or tool worker's throw is told on the page (WorkerRunner's onToolError), not here again.
-        onToolError: () => {},
-      });
-      // The memory snapshot store loads only for a runner with leaves and no database.
-      if (config.leaf) made.leaf({ ...config.leaf, store: stores?.snapshots ?? (await memorySnapshots()) });
-      runner = new ChatRunner(config.concurrency);
-      agent = made;
+      const link = port;
+      ({ agent, runner } = await makeRunnerAgent(config, served, () => link.promptApiAccess()));
     },
     async registerTools(descriptors) {
       // Registration checks each schema here, where calls are validated (a Standard Schema tool's
@@ -111,15 +95,23 @@ export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunner
       const { agent, runner } = ready();
       const tracer = spans ? await spanRecorder(spans) : undefined;
       const given = check && output ? remoteOutput(output, check) : output;
-      follow(runId, runner.run(agent, input, { ...options, runId, ...defined({ tracer, output: given }) }), [spans, check]);
+      follow(runId, runner.run(agent, input, { ...options, runId, ...defined({ tracer, output: given }) }), options.conversation, [spans, check]);
     },
     async resumeRun(runId, conversation, options, spans) {
       const { agent, runner } = ready();
       const tracer = spans ? await spanRecorder(spans) : undefined;
-      follow(runId, runner.resume(agent, conversation, { ...options, runId, ...defined({ tracer }) }), [spans]);
+      follow(runId, runner.resume(agent, conversation, { ...options, runId, ...defined({ tracer }) }), conversation, [spans]);
     },
     async cassette() {
       return ready().agent.cassette();
+    },
+    async runs() {
+      return [...views.values()].map((view) => view.info());
+    },
+    async attach(runId) {
+      // One page follows a dedicated runner's runs, each from its start: it already has this one.
+      find(runId);
+      throw new AmbiError('duplicate_run', `Run ${runId} is already followed by this page`);
     },
     async pendingApprovals(conversation) {
       const { agent, runner } = ready();
@@ -163,7 +155,7 @@ export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunner
  * to the page's exporter (`spans`), which makes them the page tracer's own. `@opentelemetry/api`
  * (an optional peer) loads here for a traced run only; without it the run is not traced, and says so.
  */
-async function spanRecorder(spans: SpanSink): Promise<RunTracer> {
+export async function spanRecorder(spans: SpanSink): Promise<RunTracer> {
   try {
     const [api, { RecordingTracer }] = await Promise.all([import('@opentelemetry/api'), import('../../extensions/traces/recording-tracer.js')]);
     return new RecordingTracer(api, spans);
@@ -175,23 +167,4 @@ async function spanRecorder(spans: SpanSink): Promise<RunTracer> {
       },
     };
   }
-}
-
-/** The three stores on one IndexedDB database (one shared connection), loaded only for a runner that has one. */
-async function openStores(database: string) {
-  const [{ IndexedDbConversationStore }, { IndexedDbToolCallJournal }, { IndexedDbSnapshotStore }] = await Promise.all([
-    import('../../store/indexeddb-conversation-store.js'),
-    import('../../store/indexeddb-tool-call-journal.js'),
-    import('../../store/indexeddb-snapshot-store.js'),
-  ]);
-  const [conversations, journal, snapshots] = await Promise.all([
-    IndexedDbConversationStore.open(database),
-    IndexedDbToolCallJournal.open(database),
-    IndexedDbSnapshotStore.open(database),
-  ]);
-  return { conversations, journal, snapshots };
-}
-
-async function memorySnapshots() {
-  return new (await import('../../store/memory-snapshot-store.js')).MemorySnapshotStore();
 }

@@ -26,5 +26,36 @@ export type { ServeRunnerOptions } from './runner-host.js';
  * ```
  */
 export function serveRunner(options: ServeRunnerOptions = {}, scope: Comlink.Endpoint = self as unknown as Comlink.Endpoint): void {
+  // Started as a SharedWorker (`createWorkerRunner({ shared: true })`): the origin's runner, for every page's port.
+  if ('onconnect' in scope) return serveOrigin(scope as unknown as EventTarget, options);
   Comlink.expose(createRunnerHost(scope, options), scope);
+  // A leading tab's first message makes this dedicated worker the origin's runner (where there is no SharedWorker).
+  const first = (event: Event) => {
+    scope.removeEventListener('message', first);
+    const { data, ports } = event as MessageEvent;
+    if (typeof data === 'object' && data !== null && LEAD in data && ports[0]) {
+      const port = ports[0];
+      void import('../shared/serve-shared.js').then(({ leadOrderOf, leadOrigin }) => {
+        const order = leadOrderOf(data);
+        if (order) leadOrigin(order, port, options);
+      });
+    }
+  };
+  scope.addEventListener('message', first);
+}
+
+const LEAD = 'ambi-web:lead';
+
+/** A SharedWorker's ports, each a page's, served by the origin's runner once its code loaded (a port waits until then). */
+function serveOrigin(scope: EventTarget, options: ServeRunnerOptions): void {
+  const waiting: MessagePort[] = [];
+  let take: (port: MessagePort) => void = (port) => void waiting.push(port);
+  scope.addEventListener('connect', (event) => {
+    const port = (event as MessageEvent).ports[0];
+    if (port) take(port);
+  });
+  void import('../shared/serve-shared.js').then(({ originOfPorts }) => {
+    take = originOfPorts(options);
+    for (const port of waiting.splice(0)) take(port);
+  });
 }

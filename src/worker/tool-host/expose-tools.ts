@@ -7,6 +7,8 @@ import type { Tool } from '../../tools/types.js';
 import { toDescriptor } from '../wire/descriptor.js';
 import { serveCall, servedTool, serveRule, serveTarget, type ServedTool } from '../../call/serve.js';
 import type { ToolHostApi } from '../wire/protocol.js';
+import { outputJson } from '../../call/checked-json.js';
+import type { ServedOutput } from '../../call/served-output.js';
 import { registerTransferHandlers } from '../wire/transfer-handlers.js';
 import { fromWireReason } from '../wire/wire-error.js';
 import { announceClose } from '../wire/worker-life.js';
@@ -38,11 +40,18 @@ export function exposeTools(tools: readonly Tool[], endpoint: Comlink.Endpoint =
   };
   const api: ToolHostApi = {
     descriptors: async () => tools.map(toDescriptor),
-    call: (name, args, ctx, callKey) => withAbort(callKey, (abort) => serveCall(find(name), args, ctx, abort)),
+    // Copied to JSON here, in the tool's worker: Comlink's reply cannot fall back as the page's call
+    // wire does when an output that looks plain (a Proxy) refuses to clone, and the copy costs no page time.
+    call: (name, args, ctx, callKey) => withAbort(callKey, async (abort) => clonable(name, await serveCall(find(name), args, ctx, abort))),
     abort: async (callKey, reason) => running.get(callKey)?.abort(fromWireReason(reason)),
     needsApproval: (name, args, callKey) => withAbort(callKey, (abort) => serveRule(find(name), args, abort)),
     target: (name, args, callKey) => withAbort(callKey, (abort) => serveTarget(find(name), args, abort)),
   };
   Comlink.expose(api, endpoint);
   if (endpoint === (globalThis as unknown)) announceClose(globalThis as unknown as Parameters<typeof announceClose>[0]);
+}
+
+/** A served answer that structured clone takes: its output made JSON (a Map of output and parts was already). */
+function clonable(name: string, answer: ServedOutput): ServedOutput {
+  return answer instanceof Map ? answer : outputJson(name, answer);
 }

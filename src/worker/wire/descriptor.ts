@@ -28,6 +28,9 @@ export function toDescriptor(tool: Tool): ToolDescriptor {
   };
 }
 
+/** What a remote tool asks of the page that holds it. */
+export type PageRequests = Pick<PageHostApi, 'call' | 'needsApproval' | 'target' | 'abort'>;
+
 /** Keys of the calls and rules the runner worker sends to the page: an abort names one. */
 let nextKey = 0;
 
@@ -36,7 +39,7 @@ let nextKey = 0;
  * supervises). Its `call` and its rule go to the page over Comlink; its abort follows them
  * there. Everything else (validation, timeout, retries, policy) happens here, in the pipeline.
  */
-export function remoteTool(descriptor: ToolDescriptor, page: PageHostApi): Tool {
+export function remoteTool(descriptor: ToolDescriptor, page: PageRequests): Tool {
   const { approval, targeted, ...definition } = descriptor;
   return {
     ...definition,
@@ -81,7 +84,7 @@ class ContextAbort implements Abort {
 }
 
 /** A request to the page that the page is told to abort when `abort` fires (its answer then no longer awaited here). */
-function followed<T>(abort: Abort, page: PageHostApi, send: (key: number) => Promise<T>): Promise<T> {
+function followed<T>(abort: Abort, page: PageRequests, send: (key: number) => Promise<T>): Promise<T> {
   const key = nextKey++;
   const unhook = abort.onAbort(() => page.abort(key, toWireReason(abort.reason)));
   const sent = send(key);

@@ -17,6 +17,7 @@ import type { Cassette } from '../../engines/cassette/cassette.js';
 import type { ContextBudget } from '../../core/types.js';
 import type { ValidationMode } from '../../validation/types.js';
 import type { UntrustedMode } from '../../runner/run-setup.js';
+import type { PageIdentity, RunInfo } from '../shared/protocol.js';
 import type { PromptApiAvailability, PromptApiCoreOptions, PromptApiEvent, PromptApiRequest } from '../../engines/prompt-api/access.js';
 import type { CodeModeOption } from '../../codemode/code-mode-options.js';
 
@@ -125,6 +126,8 @@ export interface RunnerConfig {
   maxConversationBytes?: number;
   /** Code Mode (see `AgentOptions.codeMode`): the model writes programs that call the tools; each program runs in a sandbox worker of its own. */
   codeMode?: CodeModeOption;
+  /** A shared runner's page: who is configuring (set by the page, not by the app). */
+  page?: PageIdentity;
 }
 
 /** `LeafOptions` without the store, which the worker opens itself. */
@@ -177,6 +180,10 @@ export interface RunnerWorkerApi {
   pendingApprovals(conversation: string): Promise<PendingApproval[]>;
   /** The recording so far (a runner made with `record: true`). */
   cassette(): Promise<Cassette>;
+  /** The runs going on in this runner (a shared one: every tab's). */
+  runs(): Promise<RunInfo[]>;
+  /** Follow run `runId` from this page: its state so far as events, then its events as they come, as `startRun`'s do (`unknown_run` if none). */
+  attach(runId: string): Promise<void>;
 }
 
 /** An approval's options as they cross: arguments the page could not send are refused there, and said so here. */

@@ -30,6 +30,12 @@ export class Inflight {
     });
   }
 
+  /** The calls in flight reject with `error` (their worker was replaced: another tab leads a shared runner); later calls go on. */
+  interrupt(error: AmbiError): void {
+    if (this.#ended) return;
+    for (const end of [...this.#ends]) end(error);
+  }
+
   /** The worker ended: every call in flight, and every later one, rejects with `error`. */
   end(error: AmbiError): void {
     if (this.#ended) return;
