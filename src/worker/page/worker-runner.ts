@@ -30,7 +30,6 @@ import { errorMessage } from '../../errors/error-message.js';
 import { pageParts } from './page-input.js';
 import type { RunInput } from '../../core/parts.js';
 import { checkCodeMode } from '../../codemode/code-mode-options.js';
-
 /** What `createWorkerRunner` takes: the runner worker's configuration, and how to start the worker. */
 export interface WorkerRunnerOptions extends Omit<RunnerConfig, 'page'> {
   /** Start the runner worker yourself (default: ambi-web's): a `'shared'` one (SharedWorker) or a `'dedicated'` one (Worker). */
@@ -97,13 +96,11 @@ export class WorkerRunner {
     this.#api = Comlink.wrap<SharedRunnerApi>(this.#link.endpoint);
     const { engine, concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted, maxPartBytes, maxConversationBytes } =
       options;
-    // Checked here, at once (the worker checks it again as it makes its agent); `run_code` is then a name taken.
-    const codeMode = checkCodeMode(options.codeMode) ? { codeMode: options.codeMode! } : {};
     this.#maxPartBytes = maxPartBytes;
     const config = {
       engine,
       ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted, maxPartBytes, maxConversationBytes }),
-      ...codeMode,
+      ...(checkCodeMode(options.codeMode) ? { codeMode: options.codeMode } : {}), // checked at once; the worker checks it again
     };
     this.#setup = new RunnerSetup(
       () => this.#guard(this.#link.identity().then((page) => this.#api.configure(page ? { ...config, page } : config))),
@@ -112,7 +109,7 @@ export class WorkerRunner {
     );
     this.#tools = new PageTools(this.#setup, options.onToolError ?? developmentToolErrorLog(), (call) => this.#guard(call));
     if (leaf) this.#tools.names.add('spawn_leaf');
-    if (codeMode.codeMode !== undefined) this.#tools.names.add('run_code');
+    if (config.codeMode !== undefined) this.#tools.names.add('run_code');
     this.#host = new PageHost(this.#tools.served, (runId, events) => this.#runs.receive(runId, events));
     Comlink.expose(this.#host, this.#link.endpoint);
     this.#host.listen(this.#link.endpoint);
