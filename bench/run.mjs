@@ -31,6 +31,7 @@ const NODE = [
   'codemode',
 ];
 NODE.push('untrusted-hold-overhead');
+NODE.push('codemode-20-calls', 'codemode-call-overhead');
 NODE.push('dispatch-node');
 const BROWSER = [
   'worker-dispatch',
@@ -46,6 +47,7 @@ const BROWSER = [
   'answer-100k-tokens',
 ];
 BROWSER.push('image-input-overhead');
+BROWSER.push('codemode-call-overhead-worker');
 BROWSER.push('shared-attach-latency');
 const ALL = [...NODE, ...BROWSER, 'bundle-size', 'extension-size', 'bundle-codemode'];
 for (const name of only) {

@@ -67,6 +67,7 @@ const configs: Record<string, UserConfig> = {
       conversations: here('browser/pages/conversations.html'),
       answer: here('browser/pages/answer.html'),
       'image-input': here('browser/pages/image-input.html'),
+      'codemode-call': here('browser/pages/codemode-call.html'),
       'shared-attach': here('browser/pages/shared-attach.html'),
     },
     '../dist/bench/browser',

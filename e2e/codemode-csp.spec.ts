@@ -111,6 +111,18 @@ for (const isolation of ['worker', 'in-process'] as const) {
   });
 }
 
+test('a run in Code Mode through the WorkerRunner (runner worker, sandbox worker, IndexedDB, an approval) with 0 violations', async ({ page }) => {
+  const loaded: string[] = [];
+  page.on('request', (r) => loaded.push(r.url()));
+  const { result, pageViolations } = await open(page, '?probe=runner');
+  expect(result).toEqual({ output: { result: { sum: 5, saved: 'saved sum 5' }, logs: [] }, nested: ['prog/add', 'prog/save'], text: 'Saved.' });
+  expect(pageViolations).toEqual([]);
+  expect(await reportsAfterSettling(page)).toEqual([]);
+  // Both workers ran under the policy: the runner's, and the sandbox it started for the program.
+  expect(loaded.some((url) => /runner\.worker[^/]*\.js$/.test(url))).toBe(true);
+  expect(loaded.some((url) => /sandbox\.worker[^/]*\.js$/.test(url))).toBe(true);
+});
+
 test("the sandbox's worker script and its wasm are served under the policy", async ({ page, request }) => {
   const loaded: string[] = [];
   page.on('request', (r) => loaded.push(r.url()));

@@ -78,6 +78,7 @@ export type { PendingApproval } from './store/approval-types.js';
 export type { HeldArgument, HeldValue } from './core/run.js';
 export type { HeldArguments } from './tools/types.js';
 export type { UntrustedMode } from './runner/run-setup.js';
+export type { CodeModeOption, CodeModeOptions } from './codemode/code-mode-options.js';
 
 // Worker runtime
 export { createWorkerRunner, WorkerRunner, type WorkerRunnerOptions, type WorkerToolsOptions } from './worker/page/worker-runner.js';

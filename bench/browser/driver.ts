@@ -12,6 +12,7 @@ import { describeTrace } from './pages/dispatch-trace.js';
 import { answerTokens } from './answer-bench.js';
 import { conversationsList } from './list-bench.js';
 import { imageInputOverhead } from './image-input-bench.js';
+import { codemodeCallOverheadWorker } from './codemode-call-bench.js';
 import { sharedAttachLatency } from './shared-attach-bench.js';
 import { grammarCost, longConversation } from './output-benches.js';
 import { coldStart, footprint, mainThreadBusy, resumeLatency, toolLatencyIdle } from './user-benches.js';
@@ -290,6 +291,7 @@ const benches: Record<string, (browser: Browser, origin: string) => Promise<Meas
   'conversations-list': (b, o) => conversationsList(b, o, openPage),
   'answer-100k-tokens': (b, o) => answerTokens(b, o, openPage),
   'image-input-overhead': (b, o) => imageInputOverhead(b, o, openPage),
+  'codemode-call-overhead-worker': (b, o) => codemodeCallOverheadWorker(b, o, openPage),
   'shared-attach-latency': (b, o) => sharedAttachLatency(b, o, openPage),
 };
 

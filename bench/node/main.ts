@@ -1,6 +1,7 @@
 // Node benchmarks, one per process: `node dist/bench/node/main.js <name>` prints one line
 // `BENCH_RESULT <json>` (an array of measurements) that bench/run.mjs collects.
 import { codemode } from './codemode.js';
+import { codemode20Calls, codemodeCallOverhead } from './codemode-runs.js';
 import { dispatchNode, dispatchOneThread } from './dispatch-one-thread.js';
 import { loopOverhead } from './loop-overhead.js';
 import { languageModelEngineOverhead } from './language-model-engine.js';
@@ -25,6 +26,8 @@ const benches: Record<string, () => Promise<Measurement[]>> = {
   registration,
   codemode,
   'untrusted-hold-overhead': untrustedHoldOverhead,
+  'codemode-20-calls': codemode20Calls,
+  'codemode-call-overhead': codemodeCallOverhead,
 };
 
 const name = process.argv[2] ?? '';

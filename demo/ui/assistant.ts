@@ -169,6 +169,7 @@ export async function makeRunner(
     validation: 'no-eval',
     record: true,
     untrusted: settings.untrusted,
+    codeMode: settings.codeMode,
   })
     .tool(readPage)
     .tool(fillField)

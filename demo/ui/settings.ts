@@ -18,6 +18,8 @@ export interface Settings {
   nativeTools: boolean;
   /** How untrusted content reaches the model: marked (`'mark'`), or held as values it passes by reference (`'hold'`). */
   untrusted: 'mark' | 'hold';
+  /** Code Mode: the model writes programs that call the tools (`codeMode` on the runner). */
+  codeMode: boolean;
   provider: HostedProvider;
   providerModel: string;
   providerKey: string;
@@ -46,6 +48,7 @@ export function loadSettings(): Settings {
     model: saved.model ?? '',
     nativeTools: saved.nativeTools ?? true,
     untrusted: saved.untrusted === 'hold' ? 'hold' : 'mark',
+    codeMode: saved.codeMode === true,
     apiKey: sessionStorage.getItem(API_KEY) ?? '',
     provider,
     providerModel: saved.providerModel ?? HOSTED[provider].model,
@@ -104,6 +107,7 @@ export function mountSettings(onChange: (settings: Settings) => void): void {
     nativeTools: field('nativeTools').checked,
     modelURL: field('modelURL').value.trim(),
     untrusted: field('holdUntrusted').checked ? 'hold' : 'mark',
+    codeMode: field('codeMode').checked,
     provider: chosenProvider(),
     providerModel: field('providerModel').value.trim(),
     providerKey: field('providerKey').value.trim(),
@@ -126,6 +130,7 @@ export function mountSettings(onChange: (settings: Settings) => void): void {
     field('nativeTools').checked = settings.nativeTools;
     field('modelURL').value = settings.modelURL;
     field('holdUntrusted').checked = settings.untrusted === 'hold';
+    field('codeMode').checked = settings.codeMode;
     providerField.value = settings.provider;
     field('providerModel').value = settings.providerModel;
     field('providerKey').value = settings.providerKey;

@@ -40,7 +40,7 @@ export interface Lane {
   leafId: string | undefined;
   /** Nesting: 0 for the top run, 1 for a leaf's lanes under its spawn_leaf call, and so on. */
   depth: number;
-  /** For a leaf's lanes: the spawn_leaf call they are nested under. */
+  /** For a leaf's lanes: the spawn_leaf call they are nested under; for a Code Mode program's calls: its run_code call. */
   parentCallId: string | undefined;
   status: LaneStatus;
   start: number;
@@ -90,6 +90,8 @@ export function layoutTimeline(events: readonly StampedEvent[], now: number): Ti
   // spawn_leaf calls whose leaf has not shown up yet, oldest first: a leaf's first event claims the oldest.
   const unclaimedSpawns: Lane[] = [];
   const children = new Map<string, RunNode[]>();
+  // The calls of each Code Mode program, by its run_code call: drawn under it.
+  const programCalls = new Map<string, Lane[]>();
   let status: TimelineLayout['status'] = events.length > 0 ? 'running' : 'idle';
   let failure: string | undefined;
   let tokens: TimelineLayout['tokens'];
@@ -133,16 +135,17 @@ export function layoutTimeline(events: readonly StampedEvent[], now: number): Ti
     turn.segments[0]!.end = turn.end;
     turn.status = 'done';
   };
-  const callLane = (run: RunNode, id: string, name: string, at: number): Lane => {
+  const callLane = (run: RunNode, id: string, name: string, at: number, program?: string): Lane => {
     let lane = calls.get(id);
     if (lane) return lane;
+    const parent = program === undefined ? undefined : calls.get(program);
     lane = {
       id,
       kind: 'call',
       name,
       leafId: run.key === TOP ? undefined : run.key,
-      depth: run.depth,
-      parentCallId: run.parentCallId,
+      depth: parent ? parent.depth + 1 : run.depth,
+      parentCallId: program ?? run.parentCallId,
       status: 'queued',
       start: at,
       end: undefined,
@@ -150,7 +153,8 @@ export function layoutTimeline(events: readonly StampedEvent[], now: number): Ti
       marks: [],
     };
     calls.set(id, lane);
-    run.rows.push(lane);
+    if (parent) programCalls.set(parent.id, [...(programCalls.get(parent.id) ?? []), lane]);
+    else run.rows.push(lane);
     if (name === 'spawn_leaf') unclaimedSpawns.push(lane);
     return lane;
   };
@@ -172,8 +176,9 @@ export function layoutTimeline(events: readonly StampedEvent[], now: number): Ti
         modelSpoke(run, at);
         break;
       case 'tool_call': {
-        modelSpoke(run, at);
-        const lane = callLane(run, event.call.id, event.call.name, at);
+        // A program's call was made by the program, not proposed by the model.
+        if (event.parentCallId === undefined) modelSpoke(run, at);
+        const lane = callLane(run, event.call.id, event.call.name, at, event.parentCallId);
         lane.arguments = event.call.arguments;
         if (event.untrusted) {
           lane.untrusted = sourceNames(event.untrusted.sources);
@@ -183,7 +188,7 @@ export function layoutTimeline(events: readonly StampedEvent[], now: number): Ti
         break;
       }
       case 'approval_requested': {
-        const lane = callLane(run, event.call.id, event.call.name, at);
+        const lane = callLane(run, event.call.id, event.call.name, at, event.parentCallId);
         lane.arguments ??= event.call.arguments;
         lane.status = 'approval';
         begin(lane, 'approval', at);
@@ -198,27 +203,27 @@ export function layoutTimeline(events: readonly StampedEvent[], now: number): Ti
         break;
       }
       case 'tool_started': {
-        const lane = callLane(run, event.callId, event.name, at);
+        const lane = callLane(run, event.callId, event.name, at, event.parentCallId);
         lane.status = 'running';
         begin(lane, 'attempt', at, event.attempt);
         break;
       }
       case 'tool_retry': {
-        const lane = callLane(run, event.callId, event.name, at);
+        const lane = callLane(run, event.callId, event.name, at, event.parentCallId);
         lane.marks.push({ kind: 'timeout', at, code: 'timeout' });
         lane.status = 'retrying';
         begin(lane, 'backoff', at);
         break;
       }
       case 'tool_finished': {
-        const lane = callLane(run, event.result.id, event.result.name, at);
+        const lane = callLane(run, event.result.id, event.result.name, at, event.parentCallId);
         // A spawn_leaf call that ended before its leaf showed up (say its snapshot could not be written) has none.
         const waiting = unclaimedSpawns.indexOf(lane);
         if (waiting >= 0) unclaimedSpawns.splice(waiting, 1);
         closeOpen(lane, at);
         lane.result = event.result;
         lane.end = at;
-        run.idleSince = at;
+        if (event.parentCallId === undefined) run.idleSince = at;
         if (event.result.ok) lane.status = 'done';
         else {
           const { code } = event.result.error;
@@ -257,8 +262,12 @@ export function layoutTimeline(events: readonly StampedEvent[], now: number): Ti
 
   const lanes: Lane[] = [];
   const flatten = (run: RunNode) => {
+    const withCalls = (lane: Lane) => {
+      lanes.push(lane);
+      for (const call of programCalls.get(lane.id) ?? []) withCalls(call);
+    };
     for (const row of run.rows) {
-      lanes.push(row);
+      withCalls(row);
       for (const child of children.get(row.id) ?? []) flatten(child);
     }
   };

@@ -4,6 +4,7 @@
 // would be seen.
 import { runProgram } from '../../src/codemode/run-program.js';
 import type { ProgramOptions } from '../../src/codemode/types.js';
+import { createWorkerRunner, defineTool, type ParametersSchema, scriptedEngine } from '../../src/index.js';
 
 const tools: ProgramOptions['tools'] = {
   names: ['add', 'read-note'],
@@ -28,6 +29,50 @@ async function outcomeOf(code: string, isolation: ProgramOptions['isolation']): 
   }
 }
 
+/**
+ * `?probe=runner`: Code Mode wired into a run: a WorkerRunner (its runner worker, IndexedDB, no-eval
+ * validation) whose model writes one program; the program's calls cross to this page's tools, one
+ * of them approved here. What comes back: the program's output and the calls under it.
+ */
+async function runnerOutcome(): Promise<unknown> {
+  const code = "const sum = await tools.add({ a: 2, b: 3 }); const saved = await tools.save({ text: 'sum ' + sum }); return { sum, saved };";
+  const runner = createWorkerRunner({
+    engine: scriptedEngine([{ toolCalls: [{ id: 'prog', name: 'run_code', arguments: { code } }] }, 'Saved.']),
+    codeMode: true,
+    validation: 'no-eval',
+    database: `codemode-csp-${crypto.randomUUID()}`,
+  });
+  const schema = (properties: Record<string, unknown>) => ({ type: 'object', properties, additionalProperties: false }) as ParametersSchema;
+  runner.tool(
+    defineTool({
+      name: 'add',
+      description: 'Add',
+      parameters: schema({ a: { type: 'number' }, b: { type: 'number' } }),
+      readOnly: true,
+      call: ({ a, b }: { a: number; b: number }) => a + b,
+    }),
+  );
+  runner.tool(
+    defineTool({
+      name: 'save',
+      description: 'Save',
+      parameters: schema({ text: { type: 'string' } }),
+      idempotent: false,
+      needsApproval: true,
+      call: ({ text }: { text: string }) => `saved ${text}`,
+    }),
+  );
+  const run = runner.run('add and save', { conversation: 'c' });
+  const nested: string[] = [];
+  for await (const event of run.events) {
+    if (event.type === 'approval_requested') run.approve(event.call.id);
+    if (event.type === 'tool_finished' && event.parentCallId) nested.push(`${event.parentCallId}/${event.result.name}`);
+  }
+  const result = await run.result;
+  runner.close();
+  return { output: result.toolResults[0]?.ok ? result.toolResults[0].output : result.toolResults[0], nested, text: result.text };
+}
+
 async function main(): Promise<void> {
   const params = new URLSearchParams(location.search);
   const output = document.querySelector<HTMLPreElement>('#result')!;
@@ -40,6 +85,8 @@ async function main(): Promise<void> {
         refused = true;
       }
       output.textContent = JSON.stringify({ refused });
+    } else if (params.get('probe') === 'runner') {
+      output.textContent = JSON.stringify(await runnerOutcome());
     } else {
       const isolation = params.get('isolation') === 'in-process' ? 'in-process' : 'worker';
       const results = [];

@@ -33,6 +33,8 @@ import { InvalidOptionError } from '../errors/invalid-option-error.js';
 import type { ImageDescriber } from '../runner/run-setup.js';
 import { checkContentOptions } from '../parts/content-options.js';
 import { DEFAULT_MAX_CONVERSATION_BYTES, DEFAULT_MAX_PART_BYTES } from '../parts/limits.js';
+import type { CodeModeOption } from '../codemode/code-mode-options.js';
+import { codeModeParts, isRunCode } from '../extensions/code-mode/code-mode.js';
 
 /** How an agent is made. */
 export interface AgentOptions {
@@ -103,6 +105,12 @@ export interface AgentOptions {
    * `unsupported_content` before any request, and a tool's is left out with a note.
    */
   describeImage?: ImageDescriber;
+  /**
+   * Code Mode: the model is offered one tool, `run_code({ code })`, and the agent's tools as
+   * TypeScript declarations; its program runs in a QuickJS sandbox, each call it makes a call of
+   * the run, under its tool's policy. `true`, or the program's bounds (see docs/code-mode.md).
+   */
+  codeMode?: CodeModeOption;
 }
 
 export const DEFAULT_MAX_RESULT_CHARS = 20_000;
@@ -173,7 +181,9 @@ export class Agent implements RunAgent {
     this.maxConversationBytes = options.maxConversationBytes ?? DEFAULT_MAX_CONVERSATION_BYTES;
     this.describeImage = options.describeImage;
     this.tokens = new TokenCounter(engine.countTokens?.bind(engine));
-    this.extensions = extensionsWith(options.extensions);
+    const codeMode = codeModeParts(options.codeMode, (this.journal ?? this.conversations.journal) !== undefined);
+    if (codeMode) this.registry.register(codeMode.tool);
+    this.extensions = extensionsWith(codeMode ? [...(options.extensions ?? []), codeMode.extension] : options.extensions);
     this.onToolError = options.onToolError ?? developmentToolErrorLog();
     this.#options = options;
     this.engineInfo = made.info ?? engine.info ?? { provider: '_OTHER' };
@@ -194,8 +204,8 @@ export class Agent implements RunAgent {
       { ...rest, parser: this.parser, ...(this.onToolError ? { onToolError: this.onToolError } : {}) },
       { info: this.engineInfo },
     );
-    // A sibling in hold mode has its own `inspect_held`.
-    for (const tool of tools) if (!isInspectHeld(tool)) agent.tool(tool);
+    // A sibling in hold mode has its own `inspect_held`; in Code Mode its own `run_code`.
+    for (const tool of tools) if (!isInspectHeld(tool) && !isRunCode(tool)) agent.tool(tool);
     return agent;
   }
 

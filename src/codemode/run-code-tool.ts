@@ -1,18 +1,7 @@
 import type { SandboxLimits } from './protocol.js';
 import { type DeclaredTool, toolDeclarations } from './tool-declarations.js';
 
-/** The name of the one tool a model is offered in Code Mode. */
-export const RUN_CODE_TOOL = 'run_code';
-
-/** `run_code`'s arguments: the program's source. */
-export const RUN_CODE_PARAMETERS = {
-  type: 'object',
-  properties: {
-    code: { type: 'string', description: 'The body of an async JavaScript function: use await and return at its top level.' },
-  },
-  required: ['code'],
-  additionalProperties: false,
-} as const;
+export { RUN_CODE_PARAMETERS, RUN_CODE_TOOL } from './run-code-definition.js';
 
 /** `run_code`'s description for the model: how a program runs, what it may use, its limits, and the tools as TypeScript. */
 export function runCodeDescription(tools: readonly DeclaredTool[], limits: SandboxLimits): string {

@@ -4,7 +4,10 @@ import type { AmbiErrorCode } from './codes.js';
 import type { FinishReason, InputRequest, JsonValue, Message, ParseError, RunUsage, ToolCall, ToolResult, Usage } from './types.js';
 import type { MediaPart } from './parts.js';
 
-/** What a run reports as it goes, in order. `leafId` marks an event that comes from a leaf run. */
+/**
+ * What a run reports as it goes, in order. `leafId` marks an event that comes from a leaf run;
+ * `parentCallId` one of a call a Code Mode program made (the `run_code` call's id).
+ */
 export type RunEvent =
   /** `parentCallId`: for a leaf, the `spawn_leaf` call that started it. */
   (
@@ -50,7 +53,7 @@ export type RunEvent =
     | { type: 'warning'; code: string; message: string }
     /** The model is being downloaded before it answers (the browser's built-in model): `loaded` of `total`, growing to `total`. */
     | { type: 'model_download'; loaded: number; total: number }
-  ) & { leafId?: string };
+  ) & { leafId?: string; parentCallId?: string };
 
 /** Why a run failed, as its `run_failed` event carries it: plain data, so it crosses a worker intact. */
 export interface RunFailure {

@@ -83,10 +83,13 @@ export async function askModel(
   }
 }
 
-/** Whether a call may start while the reply still streams: side effects never start from a partial stream, nor a call its tool asks about. */
+/**
+ * Whether a call may start while the reply still streams: side effects never start from a partial
+ * stream, nor a call its tool asks about, nor one that makes calls of its own (`delegates`), which may.
+ */
 function mayStartEarly(call: RunCall, ctx: LoopContext): boolean {
   const tool = ctx.setup.agent.registry.get(call.name);
-  return tool?.idempotent === true && !tool.needsApproval;
+  return tool?.idempotent === true && !tool.needsApproval && !tool.delegates;
 }
 
 /** The messages one request sends: the system prompt carries `instructions` (or they are a system message of their own). */

@@ -121,6 +121,7 @@ function scopeRunOf(ctx: LoopContext): ScopeRun {
     shared: ctx.shared,
     journal: call.journal,
     view: ctx.state,
+    pipeline: { tools: setup.agent.tools, run: call },
   };
 }
 

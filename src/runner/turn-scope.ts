@@ -3,6 +3,8 @@ import type { CallHandle, Message } from '../core/types.js';
 import type { Approvals } from '../call/approvals.js';
 import type { ToolCallJournal } from '../store/types.js';
 import type { InputAsk, RunScope, TraceContext } from '../tools/types.js';
+import type { CallRun } from '../call/types.js';
+import type { ToolManager } from '../call/tool-manager.js';
 import type { Limiter } from '../util/limiter.js';
 import type { CallIds } from './call-ids.js';
 import type { UsageMeter } from './usage-meter.js';
@@ -32,6 +34,14 @@ export interface ScopeRun {
   /** Where the run records its calls, and its calls in flight (to note a handle with the call it belongs to). */
   journal: ToolCallJournal | undefined;
   view: RunView;
+  /** The run's call pipeline, for calls a tool makes on the run's behalf (Code Mode's program). */
+  pipeline?: ScopePipeline;
+}
+
+/** The run's call pipeline as a tool that calls on the run's behalf reaches it: its tools, and the run's side of each call. */
+export interface ScopePipeline {
+  readonly tools: ToolManager;
+  readonly run: CallRun;
 }
 
 type TraceSource = (callId: string) => TraceContext | undefined | Promise<TraceContext | undefined>;
@@ -98,6 +108,11 @@ export class TurnScope implements RunScope {
   /** What the run of `scope` shares with its leaves, if it is a run's scope. */
   static sharedOf(scope: RunScope): RunShared | undefined {
     return #run in scope ? (scope as TurnScope).#run.shared : undefined;
+  }
+
+  /** The run's call pipeline, if `scope` is a run's scope (private like `sharedOf`: it decides for the person, so no tool reads it by itself). */
+  static pipelineOf(scope: RunScope): ScopePipeline | undefined {
+    return #run in scope ? (scope as TurnScope).#run.pipeline : undefined;
   }
 }
 

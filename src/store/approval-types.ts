@@ -7,6 +7,8 @@ export interface PendingApproval {
   call: ToolCall;
   /** Set when the call belongs to a leaf run (leaves are not resumed, so this is never set by the runner). */
   leafId?: string;
+  /** Set when a Code Mode program made the call: its `run_code` call's id (a resume runs the program again, and asks again). */
+  parentCallId?: string;
   /** When the approval was first asked for, in epoch milliseconds. */
   requestedAt: number;
 }

@@ -132,7 +132,10 @@ export interface Tool<Args = any, Output = unknown> extends ToolDefinition, Tool
    */
   needsApproval?: boolean | ApprovalRule<Args>;
   call(args: Args, ctx: ToolContext): Output | Promise<Output>;
-  /** Only waits on other calls (a leaf): holds no slot of a shared budget, which its own calls need. */
+  /**
+   * Only waits on other calls (a leaf, a Code Mode program): holds no slot of a shared budget,
+   * which its own calls need, and never starts while its reply streams.
+   */
   delegates?: boolean;
   /**
    * The Standard Schema (zod, ...) the tool was defined with; `parameters` is then its

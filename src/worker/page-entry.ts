@@ -49,6 +49,7 @@ export type { HeldArgument, HeldValue } from '../core/run.js';
 export type { HeldHandle } from '../core/types.js';
 export type { HeldArguments } from '../tools/types.js';
 export type { UntrustedMode } from '../runner/run-setup.js';
+export type { CodeModeOption, CodeModeOptions } from '../codemode/code-mode-options.js';
 export type { Message } from '../core/types.js';
 export type { AfterUntrusted, OnToolError, Quarantine, Tool, ToolContext, ToolErrorReport } from '../tools/types.js';
 export type { ValidationMode } from '../validation/types.js';

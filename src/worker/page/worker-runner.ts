@@ -29,7 +29,7 @@ import type { Cassette } from '../../engines/cassette/cassette.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { pageParts } from './page-input.js';
 import type { RunInput } from '../../core/parts.js';
-
+import { checkCodeMode } from '../../codemode/code-mode-options.js';
 /** What `createWorkerRunner` takes: the runner worker's configuration, and how to start the worker. */
 export interface WorkerRunnerOptions extends Omit<RunnerConfig, 'page'> {
   /** Start the runner worker yourself (default: ambi-web's): a `'shared'` one (SharedWorker) or a `'dedicated'` one (Worker). */
@@ -100,6 +100,7 @@ export class WorkerRunner {
     const config = {
       engine,
       ...defined({ concurrency, preamble, maxResultChars, database, leaf, validation, context, record, untrusted, maxPartBytes, maxConversationBytes }),
+      ...(checkCodeMode(options.codeMode) ? { codeMode: options.codeMode } : {}), // checked at once; the worker checks it again
     };
     this.#setup = new RunnerSetup(
       () => this.#guard(this.#link.identity().then((page) => this.#api.configure(page ? { ...config, page } : config))),
@@ -108,6 +109,7 @@ export class WorkerRunner {
     );
     this.#tools = new PageTools(this.#setup, options.onToolError ?? developmentToolErrorLog(), (call) => this.#guard(call));
     if (leaf) this.#tools.names.add('spawn_leaf');
+    if (config.codeMode !== undefined) this.#tools.names.add('run_code');
     this.#host = new PageHost(this.#tools.served, (runId, events) => this.#runs.receive(runId, events));
     Comlink.expose(this.#host, this.#link.endpoint);
     this.#host.listen(this.#link.endpoint);

@@ -29,11 +29,11 @@ export interface RunnerAgent {
  */
 export async function makeRunnerAgent(config: RunnerConfig, served: ServeRunnerOptions, promptApi: () => PromptApiAccess): Promise<RunnerAgent> {
   const stores = config.database ? await openStores(config.database) : undefined;
-  const { preamble, maxResultChars, validation, context, record, untrusted, maxPartBytes, maxConversationBytes } = config;
+  const { preamble, maxResultChars, validation, context, record, untrusted, maxPartBytes, maxConversationBytes, codeMode } = config;
   const { engines, extensions, describeImage } = served;
   const agent = await Agent.make(config.engine, {
     ...defined({ preamble, maxResultChars, validation, context, record, untrusted, engines, extensions }),
-    ...defined({ maxPartBytes, maxConversationBytes, describeImage }),
+    ...defined({ maxPartBytes, maxConversationBytes, describeImage, codeMode }),
     ...(stores ? { conversations: stores.conversations, journal: stores.journal } : {}),
     // The browser's built-in model: the page's, where this worker has no `LanguageModel` (Chrome offers it to documents only).
     ...('LanguageModel' in globalThis ? {} : { engine: { promptApi: promptApi() } }),

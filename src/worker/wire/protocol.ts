@@ -19,6 +19,7 @@ import type { ValidationMode } from '../../validation/types.js';
 import type { UntrustedMode } from '../../runner/run-setup.js';
 import type { PageIdentity, RunInfo } from '../shared/protocol.js';
 import type { PromptApiAvailability, PromptApiCoreOptions, PromptApiEvent, PromptApiRequest } from '../../engines/prompt-api/access.js';
+import type { CodeModeOption } from '../../codemode/code-mode-options.js';
 
 /** A tool as it crosses a boundary: its definition and policy; its code stays home. */
 export interface ToolDescriptor extends ToolDefinition, ToolPolicy {
@@ -123,6 +124,8 @@ export interface RunnerConfig {
   maxPartBytes?: number;
   /** The most bytes the parts of one conversation may hold together (see `AgentOptions.maxConversationBytes`; default 100 MiB). */
   maxConversationBytes?: number;
+  /** Code Mode (see `AgentOptions.codeMode`): the model writes programs that call the tools; each program runs in a sandbox worker of its own. */
+  codeMode?: CodeModeOption;
   /** A shared runner's page: who is configuring (set by the page, not by the app). */
   page?: PageIdentity;
 }
