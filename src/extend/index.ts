@@ -23,7 +23,7 @@ export type { ExtensionErrorCode, ProgramErrorCode } from '../core/codes.js';
 // The call pipeline (src/call): what a call carries through it, and what a run gives it
 export type { AskContext, CallHooks, CallRun, CallVerdict, Recorded, RunCall, StandingScope } from '../call/types.js';
 export type { ExecuteOptions, ToolManagerOptions } from '../call/tool-manager.js';
-export type { ApprovalDecision, Approvals } from '../call/approvals.js';
+export type { ApprovalDecision, Approvals, DecisionCheck } from '../call/approvals.js';
 export type { CallHandle, InputAsk, RunScope, TargetRule, ToolErrorReport, TraceContext } from '../tools/types.js';
 export type { Limiter } from '../util/limiter.js';
 export type { ArgsCheck, ArgsValidator } from '../validation/types.js';
