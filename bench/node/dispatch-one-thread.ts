@@ -12,7 +12,7 @@ import { serveCall, servedTool } from '../../src/call/serve.js';
 import { toDescriptor } from '../../src/worker/wire/descriptor.js';
 import { PageHost } from '../../src/worker/page/page-host.js';
 import { registerTransferHandlers } from '../../src/worker/wire/transfer-handlers.js';
-import { createRunnerHost } from '../../src/worker/runner/runner-host.js';
+import { exposeRunnerHost } from '../../src/worker/runner/runner-host.js';
 import type { RunnerWorkerApi, ToolInvoker } from '../../src/worker/wire/protocol.js';
 import { median, overRounds, spread, type Measurement } from '../lib/stats.js';
 
@@ -51,17 +51,20 @@ async function ours(): Promise<() => Promise<number>> {
   const stamps: number[] = [];
   const ping = pingTool(stamps);
   registerTransferHandlers();
-  Comlink.expose(createRunnerHost(port1 as unknown as Comlink.Endpoint), port1 as unknown as Comlink.Endpoint);
+  exposeRunnerHost(port1 as unknown as Comlink.Endpoint);
   let ended = () => {};
   const pingServed = servedTool(ping);
   const served = new Map<string, ToolInvoker>([
     ['ping', { call: (args, ctx, abort) => serveCall(pingServed, args, ctx, abort), needsApproval: async () => false }],
   ]);
-  const pageHost = new PageHost(served, (_runId, events) => {
-    if (events === null) ended();
-  });
-  Comlink.expose(pageHost, port2 as unknown as Comlink.Endpoint);
-  pageHost.listen(port2 as unknown as Comlink.Endpoint);
+  const pageHost = new PageHost(
+    served,
+    (_runId, events) => {
+      if (events === null) ended();
+    },
+    true,
+  );
+  pageHost.serve(port2 as unknown as Comlink.Endpoint);
   const host = Comlink.wrap<RunnerWorkerApi>(port2 as unknown as Comlink.Endpoint);
   await host.configure({ engine: scriptedEngine(pingScript(CALLS, WARMUP + ROUNDS + 1)), concurrency: 1 });
   await host.registerTools([toDescriptor(ping)]);

@@ -1,10 +1,12 @@
 // Run events on their way from the runner worker to the page (PageLink): events of one run that
 // come within a batch interval cross in one message, text deltas merged, in order; the end of a
-// run's events crosses at once; a long text crosses in slices. The batch timer is faked.
+// run's events crosses at once; a long text crosses in slices; a batch that will not clone still
+// delivers what does. The batch timer is faked; what crosses is read back as the page reads it.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunEvent } from '../../src/index.js';
 import { PageLink } from '../../src/worker/runner/page-link.js';
-import type { EventBatch, PageHostApi } from '../../src/worker/wire/protocol.js';
+import { EventUnpacker } from '../../src/worker/wire/event-codec.js';
+import { EVENTS, type EventsMessage, type PageHostApi } from '../../src/worker/wire/protocol.js';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
@@ -13,15 +15,18 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** A PageLink whose page records each batch it is sent. */
+type Batch = Array<[string, RunEvent[] | null]>;
+
+/** A PageLink whose channel records each batch it is sent (cloned, as it crosses), its events unpacked as the page does. */
 function link() {
-  const batches: EventBatch[] = [];
-  const page = {
-    events: async (batch: EventBatch) => {
-      batches.push(structuredClone(batch));
-    },
-  } as unknown as PageHostApi;
-  return { link: new PageLink(page as never, { postMessage() {}, addEventListener() {}, removeEventListener() {} }), batches };
+  const batches: Batch[] = [];
+  const unpacker = new EventUnpacker(false);
+  const postMessage = (message: EventsMessage) => {
+    if (message[0] !== EVENTS) return;
+    const crossed = structuredClone(message[1]);
+    batches.push(crossed.map(([runId, events]) => [runId, events && events.map((event) => unpacker.unpack(runId, event))]));
+  };
+  return { link: new PageLink({} as PageHostApi as never, { postMessage, addEventListener() {}, removeEventListener() {} }), batches };
 }
 
 const started = (callId: string): RunEvent => ({ type: 'tool_started', callId, name: 'ping', attempt: 1 });
@@ -81,5 +86,14 @@ describe('run events crossing to the page', () => {
     port.event('r1', first);
     port.event('r1', { type: 'text_delta', text: 'b' });
     expect(first).toEqual({ type: 'text_delta', text: 'a' });
+  });
+
+  it('cross a batch that will not clone event by event, the one that will not replaced by a warning', () => {
+    const { link: port, batches } = link();
+    port.event('r1', started('a'));
+    port.event('r1', { type: 'warning', code: 'odd', message: 'x', held: () => {} } as unknown as RunEvent);
+    port.event('r1', null);
+    const crossed = batches.flatMap((batch) => batch.flatMap(([, events]) => events ?? [null]));
+    expect(crossed).toEqual([started('a'), { type: 'warning', code: 'event_uncloneable', message: expect.stringContaining('could not cross') }, null]);
   });
 });

@@ -11,7 +11,7 @@ import { toDescriptor } from '../../src/worker/wire/descriptor.js';
 import * as Comlink from 'comlink';
 import { PageHost } from '../../src/worker/page/page-host.js';
 import { registerTransferHandlers } from '../../src/worker/wire/transfer-handlers.js';
-import { createRunnerHost } from '../../src/worker/runner/runner-host.js';
+import { exposeRunnerHost } from '../../src/worker/runner/runner-host.js';
 import { ANSWERED, CALL, FAILED, type AnswerMessage, type CallMessage, type ToolInvoker } from '../../src/worker/wire/protocol.js';
 import type { Tool } from '../../src/tools/types.js';
 import { CheckedJson } from '../../src/call/checked-json.js';
@@ -27,8 +27,7 @@ async function session(tool: Tool, replies: ScriptedReply[], hostile?: (page: Me
   const { port1, port2 } = new MessageChannel();
   opened.push(port1, port2);
   registerTransferHandlers();
-  const host = createRunnerHost(port1 as unknown as Comlink.Endpoint);
-  Comlink.expose(host, port1 as unknown as Comlink.Endpoint);
+  const host = exposeRunnerHost(port1 as unknown as Comlink.Endpoint);
   const served = new Map<string, ToolInvoker>([
     [
       tool.name,
@@ -44,12 +43,15 @@ async function session(tool: Tool, replies: ScriptedReply[], hostile?: (page: Me
   const done = new Promise<void>((resolve) => {
     ended = resolve;
   });
-  const page = new PageHost(served, (_runId, batch) => {
-    if (batch === null) ended();
-    else events.push(...batch);
-  });
-  Comlink.expose(page, port2 as unknown as Comlink.Endpoint);
-  page.listen(port2 as unknown as Comlink.Endpoint);
+  const page = new PageHost(
+    served,
+    (_runId, batch) => {
+      if (batch === null) ended();
+      else events.push(...batch);
+    },
+    true,
+  );
+  page.serve(port2 as unknown as Comlink.Endpoint);
   hostile?.(port2);
   const api = Comlink.wrap<typeof host>(port2 as unknown as Comlink.Endpoint);
   await api.configure({ engine: scriptedEngine(replies), concurrency: 1 });
@@ -140,6 +142,21 @@ describe('a page tool called across the session', () => {
     expect(await attempts[0]!.aborted).toBeDefined();
     expect(finished(events)).toMatchObject([{ ok: true, output: 'second', attempts: 2 }]);
     expect(events.filter((event) => event.type === 'tool_started').map((event) => event.type === 'tool_started' && event.attempt)).toEqual([1, 2]);
+  });
+
+  it("a page tool's result crosses once: the page's tool_finished holds the very value the tool returned, not a copy sent back", async () => {
+    const rows = Array.from({ length: 5000 }, (_, i) => ({ i, text: `row ${i} `.repeat(20) }));
+    const tool = defineTool({
+      name: 'scrape',
+      description: 'Returns a large page scrape',
+      parameters: { type: 'object', properties: {} },
+      idempotent: true,
+      call: () => ({ rows }),
+    });
+    const events = await session(tool, [{ toolCalls: [{ id: 'b1', name: 'scrape', arguments: {} }] }, 'done']);
+    const [result] = finished(events);
+    expect(result).toMatchObject({ ok: true, attempts: 1 });
+    expect(result?.ok && (result.output as { rows: unknown }).rows).toBe(rows);
   });
 
   it('a tool that names its target: asked on the page when the call is proposed, handed back to the call as ctx.target', async () => {

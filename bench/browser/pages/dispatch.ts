@@ -10,7 +10,7 @@ import { serveCall, servedTool } from '../../../src/call/serve.js';
 import { toDescriptor } from '../../../src/worker/wire/descriptor.js';
 import { PageHost } from '../../../src/worker/page/page-host.js';
 import { registerTransferHandlers } from '../../../src/worker/wire/transfer-handlers.js';
-import { createRunnerHost } from '../../../src/worker/runner/runner-host.js';
+import { exposeRunnerHost } from '../../../src/worker/runner/runner-host.js';
 import type { RunnerWorkerApi, ToolInvoker } from '../../../src/worker/wire/protocol.js';
 import { breakDown, meanTrace, type LoopTrace } from './dispatch-trace.js';
 import { expose, meanGap, medianGap } from './expose.js';
@@ -161,15 +161,14 @@ async function oursOneThread(options: DispatchOptions) {
   const stamps: number[] = [];
   const ping = pingTool(stamps);
   registerTransferHandlers();
-  Comlink.expose(createRunnerHost(port1), port1);
+  exposeRunnerHost(port1);
   let ended!: () => void;
   const pingServed = servedTool(ping);
   const served = new Map<string, ToolInvoker>([
     ['ping', { call: (args, ctx, abort) => serveCall(pingServed, args, ctx, abort), needsApproval: async () => false }],
   ]);
-  const pageHost = new PageHost(served, (_runId, events) => events === null && ended());
-  Comlink.expose(pageHost, port2);
-  pageHost.listen(port2);
+  const pageHost = new PageHost(served, (_runId, events) => events === null && ended(), true);
+  pageHost.serve(port2);
   const host = Comlink.wrap<RunnerWorkerApi>(port2);
   const replies = pingScript(options.calls, options.warmup + options.rounds);
   await host.configure({ engine: scriptedEngine(replies), concurrency: 1 });

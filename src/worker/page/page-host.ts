@@ -12,6 +12,8 @@ import {
   type AnswerMessage,
   type CallMessage,
   type EventBatch,
+  EVENTS,
+  type EventsMessage,
   FAILED,
   type PageHostApi,
   type ToolInvoker,
@@ -20,6 +22,8 @@ import {
 import { fromWireReason, toWireError, type WireReason } from '../wire/wire-error.js';
 import { isThenable } from '../../util/thenable.js';
 import { toJsonOutput } from '../../tools/json-output.js';
+import { EventUnpacker } from '../wire/event-codec.js';
+import { comlinkView } from '../wire/comlink-view.js';
 
 /**
  * What the page serves the runner worker (exposed over Comlink on the worker's channel): its
@@ -28,21 +32,34 @@ import { toJsonOutput } from '../../tools/json-output.js';
  */
 export class PageHost implements PageHostApi {
   readonly #running = new Map<number, LazyAbortController>();
+  /** Unpacks the runs' events, putting back the answers this page gave that the worker did not send back. */
+  readonly #events: EventUnpacker;
 
   constructor(
     readonly tools: ReadonlyMap<string, ToolInvoker>,
     readonly onEvents: (runId: string, events: RunEvent[] | null) => void,
-  ) {}
+    /** This page follows every run of its runner (a dedicated one), so it keeps its answers (see event-codec.ts). */
+    keepsAnswers = false,
+  ) {
+    this.#events = new EventUnpacker(keepsAnswers);
+  }
 
   call(tool: string, args: unknown, ctx: WireContext, key: number): Promise<ServedOutput> {
     return this.#run(key, (abort) => this.#tool(tool).call(args, ctx, abort));
   }
 
-  /** Answer the runner worker's calls (CallMessage) that come on `endpoint`, the channel Comlink serves this host on. */
-  listen(endpoint: Comlink.Endpoint): void {
+  /**
+   * Serve the runner worker on `endpoint`, its channel: this host over Comlink, and beside it the
+   * worker's page-tool calls (CallMessage) and its runs' events (EventsMessage), which Comlink's
+   * listener does not see (comlinkView).
+   */
+  serve(endpoint: Comlink.Endpoint): void {
+    Comlink.expose(this, comlinkView(endpoint));
     endpoint.addEventListener('message', (event) => {
       const data = (event as MessageEvent).data as unknown;
-      if (Array.isArray(data) && data[0] === CALL) this.#serve(data as CallMessage, endpoint);
+      if (!Array.isArray(data)) return;
+      if (data[0] === CALL) this.#serve(data as CallMessage, endpoint);
+      else if (data[0] === EVENTS) this.events((data as EventsMessage)[1]);
     });
   }
 
@@ -53,12 +70,17 @@ export class PageHost implements PageHostApi {
     const abort = new LazyAbortController();
     this.#running.set(key, abort);
     const answer = (reply: AnswerMessage) => {
-      this.#running.delete(key);
+      // An answer after the call's abort is not awaited: the run will not take it.
+      const awaited = this.#running.delete(key);
+      let sent = reply;
       try {
         endpoint.postMessage(reply);
       } catch (error) {
-        endpoint.postMessage(uncloned(reply, error));
+        sent = uncloned(reply, error);
+        endpoint.postMessage(sent);
       }
+      // Kept as it crossed (an uncloneable output's JSON copy): the run's tool_finished will hold the same.
+      if (awaited && sent[0] === ANSWERED && !(sent[2] instanceof Map)) this.#events.answered(callId, sent[2]);
     };
     const failed = (error: unknown) => answer([FAILED, key, toWireError(error)]);
     try {
@@ -90,8 +112,18 @@ export class PageHost implements PageHostApi {
     running?.abort(fromWireReason(reason));
   }
 
+  /** A batch of run events, unpacked (see event-codec.ts) and handed on in order. */
   events(batch: EventBatch): void {
-    for (const [runId, events] of batch) this.onEvents(runId, events);
+    for (const [runId, wire] of batch) {
+      if (wire === null) {
+        this.#events.end(runId);
+        this.onEvents(runId, null);
+        continue;
+      }
+      const events = new Array<RunEvent>(wire.length);
+      for (let at = 0; at < wire.length; at++) events[at] = this.#events.unpack(runId, wire[at]!);
+      this.onEvents(runId, events);
+    }
   }
 
   async promptApiAvailability(options: PromptApiCoreOptions): Promise<PromptApiAvailability> {
@@ -111,6 +143,7 @@ export class PageHost implements PageHostApi {
   abortAll(reason: unknown): void {
     for (const controller of this.#running.values()) controller.abort(reason);
     this.#running.clear();
+    this.#events.clear();
   }
 
   async #run<T>(key: number, work: (abort: LazyAbortController) => T | Promise<T>): Promise<T> {

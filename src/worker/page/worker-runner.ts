@@ -110,9 +110,9 @@ export class WorkerRunner {
     this.#tools = new PageTools(this.#setup, options.onToolError ?? developmentToolErrorLog(), (call) => this.#guard(call));
     if (leaf) this.#tools.names.add('spawn_leaf');
     if (config.codeMode !== undefined) this.#tools.names.add('run_code');
-    this.#host = new PageHost(this.#tools.served, (runId, events) => this.#runs.receive(runId, events));
-    Comlink.expose(this.#host, this.#link.endpoint);
-    this.#host.listen(this.#link.endpoint);
+    // A runner of its own runs only this page's runs: the page keeps its tools' answers, which then need not cross back.
+    this.#host = new PageHost(this.#tools.served, (runId, events) => this.#runs.receive(runId, events), !options.shared);
+    this.#host.serve(this.#link.endpoint);
     void this.#setup.sync();
   }
 

@@ -3,9 +3,22 @@ import type { RunEvent } from '../../core/run.js';
 import type { CallTarget } from '../../core/types.js';
 import type { ServedOutput } from '../../call/served-output.js';
 import { joinTextDelta } from '../../runner/events.js';
-import { type AnswerMessage, CALL, type CallMessage, type EventBatch, FAILED, type PageHostApi, type WireContext } from '../wire/protocol.js';
+import {
+  ANSWERED,
+  type AnswerMessage,
+  CALL,
+  type CallMessage,
+  EVENTS,
+  type EventBatch,
+  type EventsMessage,
+  FAILED,
+  type PageHostApi,
+  type WireContext,
+} from '../wire/protocol.js';
+import { errorMessage } from '../../errors/error-message.js';
 import { fromWireError, isWireError, type WireReason } from '../wire/wire-error.js';
 import { AmbiError } from '../../errors/ambi-error.js';
+import { EventPacker } from '../wire/event-codec.js';
 import type { PromptApiAccess, PromptApiAvailability, PromptApiCoreOptions, PromptApiEvent, PromptApiRequest } from '../../engines/prompt-api/access.js';
 
 /** How long run events wait to cross together: one message per batch instead of one per event. */
@@ -15,6 +28,7 @@ const FLUSH_TEXT = 64 * 1024;
 
 /** A call sent to the page, waiting for its answer. */
 interface Waiting {
+  callId: string;
   resolve(output: ServedOutput): void;
   reject(error: unknown): void;
 }
@@ -31,15 +45,19 @@ export class PageLink implements PageHostApi {
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** Calls sent, by key: an answer for a key not here (a second one, an unknown one) is dropped. */
   readonly #waiting = new Map<number, Waiting>();
+  readonly #packer: EventPacker;
 
   constructor(
     readonly page: Comlink.Remote<PageHostApi>,
     /** The channel both Comlink ends use; the calls' messages share it. */
     readonly endpoint: Comlink.Endpoint,
+    /** The page follows every run of this runner (a dedicated one): it keeps its answers, which need not cross back (see event-codec.ts). */
+    keepsAnswers = false,
   ) {
+    this.#packer = new EventPacker(keepsAnswers);
     endpoint.addEventListener('message', (event) => {
       const data = (event as MessageEvent).data as unknown;
-      if (Array.isArray(data) && data[0] !== CALL) this.#answer(data as AnswerMessage);
+      if (Array.isArray(data) && (data[0] === ANSWERED || data[0] === FAILED)) this.#answer(data as AnswerMessage);
     });
   }
 
@@ -47,7 +65,7 @@ export class PageLink implements PageHostApi {
     const message: CallMessage = [CALL, key, tool, args, ctx.callId, ctx.attempt, ctx.idempotencyKey];
     if (ctx.target) message.push(ctx.target);
     return new Promise((resolve, reject) => {
-      this.#waiting.set(key, { resolve, reject });
+      this.#waiting.set(key, { callId: ctx.callId, resolve, reject });
       this.endpoint.postMessage(message);
     });
   }
@@ -62,7 +80,10 @@ export class PageLink implements PageHostApi {
       waiting.reject(
         isWireError(message[2]) ? fromWireError(message[2]) : new AmbiError('internal_error', 'The page answered a call with a failure that is not one'),
       );
-    else waiting.resolve(message[2]);
+    else {
+      this.#packer.answered(waiting.callId, message[2]);
+      waiting.resolve(message[2]);
+    }
   }
 
   needsApproval(tool: string, args: unknown, key: number): Promise<boolean> {
@@ -107,7 +128,7 @@ export class PageLink implements PageHostApi {
       const piece = event.text.slice(at, at + FLUSH_TEXT);
       const last = this.#outbox.at(-1);
       const previous = last?.[0] === runId ? last[1]?.at(-1) : undefined;
-      if (!joinTextDelta(previous, event, piece)) this.#queue(runId, { ...event, text: piece });
+      if (!joinTextDelta(Array.isArray(previous) ? undefined : previous, event, piece)) this.#queue(runId, { ...event, text: piece });
       this.#outboxText += piece.length;
       if (this.#outboxText >= FLUSH_TEXT) this.flush();
     }
@@ -122,16 +143,39 @@ export class PageLink implements PageHostApi {
     const batch = this.#outbox;
     this.#outbox = [];
     this.#outboxText = 0;
-    void this.events(batch);
+    this.#post([EVENTS, batch]);
   }
 
-  events(batch: EventBatch): void {
-    void this.page.events(batch).catch(() => {});
+  /**
+   * Post a batch; one that will not clone (an event holding something that cannot cross) goes
+   * event by event, each that will not clone replaced by a warning, so the others and the run's
+   * end still arrive.
+   */
+  #post(message: EventsMessage): void {
+    try {
+      this.endpoint.postMessage(message);
+    } catch {
+      for (const [runId, events] of message[1]) {
+        for (const event of events ?? [null]) {
+          try {
+            this.endpoint.postMessage([EVENTS, [[runId, event && [event]]]]);
+          } catch (error) {
+            const warning: RunEvent = {
+              type: 'warning',
+              code: 'event_uncloneable',
+              message: `A run event could not cross to the page: ${errorMessage(error)}`,
+            };
+            this.endpoint.postMessage([EVENTS, [[runId, [warning]]]]);
+          }
+        }
+      }
+    }
   }
 
   #queue(runId: string, event: RunEvent | null): void {
+    const wire = this.#packer.pack(runId, event);
     const last = this.#outbox.at(-1);
-    if (event && last?.[0] === runId && last[1]) last[1].push(event);
-    else this.#outbox.push([runId, event && [event]]);
+    if (wire && last?.[0] === runId && last[1]) last[1].push(wire);
+    else this.#outbox.push([runId, wire && [wire]]);
   }
 }

@@ -15,6 +15,7 @@ import type { SpanSink } from '../../extensions/traces/span-records.js';
 import type { RunTracer } from '../../runner/run-options.js';
 import { makeRunnerAgent, type ServeRunnerOptions } from './runner-agent.js';
 import { RunView } from '../shared/run-view.js';
+import { comlinkView } from '../wire/comlink-view.js';
 
 export type { ServeRunnerOptions } from './runner-agent.js';
 
@@ -71,7 +72,8 @@ export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunner
   return {
     // The page calls this again after a failure (a blocked database, say): nothing is kept of a failed attempt.
     async configure(config: RunnerConfig) {
-      port ??= new PageLink(Comlink.wrap<PageHostApi>(endpoint), endpoint);
+      // A dedicated runner's one page follows all its runs: it keeps its tools' answers (see event-codec.ts).
+      port ??= new PageLink(Comlink.wrap<PageHostApi>(endpoint), endpoint, true);
       const link = port;
       ({ agent, runner } = await makeRunnerAgent(config, served, () => link.promptApiAccess()));
     },
@@ -151,6 +153,13 @@ export function createRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunner
       await find(runId).respond(callId, values);
     },
   };
+}
+
+/** A runner host served on `endpoint` over Comlink (whose listener does not see the page's answers: comlinkView). */
+export function exposeRunnerHost(endpoint: Comlink.Endpoint, served: ServeRunnerOptions = {}): RunnerWorkerApi {
+  const host = createRunnerHost(endpoint, served);
+  Comlink.expose(host, comlinkView(endpoint));
+  return host;
 }
 
 /**

@@ -1,5 +1,5 @@
-import * as Comlink from 'comlink';
-import { createRunnerHost, type ServeRunnerOptions } from './runner-host.js';
+import type * as Comlink from 'comlink';
+import { exposeRunnerHost, type ServeRunnerOptions } from './runner-host.js';
 
 export type { ServeRunnerOptions } from './runner-host.js';
 
@@ -28,7 +28,7 @@ export type { ServeRunnerOptions } from './runner-host.js';
 export function serveRunner(options: ServeRunnerOptions = {}, scope: Comlink.Endpoint = self as unknown as Comlink.Endpoint): void {
   // Started as a SharedWorker (`createWorkerRunner({ shared: true })`): the origin's runner, for every page's port.
   if ('onconnect' in scope) return serveOrigin(scope as unknown as EventTarget, options);
-  Comlink.expose(createRunnerHost(scope, options), scope);
+  exposeRunnerHost(scope, options);
   // A leading tab's first message makes this dedicated worker the origin's runner (where there is no SharedWorker).
   const first = (event: Event) => {
     scope.removeEventListener('message', first);

@@ -14,6 +14,7 @@ import type { ResumableRun } from './lead-protocol.js';
 import type { PageIdentity, RunInfo } from './protocol.js';
 import { SharedAgent } from './shared-agent.js';
 import { SharedRun } from './shared-run.js';
+import { comlinkView } from '../wire/comlink-view.js';
 
 /** How long an ended run stays attachable: a page that reloads as its run ends still gets the end. */
 const ENDED_KEPT_MS = 30_000;
@@ -53,7 +54,7 @@ export class OriginHost implements Origin {
   connect(endpoint: Comlink.Endpoint, transfers: boolean): Client {
     const client = new Client(endpoint, transfers);
     this.#clients.add(client);
-    Comlink.expose(clientApi(this, client), endpoint);
+    Comlink.expose(clientApi(this, client), comlinkView(endpoint));
     return client;
   }
 

@@ -8,7 +8,7 @@ import type { AfterUntrusted, HeldArguments, Quarantine, ToolContext, ToolPolicy
 import type { SpanSink } from '../../extensions/traces/span-records.js';
 import type { CallTarget, ToolDefinition } from '../../core/types.js';
 import type { McpServerConfig } from '../../mcp/config.js';
-import type { RunEvent } from '../../core/run.js';
+import type { WireEvent } from './event-codec.js';
 import type { WireError, WireReason } from './wire-error.js';
 import type { ServedOutput } from '../../call/served-output.js';
 import type { RunInput } from '../../core/parts.js';
@@ -70,9 +70,12 @@ export type AnswerMessage = [kind: typeof ANSWERED, key: number, output: ServedO
 export const CALL = 0;
 export const ANSWERED = 1;
 export const FAILED = 2;
+export const EVENTS = 3;
 
-/** Run events as they cross, by run, in the order they were emitted; `null` ends a run's events. */
-export type EventBatch = Array<[runId: string, events: RunEvent[] | null]>;
+/** Run events as they cross (see event-codec.ts), by run, in the order they were emitted; `null` ends a run's events. */
+export type EventBatch = Array<[runId: string, events: WireEvent[] | null]>;
+/** A batch of run events, from the runner worker to the page: one array on the channel, as a call is (no answer is awaited). */
+export type EventsMessage = [kind: typeof EVENTS, batch: EventBatch];
 
 /**
  * What the page serves the runner worker, over Comlink on the worker's own channel (the one
@@ -88,8 +91,6 @@ export interface PageHostApi {
   target(tool: string, args: unknown, key: number): Promise<CallTarget>;
   /** The call or rule `key` is no longer awaited: its abort fires where it runs. */
   abort(key: number, reason: WireReason): void;
-  /** Run events in the order they happened, in batches; `null` ends a run's events. */
-  events(batch: EventBatch): void;
   /** The page's `LanguageModel` (the browser's built-in model, offered to documents only): its availability (`unavailable` where the page has none). */
   promptApiAvailability(options: PromptApiCoreOptions): Promise<PromptApiAvailability>;
   /** One prompt of the page's `LanguageModel`: its events, in a stream transferred to the worker (cancelling it aborts the prompt). */
