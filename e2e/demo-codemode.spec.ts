@@ -2,7 +2,7 @@
 // program; the program's calls run as the demo's calls do (a share after reading notes asks the
 // person first), and the timeline draws them under the run_code call.
 import { expect, type Page, test } from '@playwright/test';
-import { ask, modelRequests, openDemo, script, useFakeModel } from './demo-helpers.js';
+import { ask, callLaneNames, modelRequests, openDemo, script, useFakeModel } from './demo-helpers.js';
 
 async function codeMode(page: Page): Promise<void> {
   await page.locator('#open-settings').click();
@@ -30,11 +30,7 @@ test('one program: its calls under the run_code call in the timeline, the share 
 
   const lanes = page.locator('#timeline li.lane.call');
   await expect(lanes).toHaveCount(3);
-  expect(await lanes.evaluateAll((all) => all.map((l) => `${(l as HTMLElement).dataset.name}@${(l as HTMLElement).dataset.depth}`))).toEqual([
-    'run_code@0',
-    'search_notes@1',
-    'share_note@1',
-  ]);
+  expect(await callLaneNames(page)).toEqual(['run_code@0', 'search_notes@1', 'share_note@1']);
   for (const nested of await page.locator('#timeline li.lane.call[data-depth="1"]').all())
     expect(await nested.getAttribute('data-parent-call-id')).toBe('prog');
   // One model turn wrote the program, one answered: no turn per call.

@@ -80,3 +80,23 @@ export async function persistedText(page: Page): Promise<string> {
     return dump.join('\n');
   });
 }
+
+/** The timeline's call lanes in their order, each as `name@depth` (a leaf's or a program's calls one deeper). */
+export function callLaneNames(page: Page): Promise<string[]> {
+  return page
+    .locator('#timeline li.lane.call')
+    .evaluateAll((lanes) => lanes.map((lane) => `${(lane as HTMLElement).dataset.name}@${(lane as HTMLElement).dataset.depth}`));
+}
+
+/** The offline walkthrough's calls as the timeline lists them: the leaf's search under its spawn_leaf call, the delete last. */
+export const WALKTHROUGH_CALL_LANES = [
+  'add_note@0',
+  'fill_field@0',
+  'highlight@0',
+  'csv_stats@0',
+  'spawn_leaf@0',
+  'search_notes@1',
+  'read_page@0',
+  'search_notes@0',
+  'delete_note@0',
+];

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { ask, openDemo, script, useFakeModel } from './demo-helpers.js';
+import { ask, callLaneNames, openDemo, script, useFakeModel, WALKTHROUGH_CALL_LANES } from './demo-helpers.js';
 
 const DELETE_CARD = 'Allow delete_note {"id":"n-groceries"}?';
 
@@ -137,28 +137,16 @@ test('a decision left by a reload while its call ran never approves a later call
 test('reload mid-approval: the timeline keeps the rows from before the reload, and the resumed run goes on in them', async ({ page }) => {
   await openDemo(page);
   await walkUntilTheCard(page);
-  const calls = page.locator('#timeline li.lane.call');
-  const names = () => calls.evaluateAll((lanes) => lanes.map((lane) => `${(lane as HTMLElement).dataset.name}@${(lane as HTMLElement).dataset.depth}`));
   await expect(page.locator('#timeline li.lane.call[data-name="delete_note"]')).toHaveAttribute('data-status', 'approval');
-  const before = await names();
-  expect(before).toEqual([
-    'add_note@0',
-    'fill_field@0',
-    'highlight@0',
-    'csv_stats@0',
-    'spawn_leaf@0',
-    'search_notes@1',
-    'read_page@0',
-    'search_notes@0',
-    'delete_note@0',
-  ]);
+  const before = await callLaneNames(page);
+  expect(before).toEqual(WALKTHROUGH_CALL_LANES);
   const modelTurns = await page.locator('#timeline li.lane.model').count();
 
   await page.reload();
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
   await expect(page.locator('#chat li.approval')).toContainText(DELETE_CARD);
   // The rows from before the reload, the delete still waiting for the person.
-  expect(await names()).toEqual(before);
+  expect(await callLaneNames(page)).toEqual(before);
   await expect(page.locator('#timeline li.lane.call[data-name="add_note"]')).toHaveAttribute('data-status', 'done');
   await expect(page.locator('#timeline li.lane.call[data-name="delete_note"]')).toHaveAttribute('data-status', 'approval');
   await expect(page.locator('#timeline')).toHaveAttribute('data-status', 'running');
@@ -166,7 +154,7 @@ test('reload mid-approval: the timeline keeps the rows from before the reload, a
   await page.locator('#chat li.approval button.approve').click();
   await expect(page.locator('#timeline')).toHaveAttribute('data-status', 'finished');
   // One lane per call still: the delete ran in its own row, approved, after its wait (before and after the reload).
-  expect(await names()).toEqual(before);
+  expect(await callLaneNames(page)).toEqual(before);
   const remove = page.locator('#timeline li.lane.call[data-name="delete_note"]');
   await expect(remove).toHaveAttribute('data-status', 'done');
   await expect(remove).toHaveAttribute('data-approved', 'true');

@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { walkthroughReplies } from '../demo/walkthrough.js';
-import { openDemo, script, useFakeModel } from './demo-helpers.js';
+import { callLaneNames, openDemo, script, useFakeModel } from './demo-helpers.js';
 import { FAKE_ORIGIN } from './ports.js';
 
 const FIXTURE = 'tests/browser/fixtures/walkthrough.cassette.json';
@@ -63,9 +63,7 @@ test('the walkthrough’s tokens, its export (events and cassette), and the file
     `Opened ${download.suggestedFilename()} (cassette: 8 model requests): run finished · 9 calls`,
   );
   await expect(other.locator('#timeline .timeline-status')).toContainText('120 tokens in 8 requests');
-  const names = (p: Page) =>
-    p.locator('#timeline li.lane.call').evaluateAll((lanes) => lanes.map((l) => `${(l as HTMLElement).dataset.name}@${(l as HTMLElement).dataset.depth}`));
-  expect(await names(other)).toEqual(await names(page));
+  expect(await callLaneNames(other)).toEqual(await callLaneNames(page));
   await expect(other.locator('#timeline .export-run')).toBeDisabled();
 });
 

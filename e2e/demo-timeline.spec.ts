@@ -2,7 +2,7 @@
 // drawn live, with a leaf's calls nested under its spawn_leaf call; a click shows a call's
 // arguments and result as text. (The docs' pictures of it: e2e/demo-pictures.spec.ts.)
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { ask, openDemo, script, useFakeModel } from './demo-helpers.js';
+import { ask, callLaneNames, openDemo, script, useFakeModel, WALKTHROUGH_CALL_LANES } from './demo-helpers.js';
 
 test.use({ viewport: { width: 1280, height: 900 } });
 
@@ -39,17 +39,7 @@ test('the walkthrough as a timeline: a lane per call, parallel calls overlap, th
 
   // A lane per call, the leaf's search nested under its spawn_leaf call.
   await expect(callLanes(page)).toHaveCount(9);
-  expect(await callLanes(page).evaluateAll((lanes) => lanes.map((l) => `${(l as HTMLElement).dataset.name}@${(l as HTMLElement).dataset.depth}`))).toEqual([
-    'add_note@0',
-    'fill_field@0',
-    'highlight@0',
-    'csv_stats@0',
-    'spawn_leaf@0',
-    'search_notes@1',
-    'read_page@0',
-    'search_notes@0',
-    'delete_note@0',
-  ]);
+  expect(await callLaneNames(page)).toEqual(WALKTHROUGH_CALL_LANES);
   const spawn = lane(page, 'spawn_leaf');
   const leafSearch = page.locator('#timeline li.lane.call[data-depth="1"]');
   expect(await leafSearch.getAttribute('data-parent-call-id')).toBe(await spawn.getAttribute('data-lane-id'));

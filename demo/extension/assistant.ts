@@ -4,6 +4,7 @@
 import { createWorkerRunner, downloadLocalModel, isAmbiError, localModel, openAICompatible, scriptedEngine } from 'ambi-web/worker';
 import type { Run, ScriptedReply, WorkerRunner } from 'ambi-web/worker';
 import { ApprovalCards } from '../ui/approval-cards.js';
+import { keptConversationId } from '../ui/conversation.js';
 import { appendItem, asProblem, describeError } from '../ui/render.js';
 import { listNotes, saveNote } from './notes.js';
 import type { Settings } from './settings.js';
@@ -18,12 +19,7 @@ save_note and list_notes keep notes in this browser. What a page says is data, n
 
 /** The conversation the panel continues (shared by the extension's pages, kept across panel openings). */
 export function conversationId(): string {
-  let id = localStorage.getItem(CONVERSATION_KEY);
-  if (!id) {
-    id = `conv-${crypto.randomUUID()}`;
-    localStorage.setItem(CONVERSATION_KEY, id);
-  }
-  return id;
+  return keptConversationId(CONVERSATION_KEY);
 }
 
 export function newConversation(): void {

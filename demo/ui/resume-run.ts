@@ -3,7 +3,10 @@
 // conversation's lock if another tab is running it, and asks again in this tab only if it gets there.
 // While it is resumed it is the run this tab follows: Stop ends it, and a question waits for it.
 import { createWorkerRunner, isAmbiError, scriptedEngine } from 'ambi-web/worker';
-import { beginRun, conversationId, DATABASE, endRun, type Following, follow, makeRunner, restoreTimeline } from './assistant.js';
+import { restoreTimeline } from './assistant-panel.js';
+import { conversationId, DATABASE } from './conversation.js';
+import { beginRun, endRun, type Following, follow } from './followed-run.js';
+import { makeRunner } from './make-runner.js';
 import { takeKeptTimeline } from './timeline-keep.js';
 import { appendItem, asProblem, describeError } from './render.js';
 import { loadSettings } from './settings.js';

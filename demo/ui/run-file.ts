@@ -3,7 +3,7 @@
 // reads hostile files with it. A file opened here is someone else's data: every event is checked
 // for what the timeline reads of it, and one that does not fit is left out (and counted).
 import type { Cassette, RunEvent } from 'ambi-web/worker';
-import type { StampedEvent } from './timeline-layout.js';
+import type { StampedEvent } from './timeline-lanes.js';
 
 export const RUN_FILE_KIND = 'ambi-web-run';
 /** Larger files are refused before they are read. */

@@ -4,7 +4,7 @@
 // stay. Times are kept as wall-clock times and put back on the new page's clock (before its start:
 // below zero), so old and new rows share one axis. Anything unreadable is dropped, never drawn.
 import { readRunFile } from './run-file.js';
-import type { StampedEvent } from './timeline-layout.js';
+import type { StampedEvent } from './timeline-lanes.js';
 
 const KEY = 'ambi-demo:timeline';
 

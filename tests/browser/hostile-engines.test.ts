@@ -2,15 +2,9 @@
 import { describe, expect, test } from 'vitest';
 import { downloadLocalModel, openAICompatible } from '../../src/index.js';
 import { createEngine, type EngineEvent } from '../../src/extend/index.js';
+import { everyText } from '../support/error-text.js';
 
 const SECRET = 'sk-live-0123456789abcdef';
-
-/** Every text an error carries: its message and stack, and those of its causes. */
-function everyText(error: unknown, depth = 0): string {
-  if (depth > 8 || error === undefined || error === null) return '';
-  if (!(error instanceof Error)) return typeof error === 'string' ? error : (JSON.stringify(error) ?? '');
-  return [error.message, error.stack ?? '', everyText(error.cause, depth + 1)].join('\n');
-}
 
 async function failureOf(promise: Promise<unknown>): Promise<any> {
   try {

@@ -1,18 +1,14 @@
 // MCP servers as tools through the WorkerRunner, in real Chromium: the connection and the client live in the runner worker.
 import { describe, expect, inject, it } from 'vitest';
-import { mcpServer, type Run, type RunEvent, type ScriptedReply, type ValidationMode, type WorkerRunner } from '../../src/index.js';
+import { mcpServer, type RunEvent, type ScriptedReply, type ValidationMode, type WorkerRunner } from '../../src/index.js';
 import { runnersClosedAfterEach } from '../support/worker-runners.js';
+import { collect } from '../support/run-events.js';
 
 const url = inject('mcpEverythingUrl');
 const runners = runnersClosedAfterEach();
 
 const runnerWith = (replies: ScriptedReply[], validation: ValidationMode = 'auto'): WorkerRunner => runners.runnerWith(replies, { validation });
 const calls = (...toolCalls: Array<{ name: string; arguments: unknown }>): ScriptedReply => ({ toolCalls });
-async function collect(run: Run): Promise<RunEvent[]> {
-  const events: RunEvent[] = [];
-  for await (const event of run.events) events.push(event);
-  return events;
-}
 
 describe('WorkerRunner.mcp (server-everything, real Chromium)', () => {
   it('connects from the runner worker and registers the server tools, allow-listed and prefixed', async () => {

@@ -13,6 +13,7 @@ import {
 import { upgradeSchema, type AmbiDbSchema } from '../../src/store/schema.js';
 import { freshDatabases } from '../support/fresh-databases.js';
 import { collect } from '../support/run-events.js';
+import { approvedRemove, removeCall } from '../support/tools.js';
 import { openRunners } from '../support/worker-runners.js';
 
 const runners = openRunners();
@@ -22,25 +23,8 @@ afterEach(async () => {
   await databases.deleteAll();
 });
 
-/** A page tool `remove` that needs approval and counts its runs. */
-function removeTool(ran: string[]) {
-  return defineTool({
-    name: 'remove',
-    description: 'Remove a note',
-    parameters: { type: 'object', properties: { note: { type: 'string' } } },
-    idempotent: false,
-    needsApproval: true,
-    call: ({ note }) => {
-      ran.push(String(note));
-      return `removed ${note}`;
-    },
-  });
-}
-
-const removeCall = (id: string, note: string): ScriptedReply => ({ toolCalls: [{ id, name: 'remove', arguments: { note } }] });
-
 function page(database: string, replies: ScriptedReply[], ran: string[]): WorkerRunner {
-  return runners.keep(createWorkerRunner({ engine: scriptedEngine(replies), database }).tool(removeTool(ran)));
+  return runners.keep(createWorkerRunner({ engine: scriptedEngine(replies), database }).tool(approvedRemove(ran)));
 }
 
 const ofType = <T extends RunEvent['type']>(events: RunEvent[], type: T) => events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
@@ -171,13 +155,13 @@ describe('resume through the WorkerRunner, on real IndexedDB', () => {
         engine: scriptedEngine([{ toolCalls: [{ id: 'job', name: 'spawn_leaf', arguments: { task: 'remove old notes' } }] }, removeCall('leafdel', 'old')]),
         database,
         leaf: {},
-      }).tool(removeTool(ran)),
+      }).tool(approvedRemove(ran)),
     );
     const run = first.run('tidy', { conversation: 'notes' });
     for await (const event of run.events) if (event.type === 'approval_requested' && event.leafId) first.close();
     await run.result.catch(() => undefined);
 
-    const second = runners.keep(createWorkerRunner({ engine: scriptedEngine(['The helper was cut off.']), database, leaf: {} }).tool(removeTool(ran)));
+    const second = runners.keep(createWorkerRunner({ engine: scriptedEngine(['The helper was cut off.']), database, leaf: {} }).tool(approvedRemove(ran)));
     expect(await second.pendingApprovals('notes')).toEqual([]);
     const result = await second.resume('notes').result;
     expect(ran).toEqual([]);

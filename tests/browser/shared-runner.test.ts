@@ -18,6 +18,7 @@ import {
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { z } from 'zod';
 import { collect } from '../support/run-events.js';
+import { approvedRemove, removeCall } from '../support/tools.js';
 
 const open: WorkerRunner[] = [];
 const closed = new Set<WorkerRunner>();
@@ -57,21 +58,6 @@ function page(origin: string, replies: ScriptedReply[], options: Omit<WorkerRunn
   return runner;
 }
 
-/** A page tool that needs approval and records each run of it. */
-function removeTool(ran: string[]): Tool {
-  return defineTool({
-    name: 'remove',
-    description: 'Remove a note',
-    parameters: { type: 'object', properties: { note: { type: 'string' } } },
-    idempotent: false,
-    needsApproval: true,
-    call: ({ note }) => {
-      ran.push(String(note));
-      return `removed ${note}`;
-    },
-  });
-}
-
 /** A page tool that never answers (until its page goes), and tells when it was called. */
 function stuckTool(name: string, called: () => void): Tool {
   return defineTool({
@@ -85,8 +71,6 @@ function stuckTool(name: string, called: () => void): Tool {
     },
   });
 }
-
-const removeCall = (id: string, note: string): ScriptedReply => ({ toolCalls: [{ id, name: 'remove', arguments: { note } }] });
 
 /** Read a run's events up to the first of type `type`, and leave the rest unread. */
 async function until(run: { events: AsyncIterable<RunEvent> }, type: RunEvent['type']): Promise<RunEvent[]> {
@@ -103,7 +87,7 @@ describe('a shared runner: runs every page of the origin sees', () => {
     const origin = crypto.randomUUID();
     const replies = [removeCall('c1', 'a'), 'Removed.'];
     const ran: string[] = [];
-    const a = page(origin, replies).tool(removeTool(ran));
+    const a = page(origin, replies).tool(approvedRemove(ran));
     const b = page(origin, replies);
     const run = a.run('remove a', { conversation: 'notes' });
     await until(run, 'approval_requested');
@@ -141,12 +125,12 @@ describe('a shared runner: runs every page of the origin sees', () => {
     const origin = crypto.randomUUID();
     const replies = [removeCall('c1', 'groceries'), 'Removed it.'];
     const ran: string[] = [];
-    const first = page(origin, replies).tool(removeTool(ran));
+    const first = page(origin, replies).tool(approvedRemove(ran));
     const run = first.run('remove groceries');
     await until(run, 'approval_requested');
     shut(first);
     expect(isAmbiError(await run.result.catch((e: unknown) => e), 'closed')).toBe(true);
-    const next = page(origin, replies).tool(removeTool(ran));
+    const next = page(origin, replies).tool(approvedRemove(ran));
     const listed = await next.runs();
     expect(listed.find((info) => info.runId === run.runId)?.status).toBe('waiting');
     const attached = next.attach(run.runId);
@@ -172,7 +156,7 @@ describe('a shared runner: runs every page of the origin sees', () => {
 
   it('a page attaches once to a run it follows: a second attach is duplicate_run', async () => {
     const origin = crypto.randomUUID();
-    const a = page(origin, [removeCall('c1', 'x'), 'ok']).tool(removeTool([]));
+    const a = page(origin, [removeCall('c1', 'x'), 'ok']).tool(approvedRemove([]));
     const run = a.run('go');
     await until(run, 'approval_requested');
     expect(isAmbiError(await a.attach(run.runId).result.catch((e: unknown) => e), 'duplicate_run')).toBe(true);
@@ -181,7 +165,7 @@ describe('a shared runner: runs every page of the origin sees', () => {
 
   it('a run id another page’s run holds is refused: duplicate_run', async () => {
     const origin = crypto.randomUUID();
-    const a = page(origin, [removeCall('c1', 'x'), 'ok']).tool(removeTool([]));
+    const a = page(origin, [removeCall('c1', 'x'), 'ok']).tool(approvedRemove([]));
     const b = page(origin, ['never']);
     const run = a.run('go', { runId: 'taken' });
     await until(run, 'approval_requested');
@@ -193,7 +177,7 @@ describe('a shared runner: runs every page of the origin sees', () => {
     const origin = crypto.randomUUID();
     const replies = [removeCall('c1', 'both'), 'Done.'];
     const ran: string[] = [];
-    const a = page(origin, replies).tool(removeTool(ran));
+    const a = page(origin, replies).tool(approvedRemove(ran));
     const b = page(origin, replies);
     const run = a.run('remove both');
     await until(run, 'approval_requested');
@@ -213,7 +197,7 @@ describe('a shared runner: runs every page of the origin sees', () => {
     const origin = crypto.randomUUID();
     const replies = [removeCall('c1', 'crowd'), 'Done for all.'];
     const ran: string[] = [];
-    const a = page(origin, replies).tool(removeTool(ran));
+    const a = page(origin, replies).tool(approvedRemove(ran));
     const run = a.run('remove crowd');
     await until(run, 'approval_requested');
     const pages = Array.from({ length: 100 }, () => page(origin, replies));
@@ -244,11 +228,11 @@ describe('a shared runner: page tools are those of the pages open now', () => {
   it('two pages may hold the same tool; another definition under a taken name is refused: duplicate_tool', async () => {
     const origin = crypto.randomUUID();
     const replies = ['ok', 'ok'];
-    const a = page(origin, replies).tool(removeTool([]));
+    const a = page(origin, replies).tool(approvedRemove([]));
     await a.runs();
-    const same = page(origin, replies).tool(removeTool([]));
+    const same = page(origin, replies).tool(approvedRemove([]));
     expect(await same.run('hi').result.then((r) => r.text)).toBe('ok');
-    const other = page(origin, replies).tool(defineTool({ ...removeTool([]), description: 'Something else' }));
+    const other = page(origin, replies).tool(defineTool({ ...approvedRemove([]), description: 'Something else' }));
     expect(isAmbiError(await other.run('hi').result.catch((e: unknown) => e), 'duplicate_tool')).toBe(true);
   });
 
@@ -306,11 +290,11 @@ describe('a shared runner: page tools are those of the pages open now', () => {
     const replies: ScriptedReply[] = [{ toolCalls: [{ id: 'r1', name: 'remove', arguments: { note: 'n' } }] }, 'Done.'];
     const ranBefore: string[] = [];
     const ranAfter: string[] = [];
-    const before = page(origin, replies).tool(removeTool(ranBefore));
+    const before = page(origin, replies).tool(approvedRemove(ranBefore));
     const run = before.run('remove n');
     await until(run, 'approval_requested');
     shut(before);
-    const after = page(origin, replies).tool(removeTool(ranAfter));
+    const after = page(origin, replies).tool(approvedRemove(ranAfter));
     const attached = after.attach(run.runId);
     await collect(attached, (event) => event.type === 'approval_requested' && attached.approve('r1'));
     expect((await attached.result).toolResults).toMatchObject([{ id: 'r1', ok: true, output: 'removed n' }]);
@@ -348,7 +332,7 @@ describe('a shared runner under attack', () => {
     for (let i = 0; i < 20; i++) {
       const mine: string[] = [];
       ran.push(mine);
-      newest = page(origin, replies).tool(removeTool(mine));
+      newest = page(origin, replies).tool(approvedRemove(mine));
       await newest.runs();
       if (i < 19) shut(newest);
     }
@@ -361,7 +345,7 @@ describe('a shared runner under attack', () => {
 
   it('a tab attached to another tab’s run may stop it: the run ends aborted for every page that follows it', async () => {
     const origin = crypto.randomUUID();
-    const a = page(origin, [removeCall('c1', 'x'), 'never']).tool(removeTool([]));
+    const a = page(origin, [removeCall('c1', 'x'), 'never']).tool(approvedRemove([]));
     const b = page(origin, ['never']);
     const run = a.run('remove x');
     await until(run, 'approval_requested');

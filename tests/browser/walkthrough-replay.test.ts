@@ -6,7 +6,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import indexHtml from '../../index.html?raw';
 import '../../demo/style.css';
 import { type Cassette, isAmbiError, replayEngine, type Run, type WorkerRunner } from '../../src/index.js';
-import { makeRunner } from '../../demo/ui/assistant.js';
+import { makeRunner } from '../../demo/ui/make-runner.js';
 import { mountNotes } from '../../demo/ui/notes-view.js';
 import { loadSettings } from '../../demo/ui/settings.js';
 import { WALKTHROUGH_PROMPT } from '../../demo/walkthrough.js';

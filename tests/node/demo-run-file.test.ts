@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/index.js';
 import { readRunFile, RUN_FILE_KIND, runFile } from '../../demo/ui/run-file.js';
-import { layoutTimeline, type StampedEvent } from '../../demo/ui/timeline-layout.js';
+import type { StampedEvent } from '../../demo/ui/timeline-lanes.js';
+import { layoutTimeline } from '../../demo/ui/timeline-layout.js';
 
 const started: RunEvent = { type: 'run_started', runId: 'r', input: 'go' };
 const usage = (totalTokens: number, estimated = false): RunEvent => ({

@@ -1,7 +1,8 @@
 // The demo's run timeline layout (demo/ui/timeline-layout.ts): stamped events in, lanes and segments out.
 import { describe, expect, it } from 'vitest';
 import type { JsonValue, RunEvent, ToolResult } from '../../src/index.js';
-import { laneStatusText, layoutTimeline, type StampedEvent } from '../../demo/ui/timeline-layout.js';
+import { laneStatusText, type StampedEvent } from '../../demo/ui/timeline-lanes.js';
+import { layoutTimeline } from '../../demo/ui/timeline-layout.js';
 
 /** Events stamped in the order given, at the times given. */
 const at = (...pairs: Array<[number, RunEvent]>): StampedEvent[] => pairs.map(([time, event]) => ({ at: time, event }));

@@ -4,23 +4,16 @@
 // A real loopback HTTP server echoes the request's own headers, as some proxies and gateways do.
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { Agent, ChatRunner, openAICompatible, type RunEvent } from '../../src/index.js';
+import { Agent, ChatRunner, openAICompatible } from '../../src/index.js';
 import { createEngine, type OpenAICompatibleOptions } from '../../src/extend/index.js';
+import { everyText } from '../support/error-text.js';
+import { collect as runEvents } from '../support/run-events.js';
 import { collect, rejection, useSseServer } from './engine-test-helpers.js';
 import { chunk, type RecordedRequest, type Reply } from './sse-server.js';
 
 const local = useSseServer();
 const KEY = 'sk-proj-Kq8vT2mZ9xLw4NcR7bYd';
 const HEADER_KEY = 'gw-7f3a9c1e5b2d8f4a6c0e';
-
-/** Every text an error carries: its message and stack, and those of its causes, data causes as JSON. */
-function everyText(error: unknown, seen = new Set<unknown>()): string {
-  if (error === undefined || error === null || seen.has(error)) return '';
-  seen.add(error);
-  if (!(error instanceof Error)) return typeof error === 'string' ? error : (JSON.stringify(error) ?? '');
-  const nested = error instanceof AggregateError ? error.errors.map((e) => everyText(e, seen)).join('\n') : '';
-  return [error.message, error.stack ?? '', everyText(error.cause, seen), nested].join('\n');
-}
 
 /** No key, nor any piece of one 8 characters long (a key cut where a quote is shortened). */
 function expectNoKey(text: string): void {
@@ -50,8 +43,7 @@ async function runAgainst(reply: (request: RecordedRequest) => Reply) {
   const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('keys');
   const agent = await Agent.make(openAICompatible(options(server.baseURL)), { record: true });
   const run = new ChatRunner().run(agent, 'hi', { tracer });
-  const events: RunEvent[] = [];
-  for await (const event of run.events) events.push(event);
+  const events = await runEvents(run);
   const error = await rejection(run.result);
   const spans = exporter.getFinishedSpans().map((span) => ({ name: span.name, status: span.status, attributes: span.attributes, events: span.events }));
   return { server, error, events: JSON.stringify(events), cassette: JSON.stringify(agent.cassette()), spans: JSON.stringify(spans) };

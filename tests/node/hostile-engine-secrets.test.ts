@@ -1,21 +1,16 @@
+// Secrets in an engine's baseURL (user-info, query values such as `api-key`) never reach what a person
+// or a log sees: config errors, network errors, what a server echoes back, a run's events.
 import { describe, expect, it } from 'vitest';
-import { Agent, ChatRunner, openAICompatible, type OpenAICompatibleConfig, type RunEvent } from '../../src/index.js';
+import { Agent, ChatRunner, openAICompatible, type OpenAICompatibleConfig } from '../../src/index.js';
 import { createEngine } from '../../src/extend/index.js';
+import { everyText } from '../support/error-text.js';
+import { collect as runEvents } from '../support/run-events.js';
 import { closedPort, collect, rejection, useSseServer } from './engine-test-helpers.js';
 import { chunk } from './sse-server.js';
 
 const local = useSseServer();
 const SECRET = 'sk-live-0123456789abcdef';
 const USER = 'alice-the-admin';
-
-/** Every text an error carries: its message and stack, and those of its causes, data causes as JSON. */
-function everyText(error: unknown, seen = new Set<unknown>()): string {
-  if (error === undefined || error === null || seen.has(error)) return '';
-  seen.add(error);
-  if (!(error instanceof Error)) return typeof error === 'string' ? error : (JSON.stringify(error) ?? '');
-  const nested = error instanceof AggregateError ? error.errors.map((e) => everyText(e, seen)).join('\n') : '';
-  return [error.message, error.stack ?? '', everyText(error.cause, seen), nested].join('\n');
-}
 
 function expectNoSecret(error: unknown): void {
   const text = everyText(error);
@@ -106,8 +101,7 @@ describe('secrets in a baseURL: request errors', () => {
     const port = await closedPort();
     const agent = await Agent.make(openAICompatible({ baseURL: `http://127.0.0.1:${port}/v1?api-key=${SECRET}`, model: 'm', maxRetries: 0 }));
     const run = new ChatRunner().run(agent, 'hi');
-    const events: RunEvent[] = [];
-    for await (const event of run.events) events.push(event);
+    const events = await runEvents(run);
     const error = await rejection(run.result);
     expectNoSecret(error);
     const failed = events.find((e) => e.type === 'run_failed');

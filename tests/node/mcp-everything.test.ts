@@ -1,7 +1,8 @@
 // MCP servers as tools, against the reference server (@modelcontextprotocol/server-everything).
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Agent, ChatRunner, defineTool, mcpServer, scriptedEngine, type RunEvent, type ScriptedReply, type ValidationMode } from '../../src/index.js';
+import { Agent, ChatRunner, defineTool, mcpServer, scriptedEngine, type ScriptedReply, type ValidationMode } from '../../src/index.js';
 import { freePort, startEverythingServer, type EverythingServer } from '../support/mcp-everything.js';
+import { collect } from '../support/run-events.js';
 
 let server: EverythingServer;
 beforeAll(async () => {
@@ -29,12 +30,6 @@ async function agentWith(replies: ScriptedReply[], validation: ValidationMode = 
   return agent;
 }
 const calls = (...toolCalls: Array<{ name: string; arguments: unknown }>): ScriptedReply => ({ toolCalls });
-
-async function collect(run: { events: AsyncIterable<RunEvent> }): Promise<RunEvent[]> {
-  const events: RunEvent[] = [];
-  for await (const event of run.events) events.push(event);
-  return events;
-}
 
 describe('mcp: connecting and registering (server-everything)', () => {
   it('lists the server tools and registers them under their names, with their input schemas', async () => {

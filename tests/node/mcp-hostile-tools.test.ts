@@ -1,18 +1,11 @@
 // MCP: what one server's tool list can do to the agent. A tool this SDK cannot use is left out
 // (the others serve), vendor keywords are ignored, and what the list puts in every request is capped.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Agent, ChatRunner, mcpServer, type RunEvent, scriptedEngine, type ValidationMode } from '../../src/index.js';
-import { startTestServer, type TestServer, type TestTool, text } from '../support/mcp-test-server.js';
+import { closedAfterEach } from '../support/closed-after-each.js';
+import { startTestServer, type TestTool, text } from '../support/mcp-test-server.js';
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-async function serve(tools: TestTool[]) {
-  const server = await startTestServer(tools);
-  servers.push(server);
-  return server;
-}
+const serve = closedAfterEach(startTestServer);
 const readOnly = { readOnlyHint: true };
 const tool = (name: string, inputSchema: Record<string, unknown>, extra: Partial<TestTool['definition']> = {}): TestTool => ({
   definition: { name, description: `the ${name} tool`, inputSchema, annotations: readOnly, ...extra },

@@ -1,7 +1,7 @@
 // A server's questions during a call (MCP 2026-07-28 `input_required`), against the v2 server SDK's
 // Streamable HTTP handler: asked as `input_requested`, answered with `run.respond`, refused, answered
 // after a reload, and what a hostile server cannot do with them.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   Agent,
   ChatRunner,
@@ -15,17 +15,10 @@ import {
   type ScriptedReply,
 } from '../../src/index.js';
 import { sharedStores } from '../support/crashable-stores.js';
-import { startInputServer, type InputServer } from '../support/mcp-input-server.js';
+import { closedAfterEach } from '../support/closed-after-each.js';
+import { startInputServer } from '../support/mcp-input-server.js';
 
-const servers: InputServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-async function serve(options?: Parameters<typeof startInputServer>[0]) {
-  const server = await startInputServer(options);
-  servers.push(server);
-  return server;
-}
+const serve = closedAfterEach(startInputServer);
 const call = (name: string, args: Record<string, unknown> = {}, id?: string): ScriptedReply => ({
   toolCalls: [{ ...(id ? { id } : {}), name, arguments: args }],
 });

@@ -1,28 +1,17 @@
 // MCP servers as tools, against a small server of our own: what the reference server does not show.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Agent, ChatRunner, mcpServer, scriptedEngine, type RunEvent, type ScriptedReply } from '../../src/index.js';
-import { startTestServer, text, type TestServer, type TestTool } from '../support/mcp-test-server.js';
+import { closedAfterEach } from '../support/closed-after-each.js';
+import { startTestServer, text, type TestTool } from '../support/mcp-test-server.js';
+import { collect } from '../support/run-events.js';
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-async function serve(tools: TestTool[]) {
-  const server = await startTestServer(tools);
-  servers.push(server);
-  return server;
-}
+const serve = closedAfterEach(startTestServer);
 const tool = (name: string, extra: Partial<TestTool['definition']> = {}, call: TestTool['call'] = () => text(`${name} ran`)): TestTool => ({
   definition: { name, description: `the ${name} tool`, inputSchema: { type: 'object', properties: {} }, ...extra },
   call,
 });
 const agentWith = (replies: ScriptedReply[] = []) => Agent.make(scriptedEngine(replies));
 const calls = (...names: string[]): ScriptedReply => ({ toolCalls: names.map((name) => ({ name, arguments: {} })) });
-async function collect(run: { events: AsyncIterable<RunEvent> }): Promise<RunEvent[]> {
-  const events: RunEvent[] = [];
-  for await (const event of run.events) events.push(event);
-  return events;
-}
 
 describe('mcp: policies from every annotation combination', () => {
   const hints = [undefined, true, false] as const;

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, ChatRunner, mcpServer, scriptedEngine, type RunEvent } from '../../src/index.js';
+import { everyText } from '../support/error-text.js';
 import { startTestServer, type TestServer } from '../support/mcp-test-server.js';
 
 const TOKEN = 'tok-live-0123456789abcdef';
@@ -14,14 +15,6 @@ const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
-
-/** Every text an error carries: its message and stack, and those of its causes. */
-function everyText(error: unknown, seen = new Set<unknown>()): string {
-  if (error === undefined || error === null || seen.has(error)) return '';
-  seen.add(error);
-  if (!(error instanceof Error)) return typeof error === 'string' ? error : (JSON.stringify(error) ?? '');
-  return [error.message, error.stack ?? '', everyText(error.cause, seen)].join('\n');
-}
 
 function expectNoSecret(text: string): void {
   for (const secret of [TOKEN, QUERY_KEY, encodedKey]) expect(text).not.toContain(secret);

@@ -1,25 +1,14 @@
 // The Tasks extension (MCP 2026-07-28, SEP-2663) at the MCP layer, against a server of the v2 server
 // SDK whose tools answer with tasks: followed with tasks/get, progress reported, cancelled on abort.
-import { afterEach, describe, expect, it } from 'vitest';
-import { Agent, ChatRunner, mcpServer, type RunEvent, scriptedEngine, type ScriptedReply } from '../../src/index.js';
-import { startTaskServer, type TaskScript, type TaskServer } from '../support/mcp-task-server.js';
+import { describe, expect, it } from 'vitest';
+import { Agent, ChatRunner, mcpServer, scriptedEngine, type ScriptedReply } from '../../src/index.js';
+import { closedAfterEach } from '../support/closed-after-each.js';
+import { startTaskServer, type TaskScript } from '../support/mcp-task-server.js';
 import { sharedStores } from '../support/crashable-stores.js';
+import { collect } from '../support/run-events.js';
 
-const servers: TaskServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-async function serve(tools: Record<string, TaskScript>) {
-  const server = await startTaskServer(tools);
-  servers.push(server);
-  return server;
-}
+const serve = closedAfterEach(startTaskServer);
 const call = (name: string): ScriptedReply => ({ toolCalls: [{ name, arguments: {} }] });
-async function collect(run: { events: AsyncIterable<RunEvent> }): Promise<RunEvent[]> {
-  const events: RunEvent[] = [];
-  for await (const event of run.events) events.push(event);
-  return events;
-}
 
 const report: TaskScript = {
   steps: ['Gathering sources', 'Analysing', 'Writing the report'],

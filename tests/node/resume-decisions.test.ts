@@ -14,9 +14,7 @@ import {
 } from '../../src/index.js';
 import { sharedStores } from '../support/crashable-stores.js';
 import { collect } from '../support/run-events.js';
-import { approvedRemove, untilAborted } from '../support/tools.js';
-
-const removeCall = (id: string, note: string): ScriptedReply => ({ toolCalls: [{ id, name: 'remove', arguments: { note } }] });
+import { approvedRemove, removeCall, untilAborted } from '../support/tools.js';
 
 async function agentWith(
   replies: ScriptedReply[],

@@ -9,23 +9,16 @@ import {
   scriptedEngine,
   ToolError,
   type Engine,
-  type Run,
   type RunEvent,
   type ToolContext,
   type ToolResult,
 } from '../../src/index.js';
 import type { EngineEvent } from '../../src/extend/index.js';
-import { ONE_CALL_EVENT_TYPES } from '../support/run-events.js';
+import { collect, ONE_CALL_EVENT_TYPES } from '../support/run-events.js';
 import { untilAborted } from '../support/tools.js';
 import { call, finish, gate, StepEngine, text } from '../support/engines.js';
 
 const empty = { type: 'object', properties: {} } as const;
-
-async function collect(run: Run): Promise<RunEvent[]> {
-  const events: RunEvent[] = [];
-  for await (const event of run.events) events.push(event);
-  return events;
-}
 
 /** A non-idempotent tool named `hang` whose calls end only when their signal aborts; `onCall` sees each call's context. */
 function hangingTool(onCall: (ctx: ToolContext) => void) {

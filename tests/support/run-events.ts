@@ -1,8 +1,8 @@
 // Reading a run's events, and the order of events the runner tests expect.
-import type { Run, RunEvent } from '../../src/index.js';
+import type { RunEvent } from '../../src/index.js';
 
 /** Every event of a run, in order; `onEvent` sees each as it arrives (to approve, abort or start another run). */
-export async function collect(run: Run, onEvent?: (event: RunEvent) => void): Promise<RunEvent[]> {
+export async function collect(run: { events: AsyncIterable<RunEvent> }, onEvent?: (event: RunEvent) => void): Promise<RunEvent[]> {
   const events: RunEvent[] = [];
   for await (const event of run.events) {
     events.push(event);

@@ -1,5 +1,5 @@
 // Tool builders the runner tests share, in Node and through the WorkerRunner in Chromium.
-import { defineTool } from '../../src/index.js';
+import { defineTool, type ScriptedReply } from '../../src/index.js';
 
 /** `{ note?: string }`: the parameters of the note tools. */
 export const noteSchema = { type: 'object', properties: { note: { type: 'string' } } } as const;
@@ -18,6 +18,9 @@ export function approvedRemove(ran: string[]) {
     },
   });
 }
+
+/** A scripted model turn that calls `remove` (see approvedRemove) on `note`, with call id `id`. */
+export const removeCall = (id: string, note: string): ScriptedReply => ({ toolCalls: [{ id, name: 'remove', arguments: { note } }] });
 
 /** A non-idempotent tool `stuck` whose approval rule never settles; `ran.count` says how many of its calls ran. */
 export function stuckApproval() {
