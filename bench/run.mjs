@@ -49,6 +49,7 @@ const BROWSER = [
 BROWSER.push('image-input-overhead');
 BROWSER.push('codemode-call-overhead-worker');
 BROWSER.push('shared-attach-latency');
+BROWSER.push('tool-result-1mb');
 const ALL = [...NODE, ...BROWSER, 'bundle-size', 'extension-size', 'bundle-codemode'];
 for (const name of only) {
   if (!ALL.includes(name)) {

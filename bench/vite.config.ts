@@ -69,6 +69,7 @@ const configs: Record<string, UserConfig> = {
       'image-input': here('browser/pages/image-input.html'),
       'codemode-call': here('browser/pages/codemode-call.html'),
       'shared-attach': here('browser/pages/shared-attach.html'),
+      'tool-result': here('browser/pages/tool-result.html'),
     },
     '../dist/bench/browser',
   ),

@@ -14,6 +14,9 @@ import { conversationsList } from './list-bench.js';
 import { imageInputOverhead } from './image-input-bench.js';
 import { codemodeCallOverheadWorker } from './codemode-call-bench.js';
 import { sharedAttachLatency } from './shared-attach-bench.js';
+import { toolResult1mb } from './tool-result-bench.js';
+import { chatRoute, isChatRoute } from '../lib/ai-sdk-route.js';
+import { answerClock, isClock } from '../lib/server-clock.js';
 import { grammarCost, longConversation } from './output-benches.js';
 import { coldStart, footprint, mainThreadBusy, resumeLatency, toolLatencyIdle } from './user-benches.js';
 import { completions, isCompletions } from '../lib/scripted-model.js';
@@ -42,6 +45,11 @@ function serve(dir: string): Promise<{ server: Server; origin: string }> {
       completions(request, response).catch((error: unknown) => response.writeHead(500).end(String(error)));
       return;
     }
+    if (isChatRoute(request.method, path)) {
+      chatRoute(request, response).catch((error: unknown) => response.writeHead(500).end(String(error)));
+      return;
+    }
+    if (isClock(request.method, path)) return answerClock(response);
     const file = join(dir, path);
     if (!file.startsWith(dir) || !existsSync(file) || !statSync(file).isFile()) {
       response.writeHead(404).end('not found');
@@ -293,6 +301,7 @@ const benches: Record<string, (browser: Browser, origin: string) => Promise<Meas
   'image-input-overhead': (b, o) => imageInputOverhead(b, o, openPage),
   'codemode-call-overhead-worker': (b, o) => codemodeCallOverheadWorker(b, o, openPage),
   'shared-attach-latency': (b, o) => sharedAttachLatency(b, o, openPage),
+  'tool-result-1mb': (b, o) => toolResult1mb(b, o, openPage),
 };
 
 /** How long one benchmark may take before it counts as failed: a page that never answers must not hold the machine. */

@@ -6,7 +6,11 @@
 //   of the page's `note`, then, once their results are in, a short answer: main-thread-busy.
 // - any model under a base URL `…/long-answer/v1` (the AI SDK app names its model itself): an answer
 //   of LONG_ANSWER_TOKENS 4-character deltas, LONG_ANSWER_CHARS in all: answer-100k-tokens.
+// - any model under a base URL `…/tool-result/v1`: a call of the page's `read_listings`, then, once
+//   its result is in, a receipt as the answer (bench/lib/listings.ts): when that request's body had
+//   arrived whole, and its bytes: tool-result-1mb.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LISTINGS_TOOL, type Receipt } from './listings.js';
 
 export const ANSWER = 'The title is "bundle-size: ours".';
 export const BUSY_BYTES = 200 * 1024;
@@ -54,6 +58,10 @@ function longAnswer(): string {
   return longReply;
 }
 
+/** tool-result-1mb: the call of the page's listings tool, and the answer once its result is in. */
+const listingsCall = calls(LISTINGS_TOOL.name, 1, () => '{}').join('');
+const receiptReply = (receipt: Receipt) => answer(JSON.stringify(receipt)).join('');
+
 /** Whether `path` is the scripted model's endpoint (under any base path). */
 export const isCompletions = (method: string | undefined, path: string) => method === 'POST' && path.endsWith('/v1/chat/completions');
 
@@ -61,10 +69,12 @@ export const isCompletions = (method: string | undefined, path: string) => metho
 export async function completions(request: IncomingMessage, response: ServerResponse): Promise<void> {
   let body = '';
   for await (const piece of request) body += piece;
+  const receivedAt = performance.timeOrigin + performance.now();
   const { model, messages } = JSON.parse(body) as { model: string; messages: Array<{ role: string }> };
   const answered = messages.at(-1)?.role === 'tool';
   let reply: string;
   if (request.url?.includes('/long-answer/')) reply = longAnswer();
+  else if (request.url?.includes('/tool-result/')) reply = answered ? receiptReply({ receivedAt, bytes: Buffer.byteLength(body) }) : listingsCall;
   else if (model === 'busy') reply = answered ? answer(BUSY_ANSWER).join('') : busy();
   else reply = (answered ? answer(ANSWER) : calls('read_title', 1, () => '{}')).join('');
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
