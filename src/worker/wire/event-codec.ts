@@ -39,6 +39,10 @@ function fieldCount(value: object): number {
   return count;
 }
 
+/** Smaller outputs cross back for less than their keeping costs (a number, a short text): only these are kept. */
+const KEPT_TEXT = 256;
+const worthKeeping = (output: unknown) => (typeof output === 'object' && output !== null) || (typeof output === 'string' && output.length >= KEPT_TEXT);
+
 /** The page's answers a run took unchanged, by run and call: what need not cross back. */
 class ServedAnswers {
   /** Answered, the call not finished yet. */
@@ -47,7 +51,7 @@ class ServedAnswers {
   readonly #kept = new Map<string, Map<string, unknown>>();
 
   answered(callId: string, output: unknown): void {
-    this.#pending.set(callId, output);
+    if (worthKeeping(output)) this.#pending.set(callId, output);
   }
 
   /** Call `callId` of run `runId` finished: its answer, kept for the run's result when `keep` says the run took it. */
