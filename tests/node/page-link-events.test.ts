@@ -4,7 +4,7 @@
 // delivers what does. The batch timer is faked; what crosses is read back as the page reads it.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunEvent } from '../../src/index.js';
-import { PageLink } from '../../src/worker/runner/page-link.js';
+import { BATCH_MS, PageLink } from '../../src/worker/runner/page-link.js';
 import { EventUnpacker } from '../../src/worker/wire/event-codec.js';
 import { EVENTS, type EventsMessage, type PageHostApi } from '../../src/worker/wire/protocol.js';
 
@@ -37,7 +37,7 @@ describe('run events crossing to the page', () => {
     port.event('r1', started('a'));
     port.event('r1', started('b'));
     expect(batches).toEqual([]);
-    vi.advanceTimersByTime(2);
+    vi.advanceTimersByTime(BATCH_MS);
     expect(batches).toEqual([[['r1', [started('a'), started('b')]]]]);
   });
 
@@ -47,7 +47,7 @@ describe('run events crossing to the page', () => {
     port.event('r1', { type: 'text_delta', text: 'lo' });
     port.event('r2', { type: 'text_delta', text: 'other' });
     port.event('r1', { type: 'text_delta', text: '!' });
-    vi.advanceTimersByTime(2);
+    vi.advanceTimersByTime(BATCH_MS);
     expect(batches).toEqual([
       [
         ['r1', [{ type: 'text_delta', text: 'Hello' }]],
@@ -75,7 +75,7 @@ describe('run events crossing to the page', () => {
     const slices = batches.flatMap((batch) => batch.flatMap(([, events]) => events ?? [])) as Array<{ text: string }>;
     expect(slices.length).toBeGreaterThanOrEqual(3);
     expect(slices.every((slice) => slice.text.length <= 64 * 1024)).toBe(true);
-    vi.advanceTimersByTime(2);
+    vi.advanceTimersByTime(BATCH_MS);
     const all = batches.flatMap((batch) => batch.flatMap(([, events]) => events ?? [])) as Array<{ text: string }>;
     expect(all.map((slice) => slice.text).join('')).toBe('x'.repeat(200 * 1024));
   });
