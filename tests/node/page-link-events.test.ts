@@ -9,7 +9,7 @@ import { EventUnpacker } from '../../src/worker/wire/event-codec.js';
 import { EVENTS, type EventsMessage, type PageHostApi } from '../../src/worker/wire/protocol.js';
 
 beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -39,6 +39,19 @@ describe('run events crossing to the page', () => {
     expect(batches).toEqual([]);
     vi.advanceTimersByTime(BATCH_MS);
     expect(batches).toEqual([[['r1', [started('a'), started('b')]]]]);
+  });
+
+  it('go on the next task after a quiet time, then at most once a batch time', () => {
+    const { link: port, batches } = link();
+    port.event('r1', started('a'));
+    vi.advanceTimersByTime(0);
+    expect(batches).toEqual([[['r1', [started('a')]]]]);
+    port.event('r1', started('b'));
+    port.event('r1', started('c'));
+    vi.advanceTimersByTime(BATCH_MS - 1);
+    expect(batches).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(batches).toEqual([[['r1', [started('a')]]], [['r1', [started('b'), started('c')]]]]);
   });
 
   it('merge consecutive text deltas of one run, and keep two runs apart in order', () => {

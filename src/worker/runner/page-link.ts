@@ -22,9 +22,9 @@ import { EventPacker } from '../wire/event-codec.js';
 import type { PromptApiAccess, PromptApiAvailability, PromptApiCoreOptions, PromptApiEvent, PromptApiRequest } from '../../engines/prompt-api/access.js';
 
 /**
- * How long run events wait to cross together: one message, one task on the page, per batch
- * instead of per event. A frame at 60 Hz: a page shows nothing sooner than it paints, and each
- * message wakes its main thread.
+ * How often run events cross at most: one message, one task on the page, per batch instead of
+ * per event. A frame at 60 Hz: a page shows nothing sooner than it paints, and each message wakes
+ * its main thread. The first event after a quiet batch time goes at once (on the next task).
  */
 export const BATCH_MS = 16;
 /** Queued text that goes at once rather than waiting for the batch's time. */
@@ -47,6 +47,8 @@ export class PageLink implements PageHostApi {
   #outbox: EventBatch = [];
   #outboxText = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the last batch went (performance.now()). */
+  #sentAt = Number.NEGATIVE_INFINITY;
   /** Calls sent, by key: an answer for a key not here (a second one, an unknown one) is dropped. */
   readonly #waiting = new Map<number, Waiting>();
   readonly #packer: EventPacker;
@@ -123,7 +125,7 @@ export class PageLink implements PageHostApi {
     if (event?.type === 'text_delta') return this.#text(runId, event);
     this.#queue(runId, event);
     if (event === null) this.flush();
-    else this.#timer ??= setTimeout(() => this.flush(), BATCH_MS);
+    else this.#schedule();
   }
 
   /** A text delta, merged with the one before it; a long text goes at once, in slices the page takes between other work. */
@@ -136,7 +138,12 @@ export class PageLink implements PageHostApi {
       this.#outboxText += piece.length;
       if (this.#outboxText >= FLUSH_TEXT) this.flush();
     }
-    if (this.#outbox.length > 0) this.#timer ??= setTimeout(() => this.flush(), BATCH_MS);
+    if (this.#outbox.length > 0) this.#schedule();
+  }
+
+  /** Send what is queued BATCH_MS after the last batch went (at once after a quiet time). */
+  #schedule(): void {
+    this.#timer ??= setTimeout(() => this.flush(), Math.max(0, this.#sentAt + BATCH_MS - performance.now()));
   }
 
   /** Send what is queued now. */
@@ -147,6 +154,7 @@ export class PageLink implements PageHostApi {
     const batch = this.#outbox;
     this.#outbox = [];
     this.#outboxText = 0;
+    this.#sentAt = performance.now();
     this.#post([EVENTS, batch]);
   }
 
