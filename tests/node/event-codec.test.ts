@@ -2,7 +2,8 @@
 // every call sends pack into short arrays and unpack to the same events; any event with a field
 // beyond the usual ones (a leaf's, an untrusted call's, a failure, an edited call) crosses as it
 // is; a page tool's output the run took unchanged is not sent back, in its tool_finished nor in
-// the run's result, and the page's own answer takes its place; a shared runner's page keeps none.
+// the run's result, and the page's own answer takes its place; a shared runner's page keeps none;
+// a run's long answer crosses once, not also as its last message.
 import { describe, expect, it } from 'vitest';
 import type { RunEvent, RunResult } from '../../src/index.js';
 import { EventPacker, EventUnpacker, type WireEvent } from '../../src/worker/wire/event-codec.js';
@@ -119,5 +120,26 @@ describe('run events crossing packed', () => {
     const result = { runId: 'r1', text: '', messages: [], iterations: 1, toolResults: [{ ...success, output }] } as RunResult;
     const again = cross({ type: 'run_finished', result }) as Extract<RunEvent, { type: 'run_finished' }>;
     expect(again.result).toEqual(result);
+  });
+
+  it("send a run's long answer once, not also as its last message's content", () => {
+    for (const keeps of [true, false]) {
+      const { cross, wires } = link(keeps);
+      const text = 'word '.repeat(40_000);
+      const result = {
+        runId: 'r1',
+        text,
+        messages: [
+          { role: 'user', content: 'write' },
+          { role: 'assistant', content: text },
+        ],
+        iterations: 1,
+        toolResults: [],
+      } as RunResult;
+      expect(cross({ type: 'run_finished', result })).toEqual({ type: 'run_finished', result });
+      expect(JSON.stringify(wires[0]).length).toBeLessThan(text.length * 1.1);
+      const short = { ...result, text: 'Done.', messages: [{ role: 'assistant', content: 'Done.' }] } as RunResult;
+      expect(cross({ type: 'run_finished', result: short })).toEqual({ type: 'run_finished', result: short });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { RunEvent, RunResult } from '../../core/run.js';
+import type { RunEvent } from '../../core/run.js';
 import type { JsonValue, ToolCall, ToolResult, ToolSuccess } from '../../core/types.js';
 
 // Run events as they cross from the runner worker to the page.
@@ -11,23 +11,24 @@ import type { JsonValue, ToolCall, ToolResult, ToolSuccess } from '../../core/ty
 //   keeps it until the run ends, for the call's tool_finished and the run's result (a 1 MB page
 //   result crosses once, to the worker). Only a runner with one page does this (`keepsAnswers`):
 //   a shared runner's page may serve calls of runs it does not follow, whose ends it never sees.
+// - A run's answer crosses once in its result, not also as its last message's content.
 
 const PROPOSED = 0;
 const STARTED = 1;
 const FINISHED = 2;
 /** A success whose output is the page's own answer, unchanged. */
 const FINISHED_SERVED = 3;
-/** A run's result whose results at `served` hold the page's own answers, left out. */
-const RUN_FINISHED_SERVED = 4;
+/** A run's result with what it holds twice, or the page holds, left out: the answer in its last message, the page's own answers at `served`. */
+const RUN_FINISHED_PACKED = 4;
 
 type Proposed = [kind: typeof PROPOSED, id: string, name: string, args: unknown, idempotencyKey: string];
 type Started = [kind: typeof STARTED, callId: string, name: string, attempt: number];
 type Finished = [kind: typeof FINISHED, id: string, name: string, attempts: number, durationMs: number, output: JsonValue];
 type FinishedServed = [kind: typeof FINISHED_SERVED, id: string, name: string, attempts: number, durationMs: number];
-type RunFinishedServed = [kind: typeof RUN_FINISHED_SERVED, event: RunEvent, served: number[]];
+type RunFinishedPacked = [kind: typeof RUN_FINISHED_PACKED, event: RunEvent, served: number[], answerInLast: boolean];
 
 /** One run event as it crosses: the event, or its packed form. */
-export type WireEvent = RunEvent | Proposed | Started | Finished | FinishedServed | RunFinishedServed;
+export type WireEvent = RunEvent | Proposed | Started | Finished | FinishedServed | RunFinishedPacked;
 
 type ToolFinished = Extract<RunEvent, { type: 'tool_finished' }>;
 type RunFinished = Extract<RunEvent, { type: 'run_finished' }>;
@@ -123,18 +124,27 @@ export class EventPacker {
       : [FINISHED, result.id, result.name, result.attempts, result.durationMs, result.output];
   }
 
+  /**
+   * A run's result: its answer is also its last message's content (one string, written twice by
+   * a clone), and its results may hold the page's own answers. Either goes once, or not at all.
+   */
   #runFinished(runId: string, event: RunFinished): WireEvent {
+    const { result } = event;
     const answers = this.#answers;
-    if (!answers) return event;
     const served: number[] = [];
-    const results = event.result.toolResults.map((result, at) => {
-      if (!result.ok || answers.kept(runId, result.id) !== result.output) return result;
-      served.push(at);
-      const { output: _left, ...rest } = result;
-      return rest as ToolResult;
-    });
-    if (served.length === 0) return event;
-    return [RUN_FINISHED_SERVED, { ...event, result: { ...event.result, toolResults: results } }, served];
+    const toolResults = answers
+      ? result.toolResults.map((toolResult, at) => {
+          if (!toolResult.ok || answers.kept(runId, toolResult.id) !== toolResult.output) return toolResult;
+          served.push(at);
+          const { output: _left, ...rest } = toolResult;
+          return rest as ToolResult;
+        })
+      : result.toolResults;
+    const last = result.messages.at(-1);
+    const answerInLast = last?.role === 'assistant' && result.text.length >= KEPT_TEXT && last.content === result.text;
+    if (served.length === 0 && !answerInLast) return event;
+    const messages = answerInLast ? [...result.messages.slice(0, -1), { ...last, content: '' }] : result.messages;
+    return [RUN_FINISHED_PACKED, { ...event, result: { ...result, toolResults, messages } }, served, answerInLast];
   }
 }
 
@@ -173,11 +183,13 @@ export class EventUnpacker {
         const output = this.#answers?.finish(runId, wire[1], () => true);
         return { type: 'tool_finished', result: success(wire[1], wire[2], (output ?? null) as JsonValue, wire[3], wire[4]) };
       }
-      case RUN_FINISHED_SERVED: {
+      case RUN_FINISHED_PACKED: {
         const event = wire[1] as RunFinished;
-        const results = event.result.toolResults;
-        for (const at of wire[2]) results[at] = { ...results[at]!, output: (this.#answers?.kept(runId, results[at]!.id) ?? null) as JsonValue } as ToolResult;
-        return event satisfies { result: RunResult };
+        const { toolResults, messages, text } = event.result;
+        for (const at of wire[2])
+          toolResults[at] = { ...toolResults[at]!, output: (this.#answers?.kept(runId, toolResults[at]!.id) ?? null) as JsonValue } as ToolResult;
+        if (wire[3]) (messages[messages.length - 1] as { content: string }).content = text;
+        return event;
       }
     }
   }
