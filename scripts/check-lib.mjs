@@ -141,23 +141,27 @@ if (problems.length === 0) {
     .map((f) => join(lib, f))
     .filter((f) => f.endsWith('.js'))) {
     const code = read(file);
-    // Nothing of ours to map: an entry of imports and re-exports only, or the bundler's own helpers.
+    // Nothing of ours to map: an entry of imports and re-exports only, or the bundler's own helpers and plugins' modules (`_virtual/`).
     if (
       withoutComments(code)
         .replace(/^(?:import|export)\s[^;]*;$/gm, '')
         .trim() === '' ||
-      file.includes('rolldown-runtime')
+      file.includes('rolldown-runtime') ||
+      relative(lib, file).startsWith('_virtual')
     )
       continue;
     if (!code.includes(`//# sourceMappingURL=`) || !existsSync(`${file}.map`)) fail(`${file} ships no source map`);
   }
-  // Bundled dependencies (dist/lib is not minified: each module keeps its `// node_modules/...` comment)
-  // each have their license in THIRD_PARTY_LICENSES.md, which ships with the package.
+  // Bundled dependencies (each module a file of its own under dist/lib/vendor/<package>/, or, in a
+  // file that holds several, marked by its `// node_modules/...` comment) each have their license
+  // in THIRD_PARTY_LICENSES.md, which ships with the package.
   const notices = read('THIRD_PARTY_LICENSES.md');
   const shipped = readdirSync(lib, { recursive: true })
     .map((f) => join(lib, f))
     .filter((f) => f.endsWith('.js'));
-  const bundled = new Set(shipped.flatMap((f) => [...read(f).matchAll(/^\/\/ node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\//gm)].map((m) => m[1])));
+  const vendored = shipped.map((f) => /^vendor\/((?:@[^/]+\/)?[^/]+)\//.exec(relative(lib, f).replaceAll('\\', '/'))?.[1]).filter(Boolean);
+  const bundled = new Set([...vendored, ...shipped.flatMap((f) => [...read(f).matchAll(/^\/\/ node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\//gm)].map((m) => m[1]))]);
+  if (bundled.size === 0) fail('no bundled dependency found in dist/lib (ajv and cfworker are): is the vendor/ layout gone?');
   for (const name of bundled) if (!notices.includes(`## ${name} `)) fail(`${name} is bundled into dist/lib but has no license in THIRD_PARTY_LICENSES.md`);
   // cfworker's string formats, which our validator never reads, are left out (scripts/without-cfworker-formats.ts).
   if (shipped.some((f) => read(f).includes('@cfworker/json-schema/dist/esm/format.js')))
@@ -220,16 +224,17 @@ if (problems.length === 0) {
       if (pattern.test(code)) fail(`${file} (imported by ambi-web/extension) matches ${pattern}`);
     if (/\bfrom\s*["']comlink["']/.test(code)) fail(`${file} (imported by ambi-web/extension) imports comlink`);
   }
-  const externals = (files) => [...new Set(files.flatMap((f) => [...read(f).matchAll(/\bfrom\s*["']([^./"'][^"']*)["']/g)].map((m) => m[1])))].join(', ');
+  const externals = (files) =>
+    [...new Set(files.flatMap((f) => [...withoutComments(read(f)).matchAll(/\bfrom\s*["']([^./"'][^"']*)["']/g)].map((m) => m[1])))].join(', ');
   console.log(
     `ambi-web/worker ${`a page of every page-side name, ${page.files.length} files`.padEnd(40)} ${rawKb(page.files).padStart(8)} kB, gzip ${gzipKb(page.files).padStart(7)} kB (+ ${externals(page.files)})`,
   );
   page.dispose();
   console.log(
-    `ambi-web/extension ${list(extensionGraph).padEnd(37)} ${rawKb(extensionGraph).padStart(8)} kB, gzip ${gzipKb(extensionGraph).padStart(7)} kB (+ ${externals(extensionGraph) || 'nothing'})`,
+    `ambi-web/extension ${`${extensionGraph.length} modules`.padEnd(37)} ${rawKb(extensionGraph).padStart(8)} kB, gzip ${gzipKb(extensionGraph).padStart(7)} kB (+ ${externals(extensionGraph) || 'nothing'})`,
   );
   console.log(
-    `ambi-web        ${list(fullGraph).padEnd(40)} ${rawKb(fullGraph).padStart(8)} kB, gzip ${gzipKb(fullGraph).padStart(7)} kB (+ ${externals(fullGraph)})`,
+    `ambi-web        ${`${fullGraph.length} modules`.padEnd(40)} ${rawKb(fullGraph).padStart(8)} kB, gzip ${gzipKb(fullGraph).padStart(7)} kB (+ ${externals(fullGraph)})`,
   );
 }
 
