@@ -5,10 +5,6 @@ import { toStorageError } from './storage-failure.js';
 import type { Message } from '../core/types.js';
 import type { ConversationInfo, ConversationStore, ConversationTail } from './conversation-store.js';
 
-export type { ConversationStore, ConversationTail } from './conversation-store.js';
-import { MemoryToolCallJournal } from './memory-tool-call-journal.js';
-import { MemoryHeldStore } from './memory-held-store.js';
-
 /** A conversation as the memory store keeps it: its frozen messages and its times. */
 interface Kept {
   messages: Message[];
@@ -17,16 +13,19 @@ interface Kept {
 }
 
 /**
- * Conversations in memory, for tests, Node and pages that need no persistence; same rules and
- * errors as IndexedDB. Messages are kept as frozen copies: `load` and `loadTail` copy them again
- * for a caller that may change them, `loadFrozen` hands them out as they are.
+ * What a MemoryConversationStore keeps, and the rules it keeps it by (loaded with the store's first
+ * call, see first-call.ts): same rules and errors as IndexedDB. Messages are kept as frozen
+ * copies: `load` and `loadTail` copy them again for a caller that may change them, `loadFrozen`
+ * hands them out as they are.
  */
-export class MemoryConversationStore implements ConversationStore {
+export class KeptConversations implements ConversationStore {
   readonly #conversations = new Map<string, Kept>();
-  /** The record of these conversations' calls (asked, decided, started, done) and standing decisions, kept as long as the store (a second runner on it stands for a reload). */
-  readonly journal: MemoryToolCallJournal = new MemoryToolCallJournal();
-  /** The held values of these conversations (`untrusted: 'hold'`), kept as long as the store. */
-  readonly held: MemoryHeldStore = new MemoryHeldStore();
+  /** The store's record of calls: a deleted conversation's records go with it. */
+  readonly #journal: { clear(conversation: string): void };
+
+  constructor(journal: { clear(conversation: string): void }) {
+    this.#journal = journal;
+  }
 
   /** A copy of a conversation's messages in order (empty if it does not exist). */
   async load(id: string): Promise<Message[]> {
@@ -93,7 +92,7 @@ export class MemoryConversationStore implements ConversationStore {
   async delete(id: string): Promise<void> {
     checkConversationId(id, `delete conversation "${String(id)}"`);
     this.#conversations.delete(id);
-    this.journal.clear(id);
+    this.#journal.clear(id);
   }
 }
 

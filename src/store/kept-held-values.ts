@@ -2,8 +2,8 @@ import type { HeldEntry, HeldInfo, HeldRecord, HeldValueStore } from './held-typ
 import { checkEntry, heldInfo, seqOf } from './held-rules.js';
 import { checkConversationId } from './conversation-rules.js';
 
-/** Held values in memory, next to a MemoryConversationStore's conversations (and a run's without one); same rules as IndexedDB. */
-export class MemoryHeldStore implements HeldValueStore {
+/** What a MemoryHeldStore keeps, and the rules it keeps it by (loaded with the store's first call, see first-call.ts): same rules as IndexedDB. */
+export class KeptHeldValues implements HeldValueStore {
   /**
    * By conversation: what is known of each value, in id order (`$N` at N - 1), and the value as
    * its JSON (the checks wrote it anyway; a string needs no copy, and each read parses a new value).

@@ -7,10 +7,10 @@ import { toStorageError } from './storage-failure.js';
 import type { JournalEntry, ToolCallJournal } from './types.js';
 
 /**
- * The record of calls in memory (a MemoryConversationStore's `journal`, or an agent's own), for
- * tests, Node and pages that keep nothing; same steps, rules and errors as the IndexedDB one.
+ * What a MemoryToolCallJournal keeps, and the rules it keeps it by (loaded with the journal's first
+ * call, see first-call.ts): same steps, rules and errors as the IndexedDB one.
  */
-export class MemoryToolCallJournal implements ToolCallJournal {
+export class KeptJournal implements ToolCallJournal {
   readonly #entries = new Map<string, JournalEntry>();
   readonly #standing = new Map<string, StandingDecision>();
 
