@@ -19,7 +19,6 @@ import {
 } from '../wire/protocol.js';
 import { fromWireReason, toWireError, type WireReason } from '../wire/wire-error.js';
 import { isThenable } from '../../util/thenable.js';
-import { toJsonOutput } from '../../tools/json-output.js';
 
 /**
  * What the page serves the runner worker (exposed over Comlink on the worker's channel): its
@@ -57,7 +56,7 @@ export class PageHost implements PageHostApi {
       try {
         endpoint.postMessage(reply);
       } catch (error) {
-        endpoint.postMessage(uncloned(reply, error));
+        void uncloned(reply, error).then((copy) => endpoint.postMessage(copy));
       }
     };
     const failed = (error: unknown) => answer([FAILED, key, toWireError(error)]);
@@ -135,9 +134,11 @@ export class PageHost implements PageHostApi {
  * framework's reactive state, reads as plain and refuses to clone) crosses as its JSON copy; any
  * other is the call's failure, said so.
  */
-function uncloned(reply: AnswerMessage, error: unknown): AnswerMessage {
+async function uncloned(reply: AnswerMessage, error: unknown): Promise<AnswerMessage> {
   if (reply[0] === ANSWERED && !(reply[2] instanceof Map)) {
     try {
+      // The converter loads here, for the first such answer: a page whose answers clone never carries it.
+      const { toJsonOutput } = await import('../../tools/json-output.js');
       return [ANSWERED, reply[1], toJsonOutput(reply[2])];
     } catch {
       // Not JSON either: the clone's error says why.
