@@ -74,14 +74,25 @@ describe('what a first answer loads up front (a real build of its module graph)'
 
   it('the runner worker loads the loop, the engine and the validator up front, and no feature a run has not asked for', () => {
     // Checked to be the runner: without these the test would pass for an empty build.
-    for (const needed of [/^src\/runner\/run-loop\.ts$/, /^src\/parser\/tag-parser\.ts$/, /^src\/engines\/openai\/engine\.ts$/, /^src\/store\/memory-conversation-store\.ts$/])
-      expect(worker.some((id) => needed.test(id)), String(needed)).toBe(true);
+    for (const needed of [
+      /^src\/runner\/run-loop\.ts$/,
+      /^src\/parser\/tag-parser\.ts$/,
+      /^src\/engines\/openai\/engine\.ts$/,
+      /^src\/store\/memory-conversation-store\.ts$/,
+    ])
+      expect(
+        worker.some((id) => needed.test(id)),
+        String(needed),
+      ).toBe(true);
     expect(matching(worker, NOT_UP_FRONT_ANYWHERE)).toEqual([]);
   });
 
   it('the page of a dedicated runner loads neither the runner nor a shared runner, parts checks, JSON conversion or MCP up front', () => {
     for (const needed of [/^src\/worker\/page\/worker-runner\.ts$/, /comlink/])
-      expect(page.some((id) => needed.test(id)), String(needed)).toBe(true);
+      expect(
+        page.some((id) => needed.test(id)),
+        String(needed),
+      ).toBe(true);
     const notOnThePage = [
       ...NOT_UP_FRONT_ANYWHERE,
       /^src\/(runner\/(run-loop|chat-runner|model-turn)|parser\/|agent\/|call\/(execute|attempt|tool-manager)|validation\/no-eval|engines\/openai\/engine)/,

@@ -69,7 +69,17 @@ describe('OpenAI-compatible engine: the raw body', () => {
     }
     const image = new CountedBlob([PNG], { type: 'image/png' });
     const engine = await local.engineFor(() => ({ pieces: textStream('Seen.') }), { accepts: { image: true } });
-    const asked = request({ messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', image }] }] });
+    const asked = request({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image', image },
+          ],
+        },
+      ],
+    });
     await collect(engine, asked);
     await collect(engine, asked);
     const bodies = local.server.requests.map((sent) => sent.body);
