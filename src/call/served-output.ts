@@ -1,5 +1,5 @@
 import type { JsonValue } from '../core/types.js';
-import { OutputWithParts, withParts } from '../parts/with-parts.js';
+import { OutputWithParts } from '../parts/with-parts.js';
 import { CheckedJson } from './checked-json.js';
 import { isPlainJson } from './plain-json.js';
 
@@ -34,13 +34,4 @@ function servedJson(toolName: string, value: unknown): JsonValue | Promise<JsonV
   if (isPlainJson(value)) return value as JsonValue;
   if (CheckedJson.is(value)) return value.value;
   return import('../tools/json-output.js').then(({ toolOutputJson }) => toolOutputJson(toolName, value));
-}
-
-/**
- * An answer that crossed, as the attempt stage reads a tool's return: JSON already (CheckedJson:
- * never converted a second time), with its parts beside it where it had some.
- */
-export function fromServedOutput(answer: ServedOutput): CheckedJson | OutputWithParts<CheckedJson> {
-  if (!(answer instanceof Map)) return new CheckedJson(answer as JsonValue);
-  return withParts(new CheckedJson(answer.get('output') as JsonValue), answer.get('parts') as Parameters<typeof withParts>[1]);
 }
