@@ -45,6 +45,13 @@ describe('FirstCallLoad', () => {
     expect(await kept.call((loaded) => loaded.seen)).toEqual(['waited', 'after']);
   });
 
+  it('once loaded and no call waits, a call runs at once, before its promise is awaited', async () => {
+    const kept = new FirstCallLoad(async () => ({ seen: [] as string[] }));
+    const loaded = await kept.call((value) => value);
+    void kept.call((value) => value.seen.push('now'));
+    expect(loaded.seen).toEqual(['now']);
+  });
+
   it('fails the calls that waited on a failed load, and the next call loads again', async () => {
     const first = gatedLoad('first');
     let loads = 0;
