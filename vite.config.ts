@@ -174,8 +174,12 @@ function runnerWorkerAsEntry(): Plugin {
 
 /**
  * The published package (`vite build --mode lib`): `dist/lib/index.js`, `dist/lib/worker.js`,
- * `dist/lib/extension.js`, `dist/lib/extend.js` and `dist/lib/runner.worker.js`, sharing chunks, with source maps. Nothing is bundled in: every
- * dependency stays an import (wllama and its wasm `?url` included), resolved by the app's bundler.
+ * `dist/lib/extension.js`, `dist/lib/extend.js` and `dist/lib/runner.worker.js`, with source maps.
+ * Nothing is bundled in: every dependency stays an import (wllama and its wasm `?url` included),
+ * resolved by the app's bundler. Every module stays a file of its own (`dist/lib/src/…`; the few
+ * bundled devDependencies, ajv and cfworker, under `dist/lib/vendor/`), so the app's bundler splits
+ * ambi-web as finely as its sources: a chunk of ours that held a module the page needs and one only
+ * the runner or a later `import()` needs would load both with the page.
  */
 const library: ViteUserConfig = {
   base: './',
@@ -190,9 +194,6 @@ const library: ViteUserConfig = {
       entry: {
         index: 'src/index.ts',
         worker: 'src/worker/index.ts',
-        // The page's half of `ambi-web/worker`, an entry so that nothing the page reaches shares a
-        // chunk with the runner's code (which `serveRunner`, also in `ambi-web/worker`, reaches).
-        'worker-page': 'src/worker/page-entry.ts',
         'ai-sdk': 'src/ai-sdk/index.ts',
         'ag-ui': 'src/ag-ui/index.ts',
         extension: 'src/extension/index.ts',
@@ -201,9 +202,10 @@ const library: ViteUserConfig = {
         'runner.worker': 'workers/runner.worker.ts',
       },
       formats: ['es'],
-      fileName: (_format, entryName) => `${entryName}.js`,
+      // npm leaves every `node_modules` folder out of a tarball: bundled dependencies' modules go to `vendor/`.
+      fileName: (_format, entryName) => `${entryName.replace(/^node_modules\//, 'vendor/')}.js`,
     },
-    rolldownOptions: { external: isRuntimeDependency, output: { chunkFileNames: 'chunks/[name]-[hash].js' } },
+    rolldownOptions: { external: isRuntimeDependency, output: { preserveModules: true, preserveModulesRoot: '.' } },
   },
 };
 

@@ -160,13 +160,15 @@ test('the installed package ships source maps and no declarations beyond the pub
   const map = JSON.parse(readFileSync(join(dist, 'lib', 'runner.worker.js.map'), 'utf8'));
   expect(map.sources.some((source: string) => source.includes('workers/runner.worker.ts'))).toBe(true);
   expect(map.sourcesContent?.length).toBe(map.sources.length);
-  // The runner's host loads with import() as the worker starts: its chunk's map holds its source too.
-  const chunkMaps = readdirSync(join(dist, 'lib', 'chunks'))
-    .filter((file) => file.endsWith('.js.map'))
-    .map((file) => JSON.parse(readFileSync(join(dist, 'lib', 'chunks', file), 'utf8')) as { sources: string[]; sourcesContent?: string[] });
-  const host = chunkMaps.find((chunk) => chunk.sources.some((source) => source.includes('src/worker/runner/runner-host.ts')));
-  expect(host?.sourcesContent?.length).toBe(host?.sources.length);
-  expect(existsSync(join(dist, 'lib', 'index.js.map'))).toBe(true);
+  // Every module is a file of its own (so an app splits ambi-web as finely as from its sources), its map beside it with its source.
+  const host = JSON.parse(readFileSync(join(dist, 'lib', 'src', 'worker', 'runner', 'runner-host.js.map'), 'utf8')) as {
+    sources: string[];
+    sourcesContent?: string[];
+  };
+  expect(host.sources.some((source) => source.includes('src/worker/runner/runner-host.ts'))).toBe(true);
+  expect(host.sourcesContent?.length).toBe(host.sources.length);
+  // `ambi-web`'s entry only re-exports (nothing of its own to map); the modules it names ship theirs.
+  expect(existsSync(join(dist, 'lib', 'src', 'agent', 'agent.js.map'))).toBe(true);
   const declarations = readdirSync(join(dist, 'types'), { recursive: true }).map(String);
   expect(declarations).toContain('index.d.ts');
   expect(declarations.some((file) => file.includes('draft-07-meta-schema'))).toBe(false);

@@ -98,6 +98,46 @@ async function pageBundle() {
   return { files, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * The source modules a first answer's page loads up front when an app builds it from dist/lib (a
+ * dedicated runner, a page tool, an OpenAI-compatible engine: bench/bundle/ours): its entry chunk
+ * and the chunks that one imports statically, tree-shaken as an app's Vite build does it. With one
+ * file per module in dist/lib the app splits ambi-web as finely as from its sources; chunks of ours
+ * that mixed a page's modules with the runner's or a later `import()`'s would load those with it.
+ */
+async function firstAnswerPage() {
+  const entry = [
+    `import { createWorkerRunner, defineTool, openAICompatible } from ${JSON.stringify(resolve(lib, 'worker.js'))};`,
+    "const runner = createWorkerRunner({ engine: openAICompatible({ baseURL: 'http://127.0.0.1/v1', model: 'm' }) });",
+    "runner.tool(defineTool({ name: 'read_title', description: 'The title', parameters: { type: 'object', properties: {} }, readOnly: true, call: () => 'title' }));",
+    "void runner.run('Hello').result;",
+  ].join('\n');
+  const { build } = await import('vite');
+  const built = await build({
+    configFile: false,
+    logLevel: 'silent',
+    plugins: [{ name: 'first-answer', resolveId: (id) => (id === 'first-answer' ? id : null), load: (id) => (id === 'first-answer' ? entry : null) }],
+    worker: { format: 'es' },
+    build: {
+      write: false,
+      minify: false,
+      target: 'es2022',
+      modulePreload: false,
+      rolldownOptions: { input: 'first-answer', external: (id) => /^[@a-z]/i.test(id) && id !== 'first-answer' },
+    },
+  });
+  const chunks = (Array.isArray(built) ? built[0] : built).output.filter((item) => item.type === 'chunk');
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const seen = new Set();
+  const visit = (chunk) => {
+    if (!chunk || seen.has(chunk)) return;
+    seen.add(chunk);
+    for (const file of chunk.imports) visit(byFile.get(file));
+  };
+  visit(chunks.find((chunk) => chunk.isEntry));
+  return [...seen].flatMap((chunk) => chunk.moduleIds).map((id) => relative(resolve(lib), id).replaceAll('\\', '/'));
+}
+
 if (problems.length === 0) {
   const pageGraph = moduleGraph(join(lib, 'worker.js'));
   const page = await pageBundle();
@@ -141,29 +181,42 @@ if (problems.length === 0) {
     .map((f) => join(lib, f))
     .filter((f) => f.endsWith('.js'))) {
     const code = read(file);
-    // Nothing of ours to map: an entry of imports and re-exports only, or the bundler's own helpers.
+    // Nothing of ours to map: an entry of imports and re-exports only, or the bundler's own helpers and plugins' modules (`_virtual/`).
     if (
       withoutComments(code)
         .replace(/^(?:import|export)\s[^;]*;$/gm, '')
         .trim() === '' ||
-      file.includes('rolldown-runtime')
+      file.includes('rolldown-runtime') ||
+      relative(lib, file).startsWith('_virtual')
     )
       continue;
     if (!code.includes(`//# sourceMappingURL=`) || !existsSync(`${file}.map`)) fail(`${file} ships no source map`);
   }
-  // Bundled dependencies (dist/lib is not minified: each module keeps its `// node_modules/...` comment)
-  // each have their license in THIRD_PARTY_LICENSES.md, which ships with the package.
+  // Bundled dependencies (each module a file of its own under dist/lib/vendor/<package>/, or, in a
+  // file that holds several, marked by its `// node_modules/...` comment) each have their license
+  // in THIRD_PARTY_LICENSES.md, which ships with the package.
   const notices = read('THIRD_PARTY_LICENSES.md');
   const shipped = readdirSync(lib, { recursive: true })
     .map((f) => join(lib, f))
     .filter((f) => f.endsWith('.js'));
-  const bundled = new Set(shipped.flatMap((f) => [...read(f).matchAll(/^\/\/ node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\//gm)].map((m) => m[1])));
+  const vendored = shipped.map((f) => /^vendor\/((?:@[^/]+\/)?[^/]+)\//.exec(relative(lib, f).replaceAll('\\', '/'))?.[1]).filter(Boolean);
+  const bundled = new Set([...vendored, ...shipped.flatMap((f) => [...read(f).matchAll(/^\/\/ node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\//gm)].map((m) => m[1]))]);
+  if (bundled.size === 0) fail('no bundled dependency found in dist/lib (ajv and cfworker are): is the vendor/ layout gone?');
   for (const name of bundled) if (!notices.includes(`## ${name} `)) fail(`${name} is bundled into dist/lib but has no license in THIRD_PARTY_LICENSES.md`);
   // cfworker's string formats, which our validator never reads, are left out (scripts/without-cfworker-formats.ts).
   if (shipped.some((f) => read(f).includes('@cfworker/json-schema/dist/esm/format.js')))
     fail("cfworker's format.js is bundled: the build lost withoutCfworkerFormats()");
   if (sources.some(({ code }) => code.includes('"/assets/'))) fail('an absolute "/assets/" url is left in the page entries (base must be "./")');
 
+  // A first answer's page built from the package loads what the same page built from the sources does: no store,
+  // MCP, shared runner, JSON conversion or parts checks, nothing of the loop (tests/node/bundle-first-answer.test.ts).
+  const firstAnswer = await firstAnswerPage();
+  if (!firstAnswer.includes('src/worker/page/worker-runner.js'))
+    fail('the first-answer page does not hold src/worker/page/worker-runner.js: is dist/lib still one file per module?');
+  const notUpFront =
+    /^src\/(store\/|mcp\/|worker\/shared\/(?!protocol)|worker\/runner\/|worker\/page\/(worker-mcp|follow-runner)|tools\/json-output|parts\/normalize|runner\/(run-loop|chat-runner)|parser\/|agent\/|extensions\/)|^vendor\//;
+  for (const id of firstAnswer.filter((module) => notUpFront.test(module))) fail(`a first answer's page built from dist/lib loads ${id} up front`);
+  console.log(`first answer's page  ${firstAnswer.length} modules up front: ${firstAnswer.filter((id) => id.startsWith('src/')).length} of ambi-web's`);
   // What the page pays for `ambi-web/worker`: no validator compiler, no parser, no loop.
   const forbidden = [
     /@modelcontextprotocol\/client/,
@@ -220,16 +273,17 @@ if (problems.length === 0) {
       if (pattern.test(code)) fail(`${file} (imported by ambi-web/extension) matches ${pattern}`);
     if (/\bfrom\s*["']comlink["']/.test(code)) fail(`${file} (imported by ambi-web/extension) imports comlink`);
   }
-  const externals = (files) => [...new Set(files.flatMap((f) => [...read(f).matchAll(/\bfrom\s*["']([^./"'][^"']*)["']/g)].map((m) => m[1])))].join(', ');
+  const externals = (files) =>
+    [...new Set(files.flatMap((f) => [...withoutComments(read(f)).matchAll(/\bfrom\s*["']([^./"'][^"']*)["']/g)].map((m) => m[1])))].join(', ');
   console.log(
     `ambi-web/worker ${`a page of every page-side name, ${page.files.length} files`.padEnd(40)} ${rawKb(page.files).padStart(8)} kB, gzip ${gzipKb(page.files).padStart(7)} kB (+ ${externals(page.files)})`,
   );
   page.dispose();
   console.log(
-    `ambi-web/extension ${list(extensionGraph).padEnd(37)} ${rawKb(extensionGraph).padStart(8)} kB, gzip ${gzipKb(extensionGraph).padStart(7)} kB (+ ${externals(extensionGraph) || 'nothing'})`,
+    `ambi-web/extension ${`${extensionGraph.length} modules`.padEnd(37)} ${rawKb(extensionGraph).padStart(8)} kB, gzip ${gzipKb(extensionGraph).padStart(7)} kB (+ ${externals(extensionGraph) || 'nothing'})`,
   );
   console.log(
-    `ambi-web        ${list(fullGraph).padEnd(40)} ${rawKb(fullGraph).padStart(8)} kB, gzip ${gzipKb(fullGraph).padStart(7)} kB (+ ${externals(fullGraph)})`,
+    `ambi-web        ${`${fullGraph.length} modules`.padEnd(40)} ${rawKb(fullGraph).padStart(8)} kB, gzip ${gzipKb(fullGraph).padStart(7)} kB (+ ${externals(fullGraph)})`,
   );
 }
 

@@ -21,12 +21,10 @@ import type { RunEvent } from '../core/run.js';
 import type { ContextBudget } from '../core/types.js';
 import type { ExtensionLoader } from '../runner/run-setup.js';
 import type { RunAgent, UntrustedMode } from '../runner/run-setup.js';
-import { inspectHeldTool, isInspectHeld } from '../extensions/untrusted/hold/inspect-tool.js';
-import { extensionsWith, loadLeafRunner, loadMcp, loadRecorder } from './features.js';
-import { pendingApprovals } from '../extensions/resume/pending.js';
+import { type AgentParts, extensionsWith, loadAgentParts, loadLeafRunner, loadMcp, loadPendingApprovals, loadRecorder } from './features.js';
 import { journalOf } from '../runner/run-setup.js';
 import type { PendingApproval } from '../store/approval-types.js';
-import { engineInfo, type EngineInfo } from '../engines/engine-info.js';
+import { builtEngineInfo, type EngineInfo } from '../engines/engine-info.js';
 import type { Cassette } from '../engines/cassette/cassette.js';
 import type { RecordingEngine } from '../engines/cassette/recorder.js';
 import { InvalidOptionError } from '../errors/invalid-option-error.js';
@@ -34,7 +32,7 @@ import type { ImageDescriber } from '../runner/run-setup.js';
 import { checkContentOptions } from '../parts/content-options.js';
 import { DEFAULT_MAX_CONVERSATION_BYTES, DEFAULT_MAX_PART_BYTES } from '../parts/limits.js';
 import type { CodeModeOption } from '../codemode/code-mode-options.js';
-import { codeModeParts, isRunCode } from '../extensions/code-mode/code-mode.js';
+import { isRunCode } from '../extensions/code-mode/run-code.js';
 
 /** How an agent is made. */
 export interface AgentOptions {
@@ -162,12 +160,13 @@ export class Agent implements RunAgent {
   private constructor(
     readonly engine: Engine,
     options: AgentOptions,
-    made: { info?: EngineInfo; recorder?: RecordingEngine } = {},
+    made: { info?: EngineInfo; recorder?: RecordingEngine; parts?: AgentParts } = {},
   ) {
+    const parts = made.parts ?? {};
     this.registry = new ToolRegistry({ ...(options.validation ? { validation: options.validation } : {}) });
     this.untrusted = checkUntrustedMode(options.untrusted);
     // Offered to the model only where there is something to inspect (the untrusted extension decides per request).
-    if (this.untrusted === 'hold') this.registry.register(inspectHeldTool());
+    if (this.untrusted === 'hold') this.registry.register(parts.hold!.inspectHeldTool());
     this.tools = new ToolManager(this.registry);
     this.preamble = options.preamble;
     this.parser = options.parser ?? new TagToolCallParser();
@@ -181,16 +180,19 @@ export class Agent implements RunAgent {
     this.maxConversationBytes = options.maxConversationBytes ?? DEFAULT_MAX_CONVERSATION_BYTES;
     this.describeImage = options.describeImage;
     this.tokens = new TokenCounter(engine.countTokens?.bind(engine));
-    const codeMode = codeModeParts(options.codeMode, (this.journal ?? this.conversations.journal) !== undefined);
+    const codeMode = parts.codeMode?.codeModeParts(options.codeMode, (this.journal ?? this.conversations.journal) !== undefined);
     if (codeMode) this.registry.register(codeMode.tool);
     this.extensions = extensionsWith(codeMode ? [...(options.extensions ?? []), codeMode.extension] : options.extensions);
     this.onToolError = options.onToolError ?? developmentToolErrorLog();
     this.#options = options;
     this.engineInfo = made.info ?? engine.info ?? { provider: '_OTHER' };
     this.#recorder = made.recorder;
+    this.#parts = parts;
   }
 
   readonly #options: AgentOptions;
+  /** What this agent's options loaded (Code Mode's, hold mode's parts), which a sibling shares. */
+  readonly #parts: AgentParts;
   /** Who hears `notify` now (the runs in progress), and what came while nobody did. */
   readonly #observers = new Set<(event: RunEvent) => void>();
   #unseen: RunEvent[] = [];
@@ -202,10 +204,10 @@ export class Agent implements RunAgent {
     const agent = new Agent(
       this.engine,
       { ...rest, parser: this.parser, ...(this.onToolError ? { onToolError: this.onToolError } : {}) },
-      { info: this.engineInfo },
+      { info: this.engineInfo, parts: this.#parts },
     );
     // A sibling in hold mode has its own `inspect_held`; in Code Mode its own `run_code`.
-    for (const tool of tools) if (!isInspectHeld(tool) && !isRunCode(tool)) agent.tool(tool);
+    for (const tool of tools) if (!this.#parts.hold?.isInspectHeld(tool) && !isRunCode(tool)) agent.tool(tool);
     return agent;
   }
 
@@ -225,12 +227,14 @@ export class Agent implements RunAgent {
     // A config is built by its kind's factory (the built-in ones load their code on first use).
     const given = isEngine(engine);
     const live = given ? engine : await engineFromTable(engine, engineTable(options.engines), options.engine);
-    const info = given ? (engine.info ?? { provider: '_OTHER' }) : configInfo(engine, live);
-    if (!options.record) return new Agent(live, options, { info });
+    const info = given ? (engine.info ?? { provider: '_OTHER' }) : builtEngineInfo(engine, live);
+    // Code Mode's and hold mode's code load only for an agent whose options ask for them.
+    const parts = await loadAgentParts(options);
+    if (!options.record) return new Agent(live, options, { info, parts });
     // The recorder loads only for an agent that records.
     const { provider, model } = info;
     const recorder = (await loadRecorder()).recordEngine(live, model !== undefined ? { provider, model } : { provider });
-    return new Agent(recorder.engine, options, { info, recorder });
+    return new Agent(recorder.engine, options, { info, recorder, parts });
   }
 
   /**
@@ -244,8 +248,8 @@ export class Agent implements RunAgent {
   }
 
   /** The calls of a conversation's interrupted run that wait for a person (what a resume asks again), oldest request first. */
-  pendingApprovals(conversation: string): Promise<PendingApproval[]> {
-    return pendingApprovals(this.conversations, journalOf(this, conversation), conversation);
+  async pendingApprovals(conversation: string): Promise<PendingApproval[]> {
+    return (await loadPendingApprovals()).pendingApprovals(this.conversations, journalOf(this, conversation), conversation);
   }
 
   /** Let the model delegate sub-tasks to leaves through a `spawn_leaf` tool (see LeafOptions). */
@@ -291,10 +295,4 @@ export class Agent implements RunAgent {
     this.#observers.add(observer);
     return () => void this.#observers.delete(observer);
   }
-}
-
-/** What traces say of an engine built from `config`: a built-in config's own account, else what the engine says of itself. */
-function configInfo(config: EngineConfig, live: Engine): EngineInfo {
-  const info = engineInfo(config);
-  return info.provider === '_OTHER' && live.info ? live.info : info;
 }

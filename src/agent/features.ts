@@ -141,6 +141,28 @@ export function extensionsWith(own: readonly ExtensionLoader[] = []): readonly E
   return [...new Set([...standardExtensions, ...own])];
 }
 
+/** What an agent made with an option gets from it: Code Mode's `run_code` and extension, hold mode's `inspect_held`. */
+export interface AgentParts {
+  codeMode?: typeof import('../extensions/code-mode/code-mode.js');
+  hold?: Pick<typeof import('../extensions/untrusted/untrusted.js'), 'inspectHeldTool' | 'isInspectHeld'>;
+}
+
+/**
+ * The parts `options` ask for, loaded as the agent is made (`Agent.make`): Code Mode's for a
+ * `codeMode` other than false (one that is not valid is refused by its check, which loads with
+ * them), hold mode's for `untrusted: 'hold'` (with the untrusted extension, which its runs load
+ * anyway). An agent without them never fetches their code.
+ */
+export async function loadAgentParts(options: { codeMode?: unknown; untrusted?: unknown }): Promise<AgentParts> {
+  const [codeMode, hold] = await Promise.all([
+    options.codeMode !== undefined && options.codeMode !== false ? import('../extensions/code-mode/code-mode.js') : undefined,
+    options.untrusted === 'hold' ? import('../extensions/untrusted/untrusted.js') : undefined,
+  ]);
+  return { ...(codeMode ? { codeMode } : {}), ...(hold ? { hold } : {}) };
+}
+
+/** What `agent.pendingApprovals` reads a conversation's waiting calls with, loaded when it is first asked. */
+export const loadPendingApprovals = () => import('../extensions/resume/pending.js');
 /** The code a leaf runs with, loaded when a leaf first starts. */
 export const loadLeafRunner = () => import('../leaf/run-leaf.js');
 /** The recording engine wrapper, loaded only for an agent made with `record: true`. */

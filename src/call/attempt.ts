@@ -13,7 +13,7 @@ import { delay } from '../util/delay.js';
 import { isThenable } from '../util/thenable.js';
 import { toolFailure, toolSuccess } from './result.js';
 import { UntrustedOutput } from './untrusted-output.js';
-import { outputJson } from './checked-json.js';
+import { outputJson } from './output-json.js';
 
 /** How one attempt ended. Only `runAttempts` decides what follows (a retry or the result). */
 export type AttemptOutcome =

@@ -1,5 +1,4 @@
 import type { JsonValue } from '../core/types.js';
-import { toolOutputJson } from '../tools/json-output.js';
 
 /**
  * An output already JSON when it reaches the pipeline (a page's or a tool worker's tool, served
@@ -16,9 +15,4 @@ export class CheckedJson {
   static is(output: unknown): output is CheckedJson {
     return typeof output === 'object' && output !== null && #checked in output;
   }
-}
-
-/** A tool's output as the model reads it: as it is where already JSON, else made JSON (one JSON cannot hold: `crashed`). */
-export function outputJson(toolName: string, output: unknown): JsonValue {
-  return CheckedJson.is(output) ? output.value : toolOutputJson(toolName, output);
 }

@@ -35,7 +35,7 @@ export function servedTool(tool: Tool, validate?: ArgsValidator): ServedTool {
 /**
  * One served call: the arguments checked here (refused: `invalid_arguments`, never run), the tool
  * called once with `ctx` and `abort`, its output as JSON, parts beside it (one JSON cannot hold: `crashed`). A tool
- * that answers at once, with nothing to check, is answered synchronously (one that throws, throws).
+ * that answers at once, with nothing to check and no parts, is answered synchronously (one that throws, throws).
  */
 export function serveCall(
   served: ServedTool,

@@ -1,7 +1,6 @@
 import type { JsonValue } from '../core/types.js';
-import { mediaParts } from '../parts/normalize.js';
-import { OutputWithParts, withParts } from '../parts/with-parts.js';
-import { CheckedJson, outputJson } from './checked-json.js';
+import { OutputWithParts } from '../parts/with-parts.js';
+import { CheckedJson } from './checked-json.js';
 import { isPlainJson } from './plain-json.js';
 
 /**
@@ -14,23 +13,25 @@ export type ServedOutput = JsonValue | ReadonlyMap<'output' | 'parts', unknown>;
 
 /**
  * What a tool returned, in the tool's realm, as it crosses: JSON, or JSON and its parts (checked
- * here, their bytes made Blobs). An output already JSON (a tab tool's, served on to the runner
- * worker from an extension page) is taken as it is.
+ * here, their bytes made Blobs). An output already JSON (plain data, or a tab tool's, served on to
+ * the runner worker from an extension page) is taken as it is; the conversion of any other, and
+ * the checks of parts, load with the first output that needs them, so a page whose tools return
+ * plain data never carries them.
  */
-export function toServedOutput(toolName: string, value: unknown): ServedOutput {
-  // Plain JSON already: cloned once, by postMessage, not copied here first (see crossingOutput for one that will not clone).
-  if (!OutputWithParts.is(value)) return isPlainJson(value) ? (value as JsonValue) : outputJson(toolName, value);
-  return new Map<'output' | 'parts', unknown>([
-    ['output', outputJson(toolName, value.output)],
-    ['parts', mediaParts(value.parts, Infinity)],
-  ]);
+export function toServedOutput(toolName: string, value: unknown): ServedOutput | Promise<ServedOutput> {
+  if (!OutputWithParts.is(value)) return servedJson(toolName, value);
+  return Promise.all([servedJson(toolName, value.output), import('../parts/normalize.js')]).then(
+    ([output, { mediaParts }]) =>
+      new Map<'output' | 'parts', unknown>([
+        ['output', output],
+        ['parts', mediaParts(value.parts, Infinity)],
+      ]),
+  );
 }
 
-/**
- * An answer that crossed, as the attempt stage reads a tool's return: JSON already (CheckedJson:
- * never converted a second time), with its parts beside it where it had some.
- */
-export function fromServedOutput(answer: ServedOutput): CheckedJson | OutputWithParts<CheckedJson> {
-  if (!(answer instanceof Map)) return new CheckedJson(answer as JsonValue);
-  return withParts(new CheckedJson(answer.get('output') as JsonValue), answer.get('parts') as Parameters<typeof withParts>[1]);
+/** An output as JSON: as it is where it is already (cloned once, by postMessage, not copied here first), else converted (one JSON cannot hold: `crashed`). */
+function servedJson(toolName: string, value: unknown): JsonValue | Promise<JsonValue> {
+  if (isPlainJson(value)) return value as JsonValue;
+  if (CheckedJson.is(value)) return value.value;
+  return import('../tools/json-output.js').then(({ toolOutputJson }) => toolOutputJson(toolName, value));
 }

@@ -3,6 +3,12 @@ import type { EngineInfo } from './types.js';
 
 export type { EngineInfo };
 
+/** What traces say of an engine built from `config`: a built-in config's own account, else what the engine says of itself. */
+export function builtEngineInfo(config: EngineConfig, live: { info?: EngineInfo }): EngineInfo {
+  const info = engineInfo(config);
+  return info.provider === '_OTHER' && live.info ? live.info : info;
+}
+
 /** What a plain-data engine config says of its engine. */
 export function engineInfo(config: EngineConfig): EngineInfo {
   // An app's own kind: the semantic conventions' `_OTHER`, with the model where its config names one.

@@ -9,7 +9,7 @@ import { Agent, ChatRunner, type ContentPart, defineTool, isAmbiError, openAICom
 import { languageModelEngine } from '../../src/ai-sdk/index.js';
 import { type ProviderServer, startProviderServer } from '../support/provider-server.js';
 import { PDF, PNG, PNG_BASE64 } from '../support/parts.js';
-import { useSseServer } from './engine-test-helpers.js';
+import { collect, request, useSseServer } from './engine-test-helpers.js';
 import { chunk, DONE, textStream } from './sse-server.js';
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
@@ -57,6 +57,35 @@ describe('OpenAI-compatible engine: the raw body', () => {
         { type: 'input_audio', input_audio: { data: b64(WAV), format: 'wav' } },
       ],
     });
+  });
+
+  it('encodes a Blob once for every request of one engine: its encoder, loaded with the first request that has parts, keeps what it read', async () => {
+    let reads = 0;
+    class CountedBlob extends Blob {
+      override arrayBuffer() {
+        reads++;
+        return super.arrayBuffer();
+      }
+    }
+    const image = new CountedBlob([PNG], { type: 'image/png' });
+    const engine = await local.engineFor(() => ({ pieces: textStream('Seen.') }), { accepts: { image: true } });
+    const asked = request({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image', image },
+          ],
+        },
+      ],
+    });
+    await collect(engine, asked);
+    await collect(engine, asked);
+    const bodies = local.server.requests.map((sent) => sent.body);
+    expect(bodies).toHaveLength(2);
+    for (const body of bodies) expect(body).toContain(`"url":"data:image/png;base64,${PNG_BASE64}"`);
+    expect(reads).toBe(1);
   });
 
   it("sends a tool's image in a user message after the batch of tool messages, naming its call", async () => {

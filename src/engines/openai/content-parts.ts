@@ -63,11 +63,6 @@ export async function bodyWithParts(config: OpenAICompatibleConfig, request: Eng
   return JSON.stringify({ model: config.model, messages, ...bodyAfterMessages(config, request) });
 }
 
-/** Whether a request's messages hold parts beyond text (the common request holds none, and keeps its cached JSON). */
-export function holdsParts(messages: readonly Message[]): boolean {
-  return messages.some((m) => (m.role === 'user' && typeof m.content !== 'string') || (m.role === 'tool' && m.parts !== undefined && m.parts.length > 0));
-}
-
 async function userParts(content: Extract<Message, { role: 'user' }>['content'], encoder: PartEncoder): Promise<WirePart[]> {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return Promise.all(content.map((part) => (part.type === 'text' ? { type: 'text', text: part.text } : encoder.wire(part))));

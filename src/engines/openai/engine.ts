@@ -5,7 +5,7 @@ import type { Engine, EngineEvent, EngineRequest } from '../types.js';
 import { throwIfAborted } from '../abort.js';
 import { DEFAULT_OPENAI_ACCEPTS, DEFAULT_OPENAI_TIMEOUT_MS, type OpenAICompatibleConfig } from './openai-compatible.js';
 import { postWithRetries } from './http.js';
-import { chatCompletionsURL, requestHeaders } from './request.js';
+import { chatCompletionsURL, holdsParts, requestHeaders } from './request.js';
 import { RequestText } from './request-text.js';
 import { decodeCompletion, decodeStream, FINISH_GRACE_MS } from './stream.js';
 import type { RequestLifetime } from './request-lifetime.js';
@@ -13,13 +13,27 @@ import { readSse } from './sse-reader.js';
 import { withoutURLSecrets } from '../url-secrets.js';
 import { credentialSecrets } from '../credential-secrets.js';
 import { deferredStream } from '../deferred-stream.js';
-import { bodyWithParts, holdsParts, PartEncoder } from './content-parts.js';
+
+/** The body of a request whose messages hold parts (see content-parts.ts). */
+type PartsBody = (request: EngineRequest) => Promise<string>;
 
 /** An Engine that streams from an OpenAI-compatible `/chat/completions` endpoint. */
 export function createOpenAICompatibleEngine(config: OpenAICompatibleConfig, fetchImpl: typeof fetch): Engine {
   // The JSON of the stored messages it sent, for the next request that sends them again.
   const bodies = new RequestText(config);
-  const parts = new PartEncoder();
+  // How a request with images or files is written (its encoder keeps each Blob's base64), loaded with the first such request.
+  let partsBody: Promise<PartsBody> | undefined;
+  const parts = () =>
+    (partsBody ??= import('./content-parts.js').then(
+      ({ bodyWithParts, PartEncoder }) => {
+        const encoder = new PartEncoder();
+        return (request) => bodyWithParts(config, request, encoder);
+      },
+      (error: unknown) => {
+        partsBody = undefined; // tried again by the next request with parts
+        throw error;
+      },
+    ));
   return {
     nativeTools: config.nativeTools,
     accepts: config.accepts ?? DEFAULT_OPENAI_ACCEPTS,
@@ -43,7 +57,7 @@ async function* streamChat(
   fetchImpl: typeof fetch,
   request: EngineRequest,
   bodies: RequestText,
-  parts: PartEncoder,
+  parts: () => Promise<PartsBody>,
 ): AsyncGenerator<EngineEvent> {
   throwIfAborted(request.signal);
   const url = chatCompletionsURL(config.baseURL);
@@ -51,7 +65,7 @@ async function* streamChat(
     method: 'POST',
     headers: requestHeaders(config),
     // A request with images or files reads their bytes first (once per Blob); any other keeps its cached JSON.
-    body: holdsParts(request.messages) ? await bodyWithParts(config, request, parts) : bodies.body(request),
+    body: holdsParts(request.messages) ? await (await parts())(request) : bodies.body(request),
   };
   const { response, lifetime } = await postWithRetries(url, init, {
     fetch: fetchImpl,

@@ -120,3 +120,8 @@ function toWireTool(tool: ToolDefinition): Record<string, unknown> {
 function toWireToolChoice(choice: ToolChoice): unknown {
   return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
 }
+
+/** Whether a request's messages hold parts beyond text (the common request holds none, and keeps its cached JSON). */
+export function holdsParts(messages: readonly Message[]): boolean {
+  return messages.some((m) => (m.role === 'user' && typeof m.content !== 'string') || (m.role === 'tool' && m.parts !== undefined && m.parts.length > 0));
+}

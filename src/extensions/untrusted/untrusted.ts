@@ -15,6 +15,10 @@ import { HoldMode, type ResolvedArguments } from './hold/hold.js';
 import { isThenable } from '../../util/thenable.js';
 import { type HeldTaint, stricter } from './hold/held-taint.js';
 
+// Hold mode's `inspect_held`, which Agent.make registers for an agent in hold mode: loaded with this
+// extension, which every run of such an agent loads anyway (src/agent/features.ts).
+export { inspectHeldTool, isInspectHeld } from './hold/inspect-tool.js';
+
 /**
  * Untrusted content (prompt injection, by design). Words from someone other than the person
  * (a page, a note written by others, a third party's server) never steer a consequential call

@@ -21,7 +21,6 @@ import {
 } from '../wire/protocol.js';
 import { fromWireReason, toWireError, type WireReason } from '../wire/wire-error.js';
 import { isThenable } from '../../util/thenable.js';
-import { toJsonOutput } from '../../tools/json-output.js';
 import { EventUnpacker } from '../wire/event-codec.js';
 import { comlinkView } from '../wire/comlink-view.js';
 
@@ -72,15 +71,15 @@ export class PageHost implements PageHostApi {
     const answer = (reply: AnswerMessage) => {
       // An answer after the call's abort is not awaited: the run will not take it.
       const awaited = this.#running.delete(key);
-      let sent = reply;
       try {
         endpoint.postMessage(reply);
+        if (awaited) this.#keep(callId, reply);
       } catch (error) {
-        sent = uncloned(reply, error);
-        endpoint.postMessage(sent);
+        void uncloned(reply, error).then((copy) => {
+          if (awaited) this.#keep(callId, copy);
+          endpoint.postMessage(copy);
+        });
       }
-      // Kept as it crossed (an uncloneable output's JSON copy): the run's tool_finished will hold the same.
-      if (awaited && sent[0] === ANSWERED && !(sent[2] instanceof Map)) this.#events.answered(callId, sent[2]);
     };
     const failed = (error: unknown) => answer([FAILED, key, toWireError(error)]);
     try {
@@ -90,6 +89,11 @@ export class PageHost implements PageHostApi {
     } catch (error) {
       failed(error);
     }
+  }
+
+  /** An answer as it crossed (an uncloneable output's JSON copy), kept for the call's tool_finished and the run's result (see event-codec.ts). */
+  #keep(callId: string, sent: AnswerMessage): void {
+    if (sent[0] === ANSWERED && !(sent[2] instanceof Map)) this.#events.answered(callId, sent[2]);
   }
 
   /** An approval rule is stopped like a call: a tool worker's rule that spins gets its worker terminated. */
@@ -168,9 +172,11 @@ export class PageHost implements PageHostApi {
  * framework's reactive state, reads as plain and refuses to clone) crosses as its JSON copy; any
  * other is the call's failure, said so.
  */
-function uncloned(reply: AnswerMessage, error: unknown): AnswerMessage {
+async function uncloned(reply: AnswerMessage, error: unknown): Promise<AnswerMessage> {
   if (reply[0] === ANSWERED && !(reply[2] instanceof Map)) {
     try {
+      // The converter loads here, for the first such answer: a page whose answers clone never carries it.
+      const { toJsonOutput } = await import('../../tools/json-output.js');
       return [ANSWERED, reply[1], toJsonOutput(reply[2])];
     } catch {
       // Not JSON either: the clone's error says why.

@@ -1,16 +1,11 @@
 import type * as Comlink from 'comlink';
-import { AmbiError } from '../../errors/ambi-error.js';
-import type { SharedRunnerApi } from '../shared/client-api.js';
-import type { Inflight } from '../wire/worker-life.js';
-import type { PageHost } from './page-host.js';
-import type { PageRuns } from './page-runs.js';
-import type { RunnerSetup } from './runner-setup.js';
+import type { AmbiError } from '../../errors/ambi-error.js';
 import { InvalidOptionError } from '../../errors/invalid-option-error.js';
 import type { EngineConfig } from '../../engines/config.js';
-import type { ConnectionHooks } from '../shared/page-connection.js';
 import type { PageIdentity, RunnerWorkerFactory } from '../shared/protocol.js';
 import { onWorkerDeath } from '../wire/worker-life.js';
 import { SwitchEndpoint } from './switch-endpoint.js';
+import type { Followers } from './follow-runner.js';
 
 /** How a WorkerRunner reaches its runner: where Comlink talks, who the page is, and how it lets go. */
 export interface RunnerLink {
@@ -35,9 +30,7 @@ export interface LinkOptions {
  */
 export function openLink({ shared, worker, engine }: LinkOptions, die: (error: AmbiError) => void, followers: () => Followers): RunnerLink {
   const dedicated = () => new Worker(new URL('../../../workers/runner.worker.ts', import.meta.url), { type: 'module' });
-  return shared
-    ? sharedLink(worker, dedicated, engine, { die, connected: (change) => followRunner(change, followers()) })
-    : dedicatedLink(worker, dedicated, die);
+  return shared ? sharedLink(worker, dedicated, engine, die, followers) : dedicatedLink(worker, dedicated, die);
 }
 
 /** A runner worker of the page's own, made by `make` (an app's) or `dedicated` (ambi-web's); `die` hears its crash. */
@@ -52,47 +45,21 @@ function dedicatedLink(make: RunnerWorkerFactory | undefined, dedicated: () => W
  * The origin's runner, shared by its tabs (`shared: true`). What connects to it loads on first
  * use, so a page whose runner is its own never carries it.
  */
-function sharedLink(make: RunnerWorkerFactory | undefined, dedicated: () => Worker, engine: EngineConfig, hooks: ConnectionHooks): RunnerLink {
+function sharedLink(
+  make: RunnerWorkerFactory | undefined,
+  dedicated: () => Worker,
+  engine: EngineConfig,
+  die: (error: AmbiError) => void,
+  followers: () => Followers,
+): RunnerLink {
   const endpoint = new SwitchEndpoint();
-  const connection = import('../shared/page-connection.js').then(({ connectShared }) => connectShared(endpoint, make, dedicated, engine, hooks));
+  const connection = Promise.all([import('../shared/page-connection.js'), import('./follow-runner.js')]).then(([{ connectShared }, { followRunner }]) =>
+    connectShared(endpoint, make, dedicated, engine, { die, connected: (change) => followRunner(change, followers()) }),
+  );
   connection.catch(() => {});
   return {
     endpoint,
     identity: () => connection.then((made) => made.ready),
     close: () => void connection.then((made) => made.close()).catch(() => {}),
   };
-}
-
-/** A shared runner's page talks to another runner (`again`: the tab that led closed), or leads itself (`lead`). */
-export interface RunnerChange {
-  lead: boolean;
-  again: boolean;
-}
-
-/** What of a WorkerRunner follows its runner when that changes. */
-export interface Followers {
-  inflight: Inflight;
-  host: PageHost;
-  setup: RunnerSetup;
-  runs: PageRuns;
-  api: Comlink.Remote<SharedRunnerApi>;
-  guard<T>(call: Promise<T>): Promise<T>;
-}
-
-/**
- * The page's runner changed: what was asked of the last one and not answered ends with
- * `leader_gone`; the new one is configured and given this page's tools, the runs the last one
- * handed on are resumed (by the leading page), and each run this page follows is attached again.
- */
-export function followRunner({ lead, again }: RunnerChange, { inflight, host, setup, runs, api, guard }: Followers): void {
-  if (again) {
-    const error = new AmbiError('leader_gone', 'The tab that led the shared runner closed before it answered');
-    inflight.interrupt(error);
-    host.abortAll(error);
-    setup.reset();
-  }
-  const synced = setup.sync();
-  const resumed = lead ? synced.then(() => guard(api.resumeAdopted())) : synced;
-  if (again) void resumed.then(() => runs.reattach((runId) => guard(api.attach(runId)))).catch(() => {});
-  else resumed.catch(() => {});
 }

@@ -10,7 +10,6 @@ import { defined } from '../../util/defined.js';
 import type { McpServerConfig } from '../../mcp/config.js';
 import type { McpConnection, McpConnectOptions } from '../../mcp/connection.js';
 import { PageHost } from './page-host.js';
-import { connectInWorker } from './worker-mcp.js';
 import { PageRuns } from './page-runs.js';
 import { PageTools } from './page-tools.js';
 import type { TabTools, TabToolsOptions } from '../../extension/tab-tools.js';
@@ -152,10 +151,11 @@ export class WorkerRunner {
 
   /**
    * Connect to an MCP server from the runner worker and register its tools there (all or
-   * none; see `agent.mcp`). The MCP client loads in the worker, never on the page; the
-   * server must allow the page's origin (CORS) and expose `mcp-session-id`.
+   * none; see `agent.mcp`). The MCP client loads in the worker, never on the page (whose part
+   * loads with the first connection); the server must allow the page's origin (CORS) and expose `mcp-session-id`.
    */
   async mcp(config: McpServerConfig, options: McpConnectOptions = {}): Promise<McpConnection> {
+    const { connectInWorker } = await import('./worker-mcp.js');
     return connectInWorker(config, options, {
       api: this.#api,
       names: this.#tools.names,

@@ -7,7 +7,7 @@ import type { Tool } from '../../tools/types.js';
 import { toDescriptor } from '../wire/descriptor.js';
 import { serveCall, servedTool, serveRule, serveTarget, type ServedTool } from '../../call/serve.js';
 import type { ToolHostApi } from '../wire/protocol.js';
-import { outputJson } from '../../call/checked-json.js';
+import { outputJson } from '../../call/output-json.js';
 import type { ServedOutput } from '../../call/served-output.js';
 import { registerTransferHandlers } from '../wire/transfer-handlers.js';
 import { fromWireReason } from '../wire/wire-error.js';

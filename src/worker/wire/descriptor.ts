@@ -1,4 +1,4 @@
-import { fromServedOutput } from '../../call/served-output.js';
+import { fromServedOutput } from '../../call/crossed-output.js';
 import type { Tool, ToolContext } from '../../tools/types.js';
 import { sourceOf, type AbortSource } from '../../util/abort-source.js';
 import type { PageHostApi, ToolDescriptor } from './protocol.js';
