@@ -80,23 +80,26 @@ class ServedAnswers {
   }
 }
 
-/** The runner worker's side, one per page link: packs each event, knowing what that page answered. */
-export class EventPacker {
-  readonly #answers: ServedAnswers | undefined;
+/** Both ends of a link: the page's answers, kept on each side alike where the page keeps them (`keepsAnswers`). */
+abstract class LinkEnd {
+  protected readonly answers: ServedAnswers | undefined;
 
   constructor(keepsAnswers: boolean) {
-    this.#answers = keepsAnswers ? new ServedAnswers() : undefined;
+    this.answers = keepsAnswers ? new ServedAnswers() : undefined;
   }
 
   /** The page answered call `callId` with `output` (as it crossed). */
   answered(callId: string, output: unknown): void {
-    this.#answers?.answered(callId, output);
+    this.answers?.answered(callId, output);
   }
+}
 
+/** The runner worker's side, one per page link: packs each event, knowing what that page answered. */
+export class EventPacker extends LinkEnd {
   /** Run `runId`'s event in its wire form (`null`, the end of its events, as it is). */
   pack(runId: string, event: RunEvent | null): WireEvent | null {
     if (event === null) {
-      this.#answers?.end(runId);
+      this.answers?.end(runId);
       return null;
     }
     switch (event.type) {
@@ -117,7 +120,7 @@ export class EventPacker {
     const result = event.result;
     const usual = result.ok && fieldCount(event) === 2 && fieldCount(result) === 6;
     // Kept only where the page is told it was (FINISHED_SERVED): it keeps the same ones.
-    const served = this.#answers?.finish(runId, result.id, (answer) => usual && answer === (result as ToolSuccess).output);
+    const served = this.answers?.finish(runId, result.id, (answer) => usual && answer === (result as ToolSuccess).output);
     if (!usual) return event;
     return served !== undefined
       ? [FINISHED_SERVED, result.id, result.name, result.attempts, result.durationMs]
@@ -130,7 +133,7 @@ export class EventPacker {
    */
   #runFinished(runId: string, event: RunFinished): WireEvent {
     const { result } = event;
-    const answers = this.#answers;
+    const answers = this.answers;
     const served: number[] = [];
     const toolResults = answers
       ? result.toolResults.map((toolResult, at) => {
@@ -153,22 +156,11 @@ function packCall(call: ToolCall): Proposed | undefined {
 }
 
 /** The page's side: unpacks each event, putting back the outputs it answered. */
-export class EventUnpacker {
-  readonly #answers: ServedAnswers | undefined;
-
-  constructor(keepsAnswers: boolean) {
-    this.#answers = keepsAnswers ? new ServedAnswers() : undefined;
-  }
-
-  /** This page answered call `callId` with `output` (as it crossed). */
-  answered(callId: string, output: unknown): void {
-    this.#answers?.answered(callId, output);
-  }
-
+export class EventUnpacker extends LinkEnd {
   /** Run `runId`'s event from its wire form. */
   unpack(runId: string, wire: WireEvent): RunEvent {
     if (!Array.isArray(wire)) {
-      if (wire.type === 'tool_finished') this.#answers?.finish(runId, wire.result.id, () => false);
+      if (wire.type === 'tool_finished') this.answers?.finish(runId, wire.result.id, () => false);
       return wire;
     }
     switch (wire[0]) {
@@ -177,17 +169,17 @@ export class EventUnpacker {
       case STARTED:
         return { type: 'tool_started', callId: wire[1], name: wire[2], attempt: wire[3] };
       case FINISHED:
-        this.#answers?.finish(runId, wire[1], () => false);
+        this.answers?.finish(runId, wire[1], () => false);
         return { type: 'tool_finished', result: success(wire[1], wire[2], wire[5], wire[3], wire[4]) };
       case FINISHED_SERVED: {
-        const output = this.#answers?.finish(runId, wire[1], () => true);
+        const output = this.answers?.finish(runId, wire[1], () => true);
         return { type: 'tool_finished', result: success(wire[1], wire[2], (output ?? null) as JsonValue, wire[3], wire[4]) };
       }
       case RUN_FINISHED_PACKED: {
         const event = wire[1] as RunFinished;
         const { toolResults, messages, text } = event.result;
         for (const at of wire[2])
-          toolResults[at] = { ...toolResults[at]!, output: (this.#answers?.kept(runId, toolResults[at]!.id) ?? null) as JsonValue } as ToolResult;
+          toolResults[at] = { ...toolResults[at]!, output: (this.answers?.kept(runId, toolResults[at]!.id) ?? null) as JsonValue } as ToolResult;
         if (wire[3]) (messages[messages.length - 1] as { content: string }).content = text;
         return event;
       }
@@ -196,12 +188,12 @@ export class EventUnpacker {
 
   /** Run `runId`'s events ended: what it kept goes. */
   end(runId: string): void {
-    this.#answers?.end(runId);
+    this.answers?.end(runId);
   }
 
   /** The runner is gone: nothing kept is asked for again. */
   clear(): void {
-    this.#answers?.clear();
+    this.answers?.clear();
   }
 }
 
