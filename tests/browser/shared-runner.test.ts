@@ -222,6 +222,67 @@ describe('a shared runner: what a run takes from its page', () => {
     expect(result.output).toEqual({ said: 'HI' });
     expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual(expect.arrayContaining(['invoke_agent', 'chat']));
   });
+
+  it('an answer that does not fit the page’s Standard Schema is asked again, and the next one is parsed there', async () => {
+    const output = z.object({ said: z.string().transform((said) => said.toUpperCase()) });
+    const a = page(crypto.randomUUID(), ['{"said":1}', '{"said":"hi"}'], { record: true });
+    const result = await a.run('say hi', { output }).result;
+    expect(result.output).toEqual({ said: 'HI' });
+    expect((await a.cassette()).interactions).toHaveLength(2);
+  });
+
+  it('the page holding the run’s Standard Schema closes while it checks the answer: the run ends tab_gone, the model not asked again', async () => {
+    const origin = crypto.randomUUID();
+    const replies = ['{"said":"hi"}', '{"said":"again"}', '{"said":"and again"}'];
+    let asked!: () => void;
+    const checking = new Promise<void>((resolve) => (asked = resolve));
+    // Its check never answers (until its page goes).
+    const output = z.object({ said: z.string() }).refine(() => (asked(), new Promise<boolean>(() => {})));
+    const holder = page(origin, replies, { record: true });
+    const follower = page(origin, replies, { record: true });
+    const run = holder.run('say hi', { output });
+    await checking;
+    const attached = follower.attach(run.runId);
+    await until(attached, 'run_started');
+    shut(holder);
+    const events = await collect(attached);
+    const error = await attached.result.catch((e: unknown) => e);
+    expect(isAmbiError(error, 'tab_gone')).toBe(true);
+    expect((error as Error).message).toMatch(/page that held this run's output schema went away/);
+    expect(events.at(-1)).toMatchObject({ type: 'run_failed', error: { code: 'tab_gone' } });
+    expect((await follower.cassette()).interactions).toHaveLength(1);
+  });
+
+  it('the page holding the run’s Standard Schema went before the answer came: the run ends tab_gone, the model not asked again', async () => {
+    const origin = crypto.randomUUID();
+    const replies: ScriptedReply[] = [{ toolCalls: [{ id: 'w1', name: 'wait', arguments: {} }] }, '{"said":"hi"}', '{"said":"again"}', '{"said":"and again"}'];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let waiting!: () => void;
+    const called = new Promise<void>((resolve) => (waiting = resolve));
+    const wait = defineTool({
+      name: 'wait',
+      description: 'Wait for the page',
+      parameters: { type: 'object', properties: {} },
+      idempotent: true,
+      call: async () => (waiting(), await released, 'waited'),
+    });
+    const holder = page(origin, replies, { record: true });
+    const follower = page(origin, replies, { record: true }).tool(wait);
+    await follower.runs();
+    const run = holder.run('say hi', { output: z.object({ said: z.string() }) });
+    await called;
+    const attached = follower.attach(run.runId);
+    await until(attached, 'tool_started');
+    shut(holder);
+    await settled();
+    release();
+    const events = await collect(attached);
+    expect(isAmbiError(await attached.result.catch((e: unknown) => e), 'tab_gone')).toBe(true);
+    expect(events.at(-1)).toMatchObject({ type: 'run_failed', error: { code: 'tab_gone', message: expect.stringMatching(/output schema went away/) } });
+    // The call, then the answer no page could check: two requests, none after.
+    expect((await follower.cassette()).interactions).toHaveLength(2);
+  });
 });
 
 describe('a shared runner: page tools are those of the pages open now', () => {

@@ -1,8 +1,9 @@
+import { isAmbiError } from '../../errors/ambi-error.js';
 import { InvalidOptionError } from '../../errors/invalid-option-error.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { parsed, type OutputCheck } from './answer-check.js';
-import { isStandardSchema, toParametersSchema, validateStandard } from '../../validation/standard-schema.js';
-import type { ValidationMode } from '../../validation/types.js';
+import { describeIssue, isStandardSchema, type StandardSchemaV1, toParametersSchema } from '../../validation/standard-schema.js';
+import type { ArgsCheck, ValidationMode } from '../../validation/types.js';
 import { compileArgsValidator } from '../../validation/validate-args.js';
 import type { JsonArgsValidator } from '../../validation/types.js';
 
@@ -12,6 +13,7 @@ export type { OutputCheck } from './answer-check.js';
 export interface OutputSpec {
   /** A JSON Schema (a Standard Schema's input type, converted): what the model must write, and what crosses to a worker. */
   readonly schema: Record<string, unknown>;
+  /** The answer's value, or its problems; rejects (coded) where the answer could not be checked at all. */
   check(text: string): Promise<OutputCheck>;
 }
 
@@ -27,7 +29,7 @@ export function outputSpec(output: unknown, validation: ValidationMode): OutputS
     } catch (error) {
       throw new InvalidOptionError('output', `a ${output['~standard'].vendor} schema that could not be turned into JSON Schema (${errorMessage(error)})`);
     }
-    return { schema, check: async (text) => parsed(text, (value) => validateStandard(output, value)) };
+    return { schema, check: async (text) => parsed(text, (value) => standardCheck(output, value)) };
   }
   if (typeof output !== 'object' || output === null || Array.isArray(output)) {
     throw new InvalidOptionError(
@@ -37,6 +39,23 @@ export function outputSpec(output: unknown, validation: ValidationMode): OutputS
   }
   const validate = jsonValidator(output, validation);
   return { schema: output as Record<string, unknown>, check: async (text) => parsed(text, (value) => validate(value, true)) };
+}
+
+/**
+ * An answer checked by a Standard Schema. Its issues, or a validate that throws an error of its
+ * own, are the answer's problems (another answer may pass). A coded AmbiError is not: the check
+ * could not be made (the page that held the schema went away: `tab_gone`, see remoteOutput), and
+ * whatever the model writes next cannot be checked either, so it is thrown, for the run to end.
+ */
+async function standardCheck(schema: StandardSchemaV1, value: unknown): Promise<ArgsCheck> {
+  let result: StandardSchemaV1.Result<unknown>;
+  try {
+    result = await schema['~standard'].validate(value);
+  } catch (error) {
+    if (isAmbiError(error)) throw error;
+    return { ok: false, problems: [`the answer could not be validated: ${errorMessage(error)}`] };
+  }
+  return result.issues ? { ok: false, problems: result.issues.map(describeIssue) } : { ok: true, value: result.value };
 }
 
 function jsonValidator(schema: object, validation: ValidationMode): JsonArgsValidator {

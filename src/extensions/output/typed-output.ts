@@ -2,7 +2,7 @@ import { InvalidOutputError } from '../../errors/invalid-output-error.js';
 import type { RunExtension } from '../../runner/extension.js';
 import { DEFAULT_MAX_OUTPUT_RETRIES } from '../../runner/run-options.js';
 import type { RunSetup } from '../../runner/run-setup.js';
-import { outputNote } from './answer-check.js';
+import { type OutputCheck, outputNote } from './answer-check.js';
 import { answerFormat } from './answer-format.js';
 import { outputInstructions, outputSpec } from './output-spec.js';
 
@@ -11,7 +11,9 @@ import { outputInstructions, outputSpec } from './output-spec.js';
  * on a turn that may answer, asks an engine that can hold the model to it to do so: `beforeTurn`);
  * the final answer is parsed and validated (`afterTurn`), and its value is the result's `output`
  * (`result`). One that does not fit is fed back as a runtime note for another try, up to
- * `maxOutputRetries`; then the run fails with `invalid_output`. Made when the run starts: a
+ * `maxOutputRetries`; then the run fails with `invalid_output`. An answer that cannot be checked
+ * at all (the check rejects, coded: `tab_gone` when the page holding the schema went away) ends
+ * the run with that error, without asking again. Made when the run starts: a
  * schema that is not one refuses the run before it takes a lock or a slot. A Standard Schema is
  * parsed where it lives, once per answer (a WorkerRunner's: on the page, see `output` in the worker).
  */
@@ -31,7 +33,15 @@ export function typedOutputExtension(setup: RunSetup): RunExtension {
     },
     async afterTurn(turn) {
       if (turn.calls.length > 0 || turn.notes.length > 0) return;
-      const checked = await spec.check(turn.text);
+      let checked: OutputCheck;
+      try {
+        checked = await spec.check(turn.text);
+      } catch (error) {
+        // The answer could not be checked at all (its schema's page went away: `tab_gone`): the
+        // run ends with that error, the answer kept, and no request is spent on another answer.
+        turn.failure = error;
+        return;
+      }
       if (checked.ok) {
         output = { value: checked.value };
         return;

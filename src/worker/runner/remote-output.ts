@@ -1,3 +1,4 @@
+import { AmbiError, isAmbiError } from '../../errors/ambi-error.js';
 import type { StandardSchemaV1 } from '../../validation/standard-schema.js';
 import type { OutputCheck } from '../wire/protocol.js';
 
@@ -6,6 +7,7 @@ import type { OutputCheck } from '../wire/protocol.js';
  * Comlink (PageOutput), with the JSON Schema the page converted it to for the model. The typed-answer
  * extension takes it as any Standard Schema: each answer is parsed on the page, once, and a wrong
  * one is asked again; the run's `output` here is the answer's JSON (the page puts the parsed value in).
+ * A page that went away cannot be asked (`tab_gone`): that throws, coded, and ends the run.
  */
 export function remoteOutput(schema: Record<string, unknown>, page: OutputCheck): StandardSchemaV1 {
   return {
@@ -13,10 +15,21 @@ export function remoteOutput(schema: Record<string, unknown>, page: OutputCheck)
       version: 1,
       vendor: 'ambi-web/page',
       validate: async (value) => {
-        const { issues } = await page.validate(value);
+        const { issues } = await page.validate(value).catch((error: unknown) => {
+          throw isAmbiError(error, 'tab_gone') ? schemaGone(error) : error;
+        });
         return issues ? { issues } : { value };
       },
       jsonSchema: { input: () => schema, output: () => schema },
     },
   };
+}
+
+/** The page's `tab_gone`, said of the schema it held: no answer can be checked any more, whatever the model writes. */
+function schemaGone(cause: unknown): AmbiError {
+  return new AmbiError(
+    'tab_gone',
+    "The page that held this run's output schema went away (closed, reloaded or navigated) before the answer was checked: the run ends, the model is not asked again",
+    { cause },
+  );
 }
