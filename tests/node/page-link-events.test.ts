@@ -24,7 +24,7 @@ function link() {
   const postMessage = (message: EventsMessage) => {
     if (message[0] !== EVENTS) return;
     const crossed = structuredClone(message[1]);
-    batches.push(crossed.map(([runId, events]) => [runId, events && events.map((event) => unpacker.unpack(runId, event))]));
+    batches.push(crossed.map(([runId, events]) => [runId, events === null ? null : events.map((event) => unpacker.unpack(runId, event))]));
   };
   return { link: new PageLink({} as PageHostApi as never, { postMessage, addEventListener() {}, removeEventListener() {} }), batches };
 }
