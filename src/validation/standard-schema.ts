@@ -4,6 +4,7 @@ import { InvalidToolError } from '../errors/invalid-tool-error.js';
 import { jsonPointer } from './problem.js';
 import type { ParametersSchema } from '../core/types.js';
 import { errorMessage } from '../errors/error-message.js';
+import { isAmbiError } from '../errors/ambi-error.js';
 import type { ArgsCheck } from './types.js';
 
 /** A schema of any Standard Schema library: `~standard.validate` checks (and may transform) a value. */
@@ -89,6 +90,8 @@ export async function validateStandard(schema: StandardSchemaV1, value: unknown)
   try {
     result = await schema['~standard'].validate(value);
   } catch (error) {
+    // A coded error is a check that could not be made (a page gone, say): it keeps its code, as any validator's does (call/validate.ts).
+    if (isAmbiError(error)) throw error;
     return { ok: false, problems: [`arguments could not be validated: ${errorMessage(error)}`] };
   }
   if (!result.issues) return { ok: true, value: result.value };

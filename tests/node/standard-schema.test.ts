@@ -172,6 +172,37 @@ describe('validating with the Standard Schema, in process', () => {
     expect(call).not.toHaveBeenCalled();
   });
 
+  it("keeps the code of a coded error its validate throws (a check that could not be made); any other throw is the arguments' problem", async () => {
+    const throwing = (error: unknown): StandardSchemaV1<unknown, { n: number }> => ({
+      '~standard': {
+        version: 1,
+        vendor: 'hand-made',
+        validate: () => {
+          throw error;
+        },
+      },
+    });
+    let ran = 0;
+    const tool = (error: unknown) =>
+      defineTool({
+        name: 'checked',
+        description: 'x',
+        parameters: throwing(error),
+        jsonSchema: { type: 'object', properties: { n: { type: 'integer' } } },
+        idempotent: true,
+        call: () => ++ran,
+      });
+    const coded = await manager(tool(new AmbiError('tab_gone', 'The page holding the schema went away'))).execute({
+      id: 'c1',
+      name: 'checked',
+      arguments: { n: 1 },
+    });
+    expect(failure(coded).error).toEqual({ code: 'tab_gone', message: 'The page holding the schema went away' });
+    const plain = await manager(tool(new TypeError('bad schema'))).execute({ id: 'c2', name: 'checked', arguments: { n: 1 } });
+    expect(failure(plain).error).toEqual({ code: 'invalid_arguments', message: expect.stringContaining('arguments could not be validated: bad schema') });
+    expect(ran).toBe(0);
+  });
+
   it('awaits an asynchronous schema (an async refinement)', async () => {
     const tool = defineTool({
       name: 'slowcheck',
