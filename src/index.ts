@@ -83,7 +83,7 @@ export type { CodeModeOption, CodeModeOptions } from './codemode/code-mode-optio
 // Worker runtime
 export { createWorkerRunner, WorkerRunner, type WorkerRunnerOptions, type WorkerToolsOptions } from './worker/page/worker-runner.js';
 export { serveRunner, type ServeRunnerOptions } from './worker/runner/serve-runner.js';
-export type { RunInfo, RunnerWorkerFactory } from './worker/shared/protocol.js';
+export type { RunInfo, RunnerWorkerFactory } from './worker/shared-runner/protocol.js';
 export { exposeTools } from './worker/tool-host/expose-tools.js';
 export type { WorkerSource } from './worker/tool-host/tool-worker.js';
 

@@ -28,7 +28,7 @@ export type { CassettePart } from '../engines/cassette/cassette.js';
 export { redactURL } from '../engines/url-redact.js';
 export { createWorkerRunner, WorkerRunner, type WorkerRunnerOptions, type WorkerToolsOptions } from './page/worker-runner.js';
 export type { WorkerLeafOptions } from './wire/protocol.js';
-export type { RunInfo, RunnerWorkerFactory } from './shared/protocol.js';
+export type { RunInfo, RunnerWorkerFactory } from './shared-runner/protocol.js';
 export { exposeTools } from './tool-host/expose-tools.js';
 export type { WorkerSource } from './tool-host/tool-worker.js';
 export type { TabTools, TabToolsOptions } from '../extension/tab-tools.js';

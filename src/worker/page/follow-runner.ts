@@ -1,6 +1,6 @@
 import type * as Comlink from 'comlink';
 import { AmbiError } from '../../errors/ambi-error.js';
-import type { SharedRunnerApi } from '../shared/client-api.js';
+import type { SharedRunnerApi } from '../shared-runner/client-api.js';
 import type { Inflight } from '../wire/worker-life.js';
 import type { PageHost } from './page-host.js';
 import type { PageRuns } from './page-runs.js';

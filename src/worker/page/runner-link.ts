@@ -2,7 +2,7 @@ import type * as Comlink from 'comlink';
 import type { AmbiError } from '../../errors/ambi-error.js';
 import { InvalidOptionError } from '../../errors/invalid-option-error.js';
 import type { EngineConfig } from '../../engines/config.js';
-import type { PageIdentity, RunnerWorkerFactory } from '../shared/protocol.js';
+import type { PageIdentity, RunnerWorkerFactory } from '../shared-runner/protocol.js';
 import { onWorkerDeath } from '../wire/worker-life.js';
 import { SwitchEndpoint } from './switch-endpoint.js';
 import type { Followers } from './follow-runner.js';
@@ -53,7 +53,7 @@ function sharedLink(
   followers: () => Followers,
 ): RunnerLink {
   const endpoint = new SwitchEndpoint();
-  const connection = Promise.all([import('../shared/page-connection.js'), import('./follow-runner.js')]).then(([{ connectShared }, { followRunner }]) =>
+  const connection = Promise.all([import('../shared-runner/page-connection.js'), import('./follow-runner.js')]).then(([{ connectShared }, { followRunner }]) =>
     connectShared(endpoint, make, dedicated, engine, { die, connected: (change) => followRunner(change, followers()) }),
   );
   connection.catch(() => {});

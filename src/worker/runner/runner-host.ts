@@ -14,7 +14,7 @@ import { remoteOutput } from './remote-output.js';
 import type { SpanSink } from '../../extensions/traces/span-records.js';
 import type { RunTracer } from '../../runner/run-options.js';
 import { makeRunnerAgent, type ServeRunnerOptions } from './runner-agent.js';
-import { RunView } from '../shared/run-view.js';
+import { RunView } from '../shared-runner/run-view.js';
 import { comlinkView } from '../wire/comlink-view.js';
 
 export type { ServeRunnerOptions } from './runner-agent.js';

@@ -35,7 +35,7 @@ export function serveRunner(options: ServeRunnerOptions = {}, scope: Comlink.End
     const { data, ports } = event as MessageEvent;
     if (typeof data === 'object' && data !== null && LEAD in data && ports[0]) {
       const port = ports[0];
-      void import('../shared/serve-shared.js').then(({ leadOrderOf, leadOrigin }) => {
+      void import('../shared-runner/serve-shared.js').then(({ leadOrderOf, leadOrigin }) => {
         const order = leadOrderOf(data);
         if (order) leadOrigin(order, port, options);
       });
@@ -54,7 +54,7 @@ function serveOrigin(scope: EventTarget, options: ServeRunnerOptions): void {
     const port = (event as MessageEvent).ports[0];
     if (port) take(port);
   });
-  void import('../shared/serve-shared.js').then(({ originOfPorts }) => {
+  void import('../shared-runner/serve-shared.js').then(({ originOfPorts }) => {
     take = originOfPorts(options);
     for (const port of waiting.splice(0)) take(port);
   });

@@ -17,7 +17,7 @@ import type { Cassette } from '../../engines/cassette/cassette.js';
 import type { ContextBudget } from '../../core/types.js';
 import type { ValidationMode } from '../../validation/types.js';
 import type { UntrustedMode } from '../../runner/run-setup.js';
-import type { PageIdentity, RunInfo } from '../shared/protocol.js';
+import type { PageIdentity, RunInfo } from '../shared-runner/protocol.js';
 import type { PromptApiAvailability, PromptApiCoreOptions, PromptApiEvent, PromptApiRequest } from '../../engines/prompt-api/access.js';
 import type { CodeModeOption } from '../../codemode/code-mode-options.js';
 
