@@ -139,7 +139,7 @@ const isRuntimeDependency = (id: string) => runtimeDependencies.some((dep) => id
 
 /** Where the published runner worker lands: an entry of its own, next to index.js and worker.js. */
 const RUNNER_WORKER_FILE = 'runner.worker.js';
-const RUNNER_WORKER_SOURCE = /\/src\/worker\/(page\/runner-link|shared\/page-connection)\.ts$/;
+const RUNNER_WORKER_SOURCE = /\/src\/worker\/(page\/runner-link|shared-runner\/page-connection)\.ts$/;
 const RUNNER_WORKER_PLACEHOLDER = '__AMBI_WEB_RUNNER_WORKER_URL__';
 
 /**

@@ -214,7 +214,7 @@ if (problems.length === 0) {
   if (!firstAnswer.includes('src/worker/page/worker-runner.js'))
     fail('the first-answer page does not hold src/worker/page/worker-runner.js: is dist/lib still one file per module?');
   const notUpFront =
-    /^src\/(store\/|mcp\/|worker\/shared\/(?!protocol)|worker\/runner\/|worker\/page\/(worker-mcp|follow-runner)|tools\/json-output|parts\/normalize|runner\/(run-loop|chat-runner)|parser\/|agent\/|extensions\/)|^vendor\//;
+    /^src\/(store\/|mcp\/|worker\/shared-runner\/(?!protocol)|worker\/runner\/|worker\/page\/(worker-mcp|follow-runner)|tools\/json-output|parts\/normalize|runner\/(run-loop|chat-runner)|parser\/|agent\/|extensions\/)|^vendor\//;
   for (const id of firstAnswer.filter((module) => notUpFront.test(module))) fail(`a first answer's page built from dist/lib loads ${id} up front`);
   console.log(`first answer's page  ${firstAnswer.length} modules up front: ${firstAnswer.filter((id) => id.startsWith('src/')).length} of ambi-web's`);
   // What the page pays for `ambi-web/worker`: no validator compiler, no parser, no loop.

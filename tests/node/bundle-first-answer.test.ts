@@ -57,7 +57,7 @@ const NOT_UP_FRONT_ANYWHERE = [
   /^src\/extensions\/(code-mode\/(?!run-code\.ts)|untrusted\/|resume\/|output\/|traces\/|content\/|notices)/,
   /^src\/engines\/(local\/(?!local-model)|cassette\/(?!replay\.ts|cassette\.ts)|prompt-api\/(engine|direct)|openai\/content-parts)/,
   /^src\/parts\/read-part/,
-  /^src\/worker\/shared\/(?!run-view|protocol)/,
+  /^src\/worker\/shared-runner\/(?!run-view|protocol)/,
   /^src\/worker\/tool-host\/tool-worker/,
   /^src\/extension\//,
   /ajv/,
